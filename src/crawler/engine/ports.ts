@@ -1,0 +1,210 @@
+// The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
+// implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
+
+export type PageType = 'HTML' | 'BINARY' | 'DUPLICATE' | 'INVALID' | 'DISALLOWED' | 'FRONTIER';
+
+export interface CrawlSettings {
+  crawlId: string;
+  seeds: string[];
+  maxPages: number;
+  maxDepth: number | null;
+  scope: { allowedDomains?: string[]; sameHost?: boolean; include?: string[]; exclude?: string[] };
+  delayMs: number;
+  maxCrawlDelayMs: number;
+  perHostConcurrency: number;
+  respectRobots: boolean;
+  respectNofollow: boolean;
+  userAgent: string;
+  concurrency: number;
+  timeoutMs: number;
+  maxBytes: number;
+  retries: number;
+  storeHtml: boolean;
+  sitemaps: boolean;
+  /** bfs: all links weigh the same; best-first: a link weighs its page's score; topic: MISSION-NOTES §2. */
+  strategy: 'bfs' | 'best-first' | 'topic';
+  /** How pages are scored (any strategy; best-first needs it). A page at or above threshold is relevant. */
+  relevance: {
+    query?: string;
+    similarTo?: { urls: string[]; documents: Array<{ text?: string; html?: string; url?: string }> };
+    corpusId?: string;
+    threshold: number;
+  } | null;
+  /** Stop once this many relevant pages were found. */
+  maxResults: number | null;
+  /** Drop links to the host of the page they were found on. */
+  ignoreInternal: boolean;
+  topics: string[];
+  topicOptions: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean };
+  /** Pages the crawl may discover at most (the topic crawl's graph: its first maxPages pages). */
+  maxDiscovered: number | null;
+}
+
+/** A frontier URL leased to this worker together with one politeness slot of its host. */
+export interface ClaimedPage {
+  id: number;
+  url: string;
+  depth: number;
+  siteId: number;
+  origin: string;
+  slot: number;
+  queuedAt: Date;
+  attempts: number;
+}
+
+export interface ClaimResult {
+  crawlStatus: string;
+  pages: ClaimedPage[];
+  /** Nothing queued or in flight anywhere, or the page budget is spent and nothing is in flight. */
+  finished: boolean;
+  /** When nothing could be claimed: how long until a host slot frees up (politeness), if known. */
+  retryInMs: number | null;
+}
+
+export interface StoredRobots {
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  fetchedAt: Date;
+}
+
+export interface DiscoveredUrl {
+  url: string;
+  origin: string;
+  depth: number;
+  priority: number;
+  anchor: string;
+  /** This runner queued the URL before: record the link, skip the insert into the frontier. */
+  known?: boolean;
+  /** robots.txt already forbids it (the reason): it enters the crawl as DISALLOWED, never queued. */
+  disallowed?: string | null;
+}
+
+export interface PageOutcome {
+  type: Exclude<PageType, 'FRONTIER'>;
+  status: number | null;
+  contentType: string | null;
+  bytes: number | null;
+  truncated: boolean;
+  sha256: string | null;
+  loadMs: number | null;
+  fetchedAt: Date;
+  finalUrl: string | null;
+  title: string | null;
+  error: string | null;
+  redirects: Array<{ url: string; status: number }> | null;
+  duplicateOf: number | null;
+  /** Counted against maxPages: false for pages never requested (robots.txt said no). */
+  requested: boolean;
+  /** Relevance in [0, 1] when the crawl scores pages; `relevant` when at or above its threshold. */
+  score: number | null;
+  relevant: boolean;
+  htmlGzip: Buffer | null;
+  /** Links to record (and queue when new), in document order, one per target. */
+  links: DiscoveredUrl[];
+  images: Array<{ url: string; alt: string }>;
+  document: { dataType: string; contentType: string | null; bytes: number | null } | null;
+}
+
+/** A discovered URL recorded straight away as a DISALLOWED page. */
+export interface RecordedDisallowed {
+  id: number;
+  url: string;
+  error: string;
+}
+
+/** How new hosts and pages enter the frontier: politeness slots per new host, and the discovery cap. */
+export interface FrontierLimits {
+  slots: number;
+  maxDiscovered: number | null;
+}
+
+export interface CrawlStore {
+  /**
+   * Leases up to `max` frontier pages. `checkFinished` also asks whether the crawl has run out of work
+   * (a costlier question, only worth asking when the caller has nothing in flight).
+   */
+  claim(
+    crawlId: string,
+    workerId: string,
+    max: number,
+    leaseSecs: number,
+    checkFinished?: boolean,
+  ): Promise<ClaimResult>;
+  loadRobots(siteId: number): Promise<StoredRobots | null>;
+  saveRobots(
+    siteId: number,
+    robots: StoredRobots,
+    crawlDelayMs: number | null,
+    sitemaps: string[],
+  ): Promise<void>;
+  /** The site row of an origin in this crawl, created (with its politeness slots) when new. */
+  ensureSites(crawlId: string, origins: string[], slots: number): Promise<Map<string, number>>;
+  /**
+   * Before following a redirect from `fromPageId` to `canonicalUrl`: claims that URL for this fetch, so it is
+   * never fetched again. Returns the id of an existing page when the URL was already fetched or in flight.
+   */
+  reserveRedirectTarget(
+    crawlId: string,
+    fromPageId: number,
+    target: { url: string; origin: string; depth: number },
+    slots: number,
+  ): Promise<{ reserved: true } | { reserved: false; existingPageId: number }>;
+  /**
+   * A request is over: frees the page's politeness slot until `nextFetchDelayMs` from now and, for an HTML
+   * body, registers its hash. Returns the earlier page with the same body, when there is one.
+   */
+  requestDone(
+    crawlId: string,
+    page: ClaimedPage,
+    nextFetchDelayMs: number,
+    sha256: string | null,
+  ): Promise<number | null>;
+  /**
+   * Records a page's outcome, queues and records its links, and ends its lease. Returns the links that
+   * entered the crawl as DISALLOWED pages (robots.txt already said no), so they can be reported too.
+   */
+  completePage(
+    crawlId: string,
+    page: ClaimedPage,
+    outcome: PageOutcome,
+    frontier: FrontierLimits,
+  ): Promise<RecordedDisallowed[]>;
+  /** Gives a leased page back to the frontier untouched (shutdown, cancellation); its slot is freed apart. */
+  releasePage(crawlId: string, workerId: string, page: ClaimedPage): Promise<void>;
+  enqueue(
+    crawlId: string,
+    fromPageId: number | null,
+    urls: DiscoveredUrl[],
+    frontier: FrontierLimits,
+  ): Promise<RecordedDisallowed[]>;
+  /** queued → running; called again every few seconds as the runner's heartbeat. */
+  markRunning(crawlId: string): Promise<void>;
+  finishCrawl(crawlId: string, status: 'completed' | 'failed', error: string | null): Promise<void>;
+}
+
+/** What the engine tells the outside world as it goes (metrics, live progress, webhooks); all optional. */
+export interface CrawlEventSink {
+  /** A page's outcome was written. */
+  pageRecorded(event: {
+    crawlId: string;
+    pageId: number;
+    url: string;
+    type: PageOutcome['type'];
+    status: number | null;
+    loadMs: number | null;
+    bytes: number | null;
+    score: number | null;
+    /** Milliseconds between queueing and fetching. */
+    queueWaitMs: number;
+    fetchedAt: Date;
+  }): void;
+  /** This runner saw the crawl end (it may be one of several runners that see it). */
+  crawlEnded(event: {
+    crawlId: string;
+    status: 'completed' | 'failed' | 'cancelled';
+    error: string | null;
+  }): void;
+  /** robots.txt of an origin was fetched (status null: unreachable). */
+  robotsFetched?(event: { crawlId: string; origin: string; status: number | null }): void;
+}

@@ -1,0 +1,13 @@
+// Main-content extraction (text density) and its evaluation; see extract.ts for the methods.
+export { type TokenScore, tokenF1 } from './evaluate.js';
+export {
+  DEFAULT_EXTRACTION_METHOD,
+  DEFAULT_MAX_NODES,
+  DEFAULT_TEXT_DENSITY_THRESHOLD,
+  EXTRACTION_METHODS,
+  type ExtractedContent,
+  type ExtractionMethod,
+  type ExtractOptions,
+  extractMainContent,
+  htmlToText,
+} from './extract.js';

@@ -1,0 +1,416 @@
+// The crawler's HTTP client on undici 7: redirects followed by hand (each hop recorded, loop-checked,
+// SSRF-guarded and offered to the crawler's beforeRedirect), decompression, a byte cap, charset decoding,
+// retries for 429/503 and transient network faults. It never throws for a network fault: the fault is
+// returned in `error`, because the crawler records it on the page and goes on.
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent } from 'undici';
+import type { AddressGuard } from './address-guard.js';
+import { createGuardedLookup, isBlockedAddress } from './address-guard.js';
+import { readBody } from './body.js';
+import { decodeBody, isTextualContentType } from './charset.js';
+
+export type FetchErrorCode =
+  | 'timeout'
+  | 'dns'
+  | 'connect'
+  | 'reset'
+  | 'tls'
+  | 'blocked-address'
+  | 'too-many-redirects'
+  | 'redirect-loop'
+  | 'redirect-refused'
+  | 'bad-url'
+  | 'protocol'
+  | 'aborted';
+
+export interface FetchError {
+  code: FetchErrorCode;
+  message: string;
+}
+
+export type RedirectDecision = { follow: true } | { follow: false; reason: string };
+
+export interface RetryOptions {
+  /** Total tries including the first. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface FetchOptions {
+  userAgent: string;
+  /** Deadline of the whole fetch() call: every redirect hop, retry and retry delay included. */
+  timeoutMs: number;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  /** Larger (decompressed) bodies are cut at maxBytes and marked truncated. */
+  maxBytes: number;
+  /** Default 5. */
+  maxRedirects?: number;
+  /** Asked before each hop is followed: the crawler checks robots, scope and dedup there. */
+  beforeRedirect?: (from: string, to: string, status: number) => Promise<RedirectDecision>;
+  /** false → the body is not downloaded (binary documents); its size comes from Content-Length. */
+  acceptBody?: (contentType: string | null, contentLength: number | null) => boolean;
+  /** For 429/503 and transient network faults; Retry-After is honoured, bounded by maxDelayMs. */
+  retry?: RetryOptions;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Default GET. POST sends `body` (webhook deliveries go through the same SSRF-guarded client). */
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+export interface FetchResult {
+  url: string;
+  finalUrl: string;
+  status: number | null;
+  headers: Record<string, string>;
+  contentType: string | null;
+  /** Decompressed bytes (gzip, deflate, br); null when not downloaded or on a fault before the body. */
+  body: Buffer | null;
+  /** The body as text when it is textual (HTML, XML, plain text, JSON). */
+  text: string | null;
+  charset: string | null;
+  bytes: number;
+  truncated: boolean;
+  contentLength: number | null;
+  redirects: Array<{ url: string; status: number; location: string }>;
+  loadMs: number;
+  /** HTTP requests made: 1 + retries (redirect hops not counted). */
+  attempts: number;
+  /** The delay waited before each retry, in order. */
+  retryDelaysMs: number[];
+  error: FetchError | null;
+}
+
+export interface FetcherOptions {
+  /** Lifts the SSRF guard (tests, LAN crawls). */
+  allowPrivateNetworks: boolean;
+  /** Connections per origin. Default 4. */
+  connections?: number;
+  keepAliveTimeoutMs?: number;
+  /** Replaces the SSRF guard's verdict (e.g. to refuse more ranges); default isBlockedAddress. */
+  addressGuard?: AddressGuard;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const RETRY_STATUSES = new Set([429, 503]);
+const RETRYABLE_FAULTS = new Set<FetchErrorCode>(['reset', 'connect', 'timeout']);
+
+interface Response {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable;
+}
+
+export class Fetcher {
+  readonly #options: FetcherOptions;
+  // undici takes the connect timeout per dispatcher, so there is one Agent per timeout value in use.
+  readonly #agents = new Map<number, Agent>();
+  readonly #guard: AddressGuard;
+
+  constructor(options: FetcherOptions) {
+    this.#options = options;
+    this.#guard = options.addressGuard ?? isBlockedAddress;
+  }
+
+  #agent(connectTimeoutMs: number): Agent {
+    let agent = this.#agents.get(connectTimeoutMs);
+    if (!agent) {
+      agent = new Agent({
+        connections: this.#options.connections ?? 4,
+        keepAliveTimeout: this.#options.keepAliveTimeoutMs ?? 4_000,
+        connect: {
+          timeout: connectTimeoutMs,
+          // The guard runs inside the socket's own DNS lookup, so the address checked is the one connected to.
+          ...(this.#options.allowPrivateNetworks ? {} : { lookup: createGuardedLookup(this.#guard) }),
+        },
+      });
+      this.#agents.set(connectTimeoutMs, agent);
+    }
+    return agent;
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.#agents.values()];
+    this.#agents.clear();
+    await Promise.all(agents.map((a) => a.close()));
+  }
+
+  async fetch(url: string, opts: FetchOptions): Promise<FetchResult> {
+    const started = performance.now();
+    const result: FetchResult = {
+      url,
+      finalUrl: url,
+      status: null,
+      headers: {},
+      contentType: null,
+      body: null,
+      text: null,
+      charset: null,
+      bytes: 0,
+      truncated: false,
+      contentLength: null,
+      redirects: [],
+      loadMs: 0,
+      attempts: 0,
+      retryDelaysMs: [],
+      error: null,
+    };
+    const finish = (error: FetchError | null = null): FetchResult => {
+      result.error = error;
+      result.loadMs = Math.round(performance.now() - started);
+      return result;
+    };
+
+    let current: URL;
+    try {
+      current = parseHttpUrl(url);
+    } catch (err) {
+      return finish({ code: 'bad-url', message: (err as Error).message });
+    }
+    result.finalUrl = current.href;
+
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`timed out after ${opts.timeoutMs} ms`)),
+      opts.timeoutMs,
+    );
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+    const fault = (err: unknown): FetchError => {
+      if (opts.signal?.aborted) return { code: 'aborted', message: 'aborted by the caller' };
+      if (deadline.signal.aborted)
+        return { code: 'timeout', message: `timed out after ${opts.timeoutMs} ms` };
+      return classifyFault(err);
+    };
+
+    try {
+      const maxRedirects = opts.maxRedirects ?? 5;
+      const visited = new Set([current.href]);
+      for (;;) {
+        const exchanged = await this.#exchangeWithRetry(current, opts, signal, result, fault, started);
+        if ('code' in exchanged) return finish(exchanged);
+        const response = exchanged;
+        result.status = response.status;
+        result.headers = response.headers;
+
+        const location = response.headers.location;
+        if (REDIRECT_STATUSES.has(response.status) && location !== undefined) {
+          response.body.destroy();
+          let target: URL;
+          try {
+            target = new URL(location, current);
+            target.hash = '';
+          } catch {
+            return finish({ code: 'bad-url', message: `unparseable Location: ${location}` });
+          }
+          result.redirects.push({ url: current.href, status: response.status, location: target.href });
+          if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+            return finish({
+              code: 'redirect-refused',
+              message: `redirect to unsupported scheme ${target.protocol}`,
+            });
+          }
+          if (visited.has(target.href)) {
+            return finish({ code: 'redirect-loop', message: `redirect loop back to ${target.href}` });
+          }
+          if (result.redirects.length > maxRedirects) {
+            return finish({ code: 'too-many-redirects', message: `more than ${maxRedirects} redirects` });
+          }
+          if (opts.beforeRedirect) {
+            let decision: RedirectDecision;
+            try {
+              decision = await opts.beforeRedirect(current.href, target.href, response.status);
+            } catch (err) {
+              decision = { follow: false, reason: `beforeRedirect failed: ${(err as Error).message}` };
+            }
+            if (!decision.follow) return finish({ code: 'redirect-refused', message: decision.reason });
+          }
+          visited.add(target.href);
+          current = target;
+          result.finalUrl = current.href;
+          continue;
+        }
+
+        const contentType = response.headers['content-type'] ?? null;
+        const lengthHeader = response.headers['content-length'];
+        result.contentType = contentType;
+        result.contentLength =
+          lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+        if (opts.acceptBody && !opts.acceptBody(contentType, result.contentLength)) {
+          // Aborting after the headers closes the connection before the document is transferred.
+          response.body.destroy();
+          return finish();
+        }
+        try {
+          const read = await readBody(response.body, response.headers['content-encoding'], opts.maxBytes);
+          result.body = read.body;
+          result.bytes = read.body.length;
+          result.truncated = read.truncated;
+        } catch (err) {
+          return finish(fault(err));
+        }
+        if (isTextualContentType(contentType) || (contentType === null && looksLikeText(result.body))) {
+          const decoded = decodeBody(result.body, contentType);
+          result.text = decoded.text;
+          result.charset = decoded.charset;
+        }
+        return finish();
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One hop: the SSRF check for IP literals, then the request, retried on 429/503 and transient faults. */
+  async #exchangeWithRetry(
+    url: URL,
+    opts: FetchOptions,
+    signal: AbortSignal,
+    result: FetchResult,
+    fault: (err: unknown) => FetchError,
+    startedMs: number,
+  ): Promise<Response | FetchError> {
+    // The socket's lookup is not called for IP literals, so they are checked here.
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    if (!this.#options.allowPrivateNetworks && isIP(host) !== 0) {
+      const verdict = this.#guard(host);
+      if (verdict.blocked) {
+        return { code: 'blocked-address', message: `${host} is in a refused range (${verdict.range})` };
+      }
+    }
+    const maxAttempts = Math.max(1, opts.retry?.attempts ?? 1);
+    for (let attempt = 1; ; attempt++) {
+      result.attempts++;
+      const canRetry = attempt < maxAttempts && opts.retry !== undefined;
+      let response: Response;
+      try {
+        response = await this.#request(url, opts, signal);
+      } catch (err) {
+        const error = fault(err);
+        if (!canRetry || !RETRYABLE_FAULTS.has(error.code) || signal.aborted) return error;
+        const delayMs = backoffMs(opts.retry!, attempt);
+        if (!fitsDeadline(delayMs, opts.timeoutMs, startedMs)) return error;
+        if (!(await this.#wait(delayMs, signal, result))) return fault(signal.reason);
+        continue;
+      }
+      if (!canRetry || !RETRY_STATUSES.has(response.status)) return response;
+      const hinted = retryAfterMs(response.headers['retry-after']);
+      const delayMs = Math.min(hinted ?? backoffMs(opts.retry!, attempt), opts.retry!.maxDelayMs);
+      if (!fitsDeadline(delayMs, opts.timeoutMs, startedMs)) return response;
+      response.body.destroy();
+      if (!(await this.#wait(delayMs, signal, result))) return fault(signal.reason);
+    }
+  }
+
+  async #wait(delayMs: number, signal: AbortSignal, result: FetchResult): Promise<boolean> {
+    result.retryDelaysMs.push(delayMs);
+    try {
+      await sleep(delayMs, undefined, { signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #request(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<Response> {
+    const agent = this.#agent(opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+    const response = await agent.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: opts.method ?? 'GET',
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+      headers: {
+        'user-agent': opts.userAgent,
+        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+        'accept-encoding': 'gzip, deflate, br',
+        ...opts.headers,
+      },
+      signal,
+      headersTimeout: opts.headersTimeoutMs ?? opts.timeoutMs,
+      bodyTimeout: opts.bodyTimeoutMs ?? opts.timeoutMs,
+    });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    // An error on a body nobody reads yet (e.g. while we wait to retry) must not become an uncaught one.
+    response.body.on('error', () => {});
+    return { status: response.statusCode, headers, body: response.body };
+  }
+}
+
+function parseHttpUrl(url: string): URL {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`unsupported scheme ${parsed.protocol}`);
+  }
+  parsed.hash = '';
+  return parsed;
+}
+
+function backoffMs(retry: RetryOptions, attempt: number): number {
+  return Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+}
+
+function fitsDeadline(delayMs: number, timeoutMs: number, startedMs: number): boolean {
+  return performance.now() - startedMs + delayMs < timeoutMs;
+}
+
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now. */
+export function retryAfterMs(value: string | undefined, nowMs = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+function looksLikeText(body: Buffer): boolean {
+  return !body.subarray(0, 1024).includes(0);
+}
+
+const FAULTS_BY_CODE: Record<string, FetchErrorCode> = {
+  ETRAWLBLOCKED: 'blocked-address',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ETIMEDOUT: 'timeout',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_FAIL: 'dns',
+  EAI_NODATA: 'dns',
+  EAI_NONAME: 'dns',
+  ECONNREFUSED: 'connect',
+  EHOSTUNREACH: 'connect',
+  ENETUNREACH: 'connect',
+  EHOSTDOWN: 'connect',
+  EADDRNOTAVAIL: 'connect',
+  ECONNRESET: 'reset',
+  ECONNABORTED: 'reset',
+  EPIPE: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_ABORTED: 'aborted',
+  UND_ERR_INVALID_ARG: 'bad-url',
+};
+
+/** Maps a Node/undici/zlib error to the crawler's fault codes. */
+export function classifyFault(err: unknown): FetchError {
+  // Happy Eyeballs (autoSelectFamily) reports every failed attempt in an AggregateError.
+  const first = err instanceof AggregateError && err.errors.length > 0 ? err.errors[0] : err;
+  const error = first instanceof Error ? first : new Error(String(first));
+  const code = String((error as NodeJS.ErrnoException).code ?? '');
+  const message = error.message || code || 'unknown fault';
+  const mapped = FAULTS_BY_CODE[code];
+  if (mapped) return { code: mapped, message };
+  if (/^ERR_TLS|^ERR_SSL|CERT|^UNABLE_TO_|^DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH/.test(code)) {
+    return { code: 'tls', message };
+  }
+  if (error.name === 'AbortError') return { code: 'aborted', message };
+  return { code: 'protocol', message };
+}

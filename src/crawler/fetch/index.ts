@@ -1,0 +1,26 @@
+// The crawler's fetch layer: one undici-based Fetcher, its SSRF guard and the charset decoding it uses.
+
+export type { AddressGuard, AddressVerdict, LookupFunction } from './address-guard.js';
+export {
+  BlockedAddressError,
+  createGuardedLookup,
+  guardedLookup,
+  isBlockedAddress,
+} from './address-guard.js';
+export {
+  charsetFromContentType,
+  charsetFromDocument,
+  decodeBody,
+  isTextualContentType,
+  mediaType,
+} from './charset.js';
+export type {
+  FetchError,
+  FetchErrorCode,
+  FetcherOptions,
+  FetchOptions,
+  FetchResult,
+  RedirectDecision,
+  RetryOptions,
+} from './fetcher.js';
+export { classifyFault, Fetcher, retryAfterMs } from './fetcher.js';

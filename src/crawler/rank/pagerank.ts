@@ -1,0 +1,213 @@
+// PageRank by power iteration (MISSION-NOTES §6; Page, Brin, Motwani & Winograd 1999), with the
+// topic-sensitive variant of Haveliwala (WWW 2002): teleport only to a chosen set of vertices.
+// Pull-style over the in-edges, regrouped once by source block (blockedInEdges); nothing allocated per iteration.
+
+import { InputError } from '../../errors.js';
+import type { Graph } from './graph.js';
+
+export interface PageRankOptions {
+  /** β, the probability of following a link rather than teleporting. */
+  damping?: number;
+  /** Stop once the L1 norm of v_{t+1} − v_t is ≤ epsilon. */
+  epsilon?: number;
+  maxIterations?: number;
+  /** Vertex ids of the teleport set (topic-sensitive PageRank); absent means every vertex. */
+  personalization?: Int32Array | readonly number[];
+  /** Sources per cache block (a tuning knob; the result does not depend on it, bit for bit). */
+  blockVertices?: number;
+}
+
+export interface PageRankResult {
+  /** ranks[id], summing to 1. */
+  ranks: Float64Array;
+  /** Updates performed: v_0 is the uniform vector, the result is v_iterations. */
+  iterations: number;
+  converged: boolean;
+  /** L1 norm of the last update (Infinity when no update was performed). */
+  delta: number;
+}
+
+/**
+ * v_{t+1}[v] = β · Σ_{u→v} v_t[u] / outDegree(u) + (β · D_t + 1 − β) · t[v], starting from v_0 = 1/N.
+ *
+ * t is the teleport distribution: 1/N for every vertex, or 1/|P| on the personalization set P and 0
+ * elsewhere. D_t is the rank held by dangling vertices (no out-links); it is spread like the teleport,
+ * i.e. uniformly over all vertices, or only over P when P is given — a dangling page behaves as if it
+ * linked to every page (or to every page of the topic). This keeps Σ v_t = 1 and matches networkx's
+ * default (`dangling=None` uses the personalization vector).
+ *
+ * Iteration stops at the first t with ‖v_{t+1} − v_t‖₁ ≤ ε, so a smaller ε never takes fewer iterations.
+ * Reaching maxIterations first returns the last vector with converged = false.
+ */
+export function pageRank(graph: Graph, options: PageRankOptions = {}): PageRankResult {
+  const damping = options.damping ?? 0.85;
+  const epsilon = options.epsilon ?? 1e-6;
+  const maxIterations = options.maxIterations ?? 1000;
+  if (!(damping >= 0 && damping <= 1)) {
+    throw new InputError(`damping must be in [0, 1], got ${damping}`, 'damping');
+  }
+  if (!(epsilon > 0 && Number.isFinite(epsilon))) {
+    throw new InputError(`epsilon must be a positive number, got ${epsilon}`, 'epsilon');
+  }
+  if (!(Number.isSafeInteger(maxIterations) && maxIterations >= 0)) {
+    throw new InputError(
+      `maxIterations must be a non-negative integer, got ${maxIterations}`,
+      'maxIterations',
+    );
+  }
+
+  const n = graph.vertexCount;
+  if (n === 0) return { ranks: new Float64Array(0), iterations: 0, converged: true, delta: 0 };
+
+  const teleport = teleportVector(n, options.personalization);
+  const { outDegree } = graph;
+
+  const inverseOutDegree = new Float64Array(n);
+  for (let u = 0; u < n; u++) {
+    const degree = outDegree[u]!;
+    if (degree > 0) inverseOutDegree[u] = 1 / degree;
+  }
+
+  const blockVertices = options.blockVertices ?? BLOCK_VERTICES;
+  if (!(Number.isSafeInteger(blockVertices) && blockVertices > 0)) {
+    throw new InputError(`blockVertices must be a positive integer, got ${blockVertices}`, 'blockVertices');
+  }
+  const { targets, ends, sources } = blockedInEdges(graph, blockVertices);
+  const runCount = targets.length;
+
+  let current = new Float64Array(n).fill(1 / n);
+  let next = new Float64Array(n);
+  // share[u] = v_t[u] / outDegree(u): what u passes along each out-link this round; danglingRank = D_t.
+  let share = new Float64Array(n);
+  let nextShare = new Float64Array(n);
+  let danglingRank = 0;
+  for (let u = 0; u < n; u++) {
+    share[u] = current[u]! * inverseOutDegree[u]!;
+    if (outDegree[u] === 0) danglingRank += current[u]!;
+  }
+
+  let iterations = 0;
+  let delta = Number.POSITIVE_INFINITY;
+  let converged = false;
+  while (iterations < maxIterations) {
+    const teleportMass = damping * danglingRank + 1 - damping;
+
+    // next[v] = Σ share over v's in-edges, run by run: block by block, sources ascending within a block,
+    // so every sum is added in the same order as one pass over v's sorted in-edges would (bit for bit).
+    next.fill(0);
+    let j = 0;
+    for (let r = 0; r < runCount; r++) {
+      const v = targets[r]!;
+      let sum = next[v]!;
+      const end = ends[r]!;
+      for (; j < end; j++) sum += share[sources[j]!]!;
+      next[v] = sum;
+    }
+    // The update, with the next round's shares and dangling rank folded in (one pass instead of three).
+    delta = 0;
+    danglingRank = 0;
+    for (let v = 0; v < n; v++) {
+      const value = damping * next[v]! + teleportMass * teleport[v]!;
+      delta += Math.abs(value - current[v]!);
+      next[v] = value;
+      nextShare[v] = value * inverseOutDegree[v]!;
+      if (outDegree[v] === 0) danglingRank += value;
+    }
+    const previous = current;
+    current = next;
+    next = previous;
+    const previousShare = share;
+    share = nextShare;
+    nextShare = previousShare;
+    iterations++;
+    if (delta <= epsilon) {
+      converged = true;
+      break;
+    }
+  }
+  return { ranks: current, iterations, converged, delta };
+}
+
+// 128k sources = 1 MB of shares. Measured (CPU time, best of 4, 1M vertices / 7.7M edges, loaded machine):
+// 128k 1.63 s, 256k 1.67 s, 64k 1.76 s, 32k 1.83 s; the earlier full-sweep-per-block layout took 2.39 s.
+const BLOCK_VERTICES = 1 << 17;
+
+/**
+ * Cache blocking: the gather share[source] is random over all N sources, and at 1M vertices (8 MB of
+ * shares) most reads miss the cache and the TLB. So the in-edges are regrouped by source block: block b
+ * holds, for each target with an in-edge from sources [b·B, (b+1)·B), one run (target, end) whose sources
+ * sit contiguously in `sources`, sorted. Blocks come in order, so a sweep reads `sources` front to back,
+ * gathers from one block's shares at a time, and touches only targets that have in-edges from the block
+ * (a full sweep of N targets per block made small blocks too costly).
+ */
+function blockedInEdges(
+  graph: Graph,
+  blockVertices: number,
+): { targets: Int32Array; ends: Int32Array; sources: Int32Array } {
+  const { vertexCount: n, edgeCount, inOffsets, inSources } = graph;
+  const blockCount = Math.max(1, Math.ceil(n / blockVertices));
+  // runStart[b + 1] / edgeStart[b + 1]: runs and edges of block b, then prefix sums.
+  const runStart = new Int32Array(blockCount + 1);
+  const edgeStart = new Int32Array(blockCount + 1);
+  for (let v = 0; v < n; v++) {
+    let last = -1;
+    const end = inOffsets[v + 1]!;
+    for (let j = inOffsets[v]!; j < end; j++) {
+      const b = Math.floor(inSources[j]! / blockVertices);
+      edgeStart[b + 1]!++;
+      if (b !== last) {
+        runStart[b + 1]!++;
+        last = b;
+      }
+    }
+  }
+  for (let b = 0; b < blockCount; b++) {
+    runStart[b + 1]! += runStart[b]!;
+    edgeStart[b + 1]! += edgeStart[b]!;
+  }
+  const targets = new Int32Array(runStart[blockCount]!);
+  const ends = new Int32Array(runStart[blockCount]!);
+  const sources = new Int32Array(edgeCount);
+  const runCursor = runStart.slice(0, blockCount);
+  const edgeCursor = edgeStart.slice(0, blockCount);
+  for (let v = 0; v < n; v++) {
+    let last = -1;
+    const end = inOffsets[v + 1]!;
+    for (let j = inOffsets[v]!; j < end; j++) {
+      const source = inSources[j]!;
+      const b = Math.floor(source / blockVertices);
+      if (b !== last) {
+        if (last >= 0) ends[runCursor[last]!++] = edgeCursor[last]!;
+        targets[runCursor[b]!] = v;
+        last = b;
+      }
+      sources[edgeCursor[b]!++] = source;
+    }
+    if (last >= 0) ends[runCursor[last]!++] = edgeCursor[last]!;
+  }
+  return { targets, ends, sources };
+}
+
+function teleportVector(
+  n: number,
+  personalization: Int32Array | readonly number[] | undefined,
+): Float64Array {
+  const teleport = new Float64Array(n);
+  if (personalization === undefined) return teleport.fill(1 / n);
+  let members = 0;
+  for (let i = 0; i < personalization.length; i++) {
+    const id = personalization[i]!;
+    if (!(Number.isInteger(id) && id >= 0 && id < n)) {
+      throw new InputError(`personalization[${i}] is not a vertex id: ${id}`, 'personalization', {
+        index: i,
+      });
+    }
+    if (teleport[id] === 0) {
+      teleport[id] = 1;
+      members++;
+    }
+  }
+  if (members === 0) throw new InputError('personalization set is empty', 'personalization');
+  for (let v = 0; v < n; v++) teleport[v]! /= members;
+  return teleport;
+}

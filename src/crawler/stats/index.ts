@@ -1,0 +1,9 @@
+// Crawl statistics: word frequencies with Zipf's constant, and SVG plots for word ranks and timing distributions.
+export {
+  type DistributionPlotOptions,
+  type DistributionSeries,
+  distributionPlotSvg,
+  type RankFrequency,
+  zipfPlotSvg,
+} from './plot.js';
+export { type RankedWord, WordCounter, type WordCounterJson } from './word-counter.js';

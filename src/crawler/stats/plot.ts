@@ -1,0 +1,342 @@
+// Plain-SVG charts for crawl statistics (MISSION-NOTES §8): the words' rank–frequency plot on log–log axes with
+// Zipf's ideal f = 0.1·N/r beside it, and load-time / queue-wait distributions as histogram over ECDF.
+// Hand-written SVG: two fixed chart types do not justify a plotting dependency.
+
+export interface RankFrequency {
+  rank: number;
+  frequency: number;
+}
+
+export interface DistributionSeries {
+  name: string;
+  valuesMs: number[];
+}
+
+export interface DistributionPlotOptions {
+  title: string;
+  xLabel: string;
+}
+
+const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf'];
+const WIDTH = 680;
+
+interface Frame {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function fmt(value: number): string {
+  return Number(value.toFixed(2)).toString();
+}
+
+function svgDocument(height: number, body: string[]): string {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
+    ...body,
+    '</svg>',
+  ].join('\n');
+}
+
+function text(x: number, y: number, content: string, attributes = ''): string {
+  return `<text x="${fmt(x)}" y="${fmt(y)}"${attributes ? ` ${attributes}` : ''}>${content}</text>`;
+}
+
+function frameRect(frame: Frame): string {
+  return `<rect x="${fmt(frame.left)}" y="${fmt(frame.top)}" width="${fmt(frame.width)}" height="${fmt(frame.height)}" fill="none" stroke="#333333"/>`;
+}
+
+/** Label for 10^k: plain digits up to 1000 (and down to 0.001), a superscript power beyond. */
+function decadeLabel(exponent: number): string {
+  if (exponent >= 0 && exponent <= 3) return String(10 ** exponent);
+  if (exponent < 0 && exponent >= -3) return (10 ** exponent).toFixed(-exponent);
+  return `10<tspan dy="-6" font-size="9">${exponent}</tspan>`;
+}
+
+/** Ticks at 1, 2 or 5 × 10^k covering [min, max] with about `count` steps. */
+function niceTicks(min: number, max: number, count: number): number[] {
+  const span = max - min || Math.abs(max) || 1;
+  const rough = span / count;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  const ticks: number[] = [];
+  for (let value = Math.floor(min / step) * step; value <= max + step * 1e-9; value += step) {
+    ticks.push(Number(value.toPrecision(12)));
+  }
+  return ticks;
+}
+
+/** Milliseconds as a plain number (the axis carries the unit): whole ms from 100 up, thousands grouped. */
+function formatMs(value: number): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: Math.abs(value) >= 100 ? 0 : 2 });
+}
+
+/**
+ * Rank–frequency on log–log axes: the observed words as points, Zipf's ideal f = 0.1·N/r as a dashed line,
+ * decade ticks with grid lines, labelled axes and a legend.
+ */
+export function zipfPlotSvg(top: RankFrequency[], totalWords: number): string {
+  const height = 460;
+  const frame: Frame = { left: 78, top: 48, width: WIDTH - 78 - 24, height: height - 48 - 62 };
+  const points = top.filter((p) => p.rank >= 1 && p.frequency >= 1);
+  const maxRank = Math.max(10, ...points.map((p) => p.rank));
+  const ideal = (rank: number) => (0.1 * totalWords) / rank;
+  const xMaxExp = Math.ceil(Math.log10(maxRank));
+  const frequencies = points.map((p) => p.frequency);
+  const highest = Math.max(10, ideal(1), ...frequencies);
+  const lowest = Math.min(...frequencies, totalWords > 0 ? ideal(10 ** xMaxExp) : 1);
+  const yMaxExp = Math.ceil(Math.log10(highest));
+  const yMinExp = Math.min(Math.floor(Math.log10(lowest)), yMaxExp - 1);
+  const x = (rank: number) => frame.left + (Math.log10(rank) / xMaxExp) * frame.width;
+  const y = (frequency: number) =>
+    frame.top + frame.height - ((Math.log10(frequency) - yMinExp) / (yMaxExp - yMinExp)) * frame.height;
+
+  const body: string[] = [];
+  body.push(
+    text(
+      WIDTH / 2,
+      26,
+      `Word rank–frequency (N = ${totalWords.toLocaleString('en-US')} words)`,
+      'text-anchor="middle" font-size="15" font-weight="bold"',
+    ),
+  );
+  // Decade grid and ticks, with unlabelled minor ticks at 2…9 × 10^k.
+  for (let k = 0; k <= xMaxExp; k++) {
+    const px = x(10 ** k);
+    body.push(
+      `<line x1="${fmt(px)}" y1="${frame.top}" x2="${fmt(px)}" y2="${frame.top + frame.height}" stroke="#e3e3e3"/>`,
+    );
+    body.push(
+      `<line x1="${fmt(px)}" y1="${frame.top + frame.height}" x2="${fmt(px)}" y2="${frame.top + frame.height + 6}" stroke="#333333"/>`,
+    );
+    body.push(text(px, frame.top + frame.height + 20, decadeLabel(k), 'text-anchor="middle"'));
+    for (let m = 2; m <= 9 && k < xMaxExp; m++) {
+      const mx = x(m * 10 ** k);
+      body.push(
+        `<line x1="${fmt(mx)}" y1="${frame.top + frame.height}" x2="${fmt(mx)}" y2="${frame.top + frame.height + 3}" stroke="#333333"/>`,
+      );
+    }
+  }
+  for (let k = yMinExp; k <= yMaxExp; k++) {
+    const py = y(10 ** k);
+    body.push(
+      `<line x1="${frame.left}" y1="${fmt(py)}" x2="${frame.left + frame.width}" y2="${fmt(py)}" stroke="#e3e3e3"/>`,
+    );
+    body.push(
+      `<line x1="${frame.left - 6}" y1="${fmt(py)}" x2="${frame.left}" y2="${fmt(py)}" stroke="#333333"/>`,
+    );
+    body.push(text(frame.left - 9, py + 4, decadeLabel(k), 'text-anchor="end"'));
+    for (let m = 2; m <= 9 && k < yMaxExp; m++) {
+      const my = y(m * 10 ** k);
+      body.push(
+        `<line x1="${frame.left - 3}" y1="${fmt(my)}" x2="${frame.left}" y2="${fmt(my)}" stroke="#333333"/>`,
+      );
+    }
+  }
+  body.push(frameRect(frame));
+  body.push(text(frame.left + frame.width / 2, height - 14, 'rank r (log scale)', 'text-anchor="middle"'));
+  body.push(
+    text(
+      20,
+      frame.top + frame.height / 2,
+      'frequency f (log scale)',
+      `text-anchor="middle" transform="rotate(-90 20 ${fmt(frame.top + frame.height / 2)})"`,
+    ),
+  );
+
+  if (totalWords > 0) {
+    const rEnd = 10 ** xMaxExp;
+    body.push(
+      `<line x1="${fmt(x(1))}" y1="${fmt(y(ideal(1)))}" x2="${fmt(x(rEnd))}" y2="${fmt(y(ideal(rEnd)))}" stroke="#d62728" stroke-width="1.5" stroke-dasharray="6 4"/>`,
+    );
+  }
+  if (points.length > 0) {
+    body.push(
+      `<polyline fill="none" stroke="#1f77b4" stroke-opacity="0.5" points="${points.map((p) => `${fmt(x(p.rank))},${fmt(y(p.frequency))}`).join(' ')}"/>`,
+    );
+    if (points.length <= 1000) {
+      for (const p of points) {
+        body.push(`<circle cx="${fmt(x(p.rank))}" cy="${fmt(y(p.frequency))}" r="2.5" fill="#1f77b4"/>`);
+      }
+    }
+  } else {
+    body.push(
+      text(
+        frame.left + frame.width / 2,
+        frame.top + frame.height / 2,
+        'no words',
+        'text-anchor="middle" fill="#777777"',
+      ),
+    );
+  }
+
+  // Legend in the top-right corner, where a falling curve leaves room.
+  const lx = frame.left + frame.width - 210;
+  const ly = frame.top + 12;
+  body.push(
+    `<rect x="${lx - 10}" y="${ly - 4}" width="208" height="46" fill="#ffffff" fill-opacity="0.9" stroke="#bbbbbb"/>`,
+  );
+  body.push(`<circle cx="${lx + 12}" cy="${ly + 9}" r="3" fill="#1f77b4"/>`);
+  body.push(text(lx + 30, ly + 13, `observed (top ${points.length} words)`));
+  body.push(
+    `<line x1="${lx}" y1="${ly + 29}" x2="${lx + 24}" y2="${ly + 29}" stroke="#d62728" stroke-width="1.5" stroke-dasharray="6 4"/>`,
+  );
+  body.push(text(lx + 30, ly + 33, 'Zipf: f = 0.1 · N / r'));
+  return svgDocument(height, body);
+}
+
+/** Value at quantile q (nearest rank) of sorted values. */
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/**
+ * Distributions of durations: a histogram (share of each series per bin) above the ECDF, on one linear x axis
+ * in ms that ends at the largest 99th percentile so a few outliers do not squash the rest (the ECDF shows what
+ * lies beyond by ending below 1; the count is noted). Legend gives n, median and p95 per series.
+ */
+export function distributionPlotSvg(series: DistributionSeries[], options: DistributionPlotOptions): string {
+  const legendRows = Math.max(1, series.length);
+  const histogramTop = 52 + legendRows * 18 + 12;
+  const height = histogramTop + 190 + 40 + 220 + 64;
+  const left = 78;
+  const width = WIDTH - left - 24;
+  const histogram: Frame = { left, top: histogramTop, width, height: 190 };
+  const ecdf: Frame = { left, top: histogramTop + 190 + 40, width, height: 220 };
+  const sortedSeries = series.map((s) => ({
+    name: s.name,
+    sorted: s.valuesMs.filter((v) => Number.isFinite(v)).sort((a, b) => a - b),
+  }));
+  const all = sortedSeries.filter((s) => s.sorted.length > 0);
+  const xMinRaw = Math.min(0, ...all.map((s) => s.sorted[0]!));
+  const xMaxRaw = Math.max(1, ...all.map((s) => quantile(s.sorted, 0.99)));
+  const xTicks = niceTicks(xMinRaw, xMaxRaw, 6);
+  const xMin = xTicks[0]!;
+  const xMax = Math.max(xTicks[xTicks.length - 1]!, xMinRaw + 1);
+  const x = (value: number) =>
+    left + ((Math.min(Math.max(value, xMin), xMax) - xMin) / (xMax - xMin)) * width;
+
+  const body: string[] = [];
+  body.push(
+    text(WIDTH / 2, 26, escapeXml(options.title), 'text-anchor="middle" font-size="15" font-weight="bold"'),
+  );
+
+  // Histogram: 30 equal bins over the x range; each series' bars as a share of its own count.
+  const binCount = 30;
+  const binWidth = (xMax - xMin) / binCount;
+  const shares = all.map((s) => {
+    const bins = new Array<number>(binCount).fill(0);
+    for (const value of s.sorted) {
+      if (value > xMax) continue;
+      bins[Math.min(binCount - 1, Math.floor((value - xMin) / binWidth))]! += 1;
+    }
+    return bins.map((count) => count / s.sorted.length);
+  });
+  const maxShare = Math.max(0.01, ...shares.flat());
+  const shareTicks = niceTicks(0, maxShare, 4);
+  const shareTop = shareTicks[shareTicks.length - 1]!;
+  const yHist = (share: number) => histogram.top + histogram.height - (share / shareTop) * histogram.height;
+  const yEcdf = (p: number) => ecdf.top + ecdf.height - p * ecdf.height;
+
+  for (const frame of [histogram, ecdf]) {
+    for (const tick of xTicks) {
+      const px = x(tick);
+      body.push(
+        `<line x1="${fmt(px)}" y1="${frame.top}" x2="${fmt(px)}" y2="${frame.top + frame.height}" stroke="#e3e3e3"/>`,
+      );
+      body.push(
+        `<line x1="${fmt(px)}" y1="${frame.top + frame.height}" x2="${fmt(px)}" y2="${frame.top + frame.height + 5}" stroke="#333333"/>`,
+      );
+      body.push(text(px, frame.top + frame.height + 18, formatMs(tick), 'text-anchor="middle"'));
+    }
+  }
+  for (const tick of shareTicks) {
+    const py = yHist(tick);
+    body.push(`<line x1="${left}" y1="${fmt(py)}" x2="${left + width}" y2="${fmt(py)}" stroke="#e3e3e3"/>`);
+    body.push(text(left - 8, py + 4, `${fmt(tick * 100)}%`, 'text-anchor="end"'));
+  }
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    const py = yEcdf(tick);
+    body.push(`<line x1="${left}" y1="${fmt(py)}" x2="${left + width}" y2="${fmt(py)}" stroke="#e3e3e3"/>`);
+    body.push(text(left - 8, py + 4, fmt(tick), 'text-anchor="end"'));
+  }
+
+  all.forEach((s, index) => {
+    const color = PALETTE[index % PALETTE.length]!;
+    const bins = shares[index]!;
+    const outline: string[] = [`${fmt(x(xMin))},${fmt(yHist(0))}`];
+    bins.forEach((share, bin) => {
+      outline.push(`${fmt(x(xMin + bin * binWidth))},${fmt(yHist(share))}`);
+      outline.push(`${fmt(x(xMin + (bin + 1) * binWidth))},${fmt(yHist(share))}`);
+    });
+    outline.push(`${fmt(x(xMax))},${fmt(yHist(0))}`);
+    body.push(
+      `<polygon points="${outline.join(' ')}" fill="${color}" fill-opacity="0.18" stroke="${color}" stroke-width="1.5"/>`,
+    );
+    const steps: string[] = [`${fmt(x(xMin))},${fmt(yEcdf(0))}`];
+    s.sorted.forEach((value, i) => {
+      if (value > xMax) return;
+      steps.push(`${fmt(x(value))},${fmt(yEcdf(i / s.sorted.length))}`);
+      steps.push(`${fmt(x(value))},${fmt(yEcdf((i + 1) / s.sorted.length))}`);
+    });
+    const within = s.sorted.filter((v) => v <= xMax).length;
+    steps.push(`${fmt(x(xMax))},${fmt(yEcdf(within / s.sorted.length))}`);
+    body.push(`<polyline points="${steps.join(' ')}" fill="none" stroke="${color}" stroke-width="1.8"/>`);
+  });
+
+  body.push(frameRect(histogram), frameRect(ecdf));
+  body.push(
+    text(
+      20,
+      histogram.top + histogram.height / 2,
+      'share of values',
+      `text-anchor="middle" transform="rotate(-90 20 ${fmt(histogram.top + histogram.height / 2)})"`,
+    ),
+  );
+  body.push(
+    text(
+      20,
+      ecdf.top + ecdf.height / 2,
+      'cumulative share (ECDF)',
+      `text-anchor="middle" transform="rotate(-90 20 ${fmt(ecdf.top + ecdf.height / 2)})"`,
+    ),
+  );
+  body.push(text(left + width / 2, height - 22, `${escapeXml(options.xLabel)} (ms)`, 'text-anchor="middle"'));
+  const beyond = all.reduce((sum, s) => sum + s.sorted.filter((v) => v > xMax).length, 0);
+  if (beyond > 0) {
+    body.push(
+      text(
+        left + width,
+        height - 6,
+        `${beyond} value(s) above ${formatMs(xMax)} ms not drawn`,
+        'text-anchor="end" fill="#777777" font-size="10"',
+      ),
+    );
+  }
+  if (all.length === 0) {
+    body.push(
+      text(left + width / 2, ecdf.top + ecdf.height / 2, 'no data', 'text-anchor="middle" fill="#777777"'),
+    );
+  }
+
+  // Legend above the histogram, one row per series.
+  sortedSeries.forEach((s, index) => {
+    const color = PALETTE[index % PALETTE.length]!;
+    const lx = left;
+    const ly = 56 + index * 18;
+    const summary =
+      s.sorted.length === 0
+        ? 'n = 0'
+        : `n = ${s.sorted.length}, median ${formatMs(quantile(s.sorted, 0.5))} ms, p95 ${formatMs(quantile(s.sorted, 0.95))} ms`;
+    body.push(`<rect x="${fmt(lx)}" y="${ly - 9}" width="14" height="10" fill="${color}"/>`);
+    body.push(text(lx + 20, ly, `${escapeXml(s.name)}: ${summary}`));
+  });
+  return svgDocument(height, body);
+}

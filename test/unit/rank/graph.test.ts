@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { GraphBuilder } from '../../../src/crawler/rank/graph.js';
+import { InputError, TrawlError } from '../../../src/errors.js';
+
+test('build lays out out- and in-edges as CSR with interned names', () => {
+  const builder = new GraphBuilder();
+  assert.equal(builder.addVertex('lonely'), 0);
+  assert.equal(builder.addEdge('a', 'c'), 'added');
+  assert.equal(builder.addEdge('a', 'b'), 'added');
+  assert.equal(builder.addEdge('b', 'c'), 'added');
+  assert.equal(builder.addEdge('c', 'a'), 'added');
+  assert.equal(builder.addVertex('a'), 1);
+  const graph = builder.build();
+  assert.equal(graph.vertexCount, 4);
+  assert.equal(graph.edgeCount, 4);
+  assert.deepEqual(graph.names, ['lonely', 'a', 'c', 'b']);
+  assert.equal(graph.indexOf('c'), 2);
+  assert.equal(graph.indexOf('zzz'), undefined);
+  // ids: lonely 0, a 1, c 2, b 3; out-adjacency sorted by target id.
+  assert.deepEqual([...graph.outOffsets], [0, 0, 2, 3, 4]);
+  assert.deepEqual([...graph.outTargets], [2, 3, 1, 2]);
+  assert.deepEqual([...graph.inOffsets], [0, 0, 1, 3, 4]);
+  assert.deepEqual([...graph.inSources], [2, 1, 3, 1]);
+  assert.deepEqual([...graph.outDegree], [0, 2, 1, 1]);
+  assert.deepEqual([...graph.inDegree], [0, 1, 2, 1]);
+});
+
+test('self-loops: reject throws an InputError, drop counts them', () => {
+  const strict = new GraphBuilder();
+  assert.throws(
+    () => strict.addEdge('a', 'a'),
+    (e: unknown) => e instanceof InputError && e.detail?.from === 'a' && /self-loop/.test(e.message),
+  );
+  const lenient = new GraphBuilder({ selfLoops: 'drop' });
+  assert.equal(lenient.addEdge('a', 'a'), 'self-loop');
+  assert.equal(lenient.addEdge('a', 'b'), 'added');
+  const graph = lenient.build();
+  assert.equal(graph.edgeCount, 1);
+  assert.equal(graph.droppedSelfLoops, 1);
+});
+
+test('duplicate edges: reject names the first repeat, drop keeps one copy', () => {
+  const strict = new GraphBuilder();
+  for (const [from, to] of [
+    ['a', 'b'],
+    ['b', 'c'],
+    ['c', 'a'],
+    ['b', 'c'],
+    ['a', 'b'],
+  ] as const)
+    strict.addEdge(from, to);
+  assert.throws(
+    () => strict.build(),
+    (e: unknown) =>
+      e instanceof InputError && e.detail?.edge === 3 && e.detail.from === 'b' && e.detail.to === 'c',
+  );
+
+  const lenient = new GraphBuilder({ duplicateEdges: 'drop' });
+  // Many repeats on one vertex exercise the long-adjacency sort path too.
+  for (let i = 0; i < 100; i++) lenient.addEdge('hub', `t${i % 40}`);
+  lenient.addEdge('t1', 'hub');
+  lenient.addEdge('t1', 'hub');
+  const graph = lenient.build();
+  assert.equal(graph.edgeCount, 41);
+  assert.equal(graph.droppedDuplicates, 61);
+  assert.equal(graph.outDegree[graph.indexOf('hub')!], 40);
+  assert.equal(graph.inDegree[graph.indexOf('hub')!], 1);
+  assert.equal(graph.inDegree[graph.indexOf('t39')!], 1);
+});
+
+test('limits and one build per builder', () => {
+  const few = new GraphBuilder({ maxVertices: 2 });
+  few.addEdge('a', 'b');
+  assert.throws(() => few.addVertex('c'), InputError);
+  const short = new GraphBuilder({ maxEdges: 1 });
+  short.addEdge('a', 'b');
+  assert.throws(() => short.addEdge('b', 'a'), InputError);
+  const once = new GraphBuilder();
+  once.addEdge('a', 'b');
+  once.build();
+  assert.throws(() => once.build(), TrawlError);
+  assert.throws(() => once.addEdge('b', 'a'), TrawlError);
+});
+
+test('names interned by content, not by string identity, across many vertices', () => {
+  const builder = new GraphBuilder();
+  for (let i = 0; i < 5000; i++) builder.addVertex(`https://example.org/page/${i}`);
+  const line = 'https://example.org/page/4999 https://example.org/page/7';
+  builder.addEdgeFromSlices(line, 0, 29, 30, line.length);
+  const graph = builder.build();
+  assert.equal(graph.vertexCount, 5000);
+  assert.equal(graph.outTargets[graph.outOffsets[4999]!], 7);
+  for (let i = 0; i < 5000; i += 499) assert.equal(graph.indexOf(`https://example.org/page/${i}`), i);
+});

@@ -1,0 +1,268 @@
+// The crawl engine's CrawlStore port on PostgreSQL. Workers coordinate only through these rows: leases with
+// FOR UPDATE SKIP LOCKED (job-queue's habit), politeness slots per host, and the crawl row's page budget.
+import type pg from 'pg';
+import type {
+  ClaimedPage,
+  ClaimResult,
+  CrawlStore,
+  DiscoveredUrl,
+  FrontierLimits,
+  PageOutcome,
+  RecordedDisallowed,
+  StoredRobots,
+} from '../crawler/engine/ports.js';
+import { sql } from './sql.js';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/**
+ * Two workers inserting overlapping URL sets can still meet in a lock cycle in rare orders; PostgreSQL
+ * aborts one statement, which is simply run again (the statements are idempotent).
+ */
+async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}
+
+export class PgCrawlStore implements CrawlStore {
+  /** Site ids never change once created: "<crawl> <origin>" → id, so hot paths skip the lookup. */
+  private readonly siteIds = new Map<string, number>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async claim(
+    crawlId: string,
+    workerId: string,
+    max: number,
+    leaseSecs: number,
+    checkFinished = true,
+  ): Promise<ClaimResult> {
+    const result = await this.pool.query(sql('claim_frontier'), [crawlId, workerId, max, leaseSecs]);
+    const first = result.rows[0];
+    const crawlStatus: string = first?.crawl_status ?? 'missing';
+    const budgetLeft: number = first?.budget ?? 0;
+    const pages: ClaimedPage[] = result.rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: r.id,
+        url: r.url,
+        depth: r.depth,
+        siteId: r.site_id,
+        origin: r.origin,
+        slot: r.slot,
+        queuedAt: r.queued_at,
+        attempts: r.attempts,
+      }));
+    if (pages.length > 0 || crawlStatus !== 'running' || !checkFinished) {
+      return { crawlStatus, pages, finished: false, retryInMs: null };
+    }
+    const state = await this.pool.query<{ waiting: boolean; in_flight: boolean; retry_in_ms: number | null }>(
+      sql('frontier_state'),
+      [crawlId],
+    );
+    const { waiting, in_flight, retry_in_ms } = state.rows[0] ?? {
+      waiting: false,
+      in_flight: false,
+      retry_in_ms: null,
+    };
+    const finished = !in_flight && (!waiting || budgetLeft === 0);
+    return {
+      crawlStatus,
+      pages,
+      finished,
+      retryInMs: retry_in_ms === null ? null : Math.max(0, retry_in_ms),
+    };
+  }
+
+  async loadRobots(siteId: number): Promise<StoredRobots | null> {
+    const result = await this.pool.query(sql('robots_load'), [siteId]);
+    const row = result.rows[0];
+    if (!row) return null;
+    return {
+      status: row.robots_status,
+      body: row.robots_body,
+      error: row.robots_error,
+      fetchedAt: row.robots_fetched_at,
+    };
+  }
+
+  async saveRobots(siteId: number, robots: StoredRobots, crawlDelayMs: number | null, sitemaps: string[]) {
+    await this.pool.query(sql('robots_save'), [
+      siteId,
+      robots.status,
+      robots.body,
+      robots.error,
+      robots.fetchedAt,
+      crawlDelayMs,
+      sitemaps,
+    ]);
+  }
+
+  async ensureSites(crawlId: string, origins: string[], slots: number, db: Queryable = this.pool) {
+    const ids = new Map<string, number>();
+    if (origins.length === 0) return ids;
+    const unknown: string[] = [];
+    for (const origin of new Set(origins)) {
+      const cached = this.siteIds.get(`${crawlId} ${origin}`);
+      if (cached === undefined) unknown.push(origin);
+      else ids.set(origin, cached);
+    }
+    if (unknown.length === 0) return ids;
+    const existing = await db.query<{ id: number; origin: string }>(sql('sites_by_origin'), [
+      crawlId,
+      unknown,
+    ]);
+    for (const row of existing.rows) ids.set(row.origin, row.id);
+    const missing = unknown.filter((origin) => !ids.has(origin));
+    if (missing.length > 0) {
+      const created = await db.query<{ id: number; origin: string }>(sql('sites_ensure'), [
+        crawlId,
+        missing,
+        slots,
+      ]);
+      for (const row of created.rows) ids.set(row.origin, row.id);
+      // another worker created some of them between our two statements: read those in a fresh snapshot
+      const raced = missing.filter((origin) => !ids.has(origin));
+      if (raced.length > 0) {
+        const again = await db.query<{ id: number; origin: string }>(sql('sites_by_origin'), [
+          crawlId,
+          raced,
+        ]);
+        for (const row of again.rows) ids.set(row.origin, row.id);
+      }
+    }
+    // only rows known to be committed are cached: inside a transaction a new site may still roll back
+    if (db === this.pool) for (const [origin, id] of ids) this.siteIds.set(`${crawlId} ${origin}`, id);
+    return ids;
+  }
+
+  async reserveRedirectTarget(
+    crawlId: string,
+    fromPageId: number,
+    target: { url: string; origin: string; depth: number },
+    slots: number,
+  ) {
+    const sites = await this.ensureSites(crawlId, [target.origin], slots);
+    const result = await this.pool.query<{ reserved: boolean; id: number }>(sql('redirect_reserve'), [
+      crawlId,
+      fromPageId,
+      target.url,
+      sites.get(target.origin),
+      target.depth,
+    ]);
+    const row = result.rows[0];
+    if (!row) throw new Error(`redirect target ${target.url} neither reserved nor found`);
+    return row.reserved ? { reserved: true as const } : { reserved: false as const, existingPageId: row.id };
+  }
+
+  async requestDone(
+    crawlId: string,
+    page: ClaimedPage,
+    nextFetchDelayMs: number,
+    sha256: string | null,
+  ): Promise<number | null> {
+    const result = await this.pool.query<{ page_id: number }>(sql('request_done'), [
+      page.siteId,
+      page.slot,
+      nextFetchDelayMs,
+      sha256,
+      crawlId,
+      page.id,
+    ]);
+    const holder = result.rows[0]?.page_id;
+    return holder === undefined || holder === page.id ? null : holder;
+  }
+
+  async completePage(
+    crawlId: string,
+    page: ClaimedPage,
+    outcome: PageOutcome,
+    frontier: FrontierLimits,
+  ): Promise<RecordedDisallowed[]> {
+    // No enclosing transaction: queuing the links is idempotent, and the page's own row (with its links,
+    // body and images) is written after it in one statement, so a crash in between only means the page is
+    // leased again and redone. Short statements hold row locks briefly, so concurrent workers do not pile up.
+    const fresh = outcome.links.filter((link) => !link.known);
+    const disallowed =
+      fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
+    await this.pool.query(sql('page_complete'), [
+      page.id,
+      outcome.type,
+      outcome.status,
+      outcome.contentType,
+      outcome.bytes,
+      outcome.truncated,
+      outcome.sha256,
+      outcome.loadMs,
+      outcome.fetchedAt,
+      outcome.finalUrl,
+      outcome.title,
+      outcome.error,
+      outcome.redirects === null ? null : JSON.stringify(outcome.redirects),
+      outcome.duplicateOf,
+      outcome.htmlGzip,
+      !outcome.requested,
+      outcome.images.map((image) => image.url),
+      outcome.images.map((image) => image.alt),
+      outcome.document?.dataType ?? null,
+      outcome.document?.contentType ?? null,
+      outcome.document?.bytes ?? null,
+      outcome.score,
+      outcome.relevant,
+      outcome.links.map((link) => link.url),
+      outcome.links.map((link) => link.anchor),
+    ]);
+    return disallowed;
+  }
+
+  async releasePage(_crawlId: string, workerId: string, page: ClaimedPage): Promise<void> {
+    await this.pool.query(sql('page_release'), [page.id, workerId]);
+  }
+
+  async enqueue(
+    crawlId: string,
+    fromPageId: number | null,
+    urls: DiscoveredUrl[],
+    frontier: FrontierLimits,
+    db: Queryable = this.pool,
+  ): Promise<RecordedDisallowed[]> {
+    if (urls.length === 0) return [];
+    const sites = await this.ensureSites(
+      crawlId,
+      urls.map((url) => url.origin),
+      frontier.slots,
+      db,
+    );
+    const capped = frontier.maxDiscovered !== null;
+    const inserted = await db.query<{ id: number; url: string; type: string; error: string | null }>(
+      sql(capped ? 'pages_enqueue_capped' : 'pages_enqueue'),
+      [
+        crawlId,
+        fromPageId,
+        urls.map((url) => url.url),
+        urls.map((url) => sites.get(url.origin)),
+        urls.map((url) => url.depth),
+        urls.map((url) => url.priority),
+        urls.map((url) => url.disallowed ?? null),
+        ...(capped ? [frontier.maxDiscovered] : []),
+      ],
+    );
+    return inserted.rows
+      .filter((row) => row.type === 'DISALLOWED')
+      .map((row) => ({ id: row.id, url: row.url, error: row.error ?? '' }));
+  }
+
+  async markRunning(crawlId: string): Promise<void> {
+    await this.pool.query(sql('crawl_mark_running'), [crawlId]);
+  }
+
+  async finishCrawl(crawlId: string, status: 'completed' | 'failed', error: string | null): Promise<void> {
+    await this.pool.query(sql('crawl_finish'), [crawlId, status, error]);
+  }
+}

@@ -1,0 +1,240 @@
+// Reads and writes of the crawl aggregate that the API needs (the engine's writes are in crawl-store.ts).
+import type pg from 'pg';
+import { sql } from './sql.js';
+import { withTransaction } from './transaction.js';
+
+export interface CrawlRow {
+  id: string;
+  request: Record<string, unknown>;
+  strategy: string;
+  status: string;
+  max_pages: number;
+  error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  /** The API key that made the crawl; null when it was made while the service ran open. */
+  owner: string | null;
+  /** Pages scored at or above the crawl's relevance threshold (focused crawls). */
+  relevant_pages: number;
+}
+
+/**
+ * Whose rows a read may see: a key id, null (the service runs open: rows made without a key), or undefined
+ * for internal callers (workers, jobs) that act on any crawl.
+ */
+export type Owner = string | null | undefined;
+
+/** The ($scoped, $owner) parameter pair the tenant-filtered statements take. */
+export function ownerParams(owner: Owner): [boolean, string | null] {
+  return [owner !== undefined, owner ?? null];
+}
+
+/** Thrown by create() when the key already has its cap of queued and running crawls. */
+export class ActiveCrawlLimitError extends Error {
+  constructor(readonly active: number) {
+    super(`the key already has ${active} crawls queued or running`);
+    this.name = 'ActiveCrawlLimitError';
+  }
+}
+
+export interface PageRow {
+  id: number;
+  url: string;
+  canonical_url: string;
+  final_url: string | null;
+  type: string;
+  status: number | null;
+  content_type: string | null;
+  bytes: number | null;
+  depth: number;
+  sha256: string | null;
+  load_ms: number | null;
+  queued_at: Date;
+  fetched_at: Date | null;
+  duplicate_of: number | null;
+  discovered_from: number | null;
+  title: string | null;
+  error: string | null;
+  score: number | null;
+}
+
+export class CrawlsRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Creates the crawl with its seed sites, slots and FRONTIER pages in one transaction. */
+  async create(crawl: {
+    id: string;
+    request: object;
+    strategy: string;
+    maxPages: number;
+    seeds: Array<{ url: string; origin: string }>;
+    slotsPerHost: number;
+    /** The key making it (null when open) and, for a key, its cap of queued + running crawls (0: none). */
+    owner?: string | null;
+    maxActivePerOwner?: number;
+  }): Promise<CrawlRow> {
+    await withTransaction(this.pool, async (client) => {
+      const owner = crawl.owner ?? null;
+      if (owner && crawl.maxActivePerOwner) {
+        await client.query(sql('crawl_owner_lock'), [owner]);
+        const active = (await client.query<{ n: number }>(sql('crawl_count_active'), [owner])).rows[0]!.n;
+        if (active >= crawl.maxActivePerOwner) throw new ActiveCrawlLimitError(active);
+      }
+      await client.query(sql('crawl_insert'), [
+        crawl.id,
+        JSON.stringify(crawl.request),
+        crawl.strategy,
+        crawl.maxPages,
+        owner,
+      ]);
+      const origins = [...new Set(crawl.seeds.map((seed) => seed.origin))];
+      const created = await client.query<{ id: number; origin: string }>(sql('sites_ensure'), [
+        crawl.id,
+        origins,
+        crawl.slotsPerHost,
+      ]);
+      const siteIds = new Map(created.rows.map((row) => [row.origin, row.id]));
+      await client.query(sql('pages_enqueue'), [
+        crawl.id,
+        null,
+        crawl.seeds.map((seed) => seed.url),
+        crawl.seeds.map((seed) => siteIds.get(seed.origin)),
+        crawl.seeds.map(() => 0),
+        crawl.seeds.map(() => 0),
+        crawl.seeds.map(() => null),
+      ]);
+    });
+    const row = await this.get(crawl.id);
+    if (!row) throw new Error(`crawl ${crawl.id} vanished after insert`);
+    return row;
+  }
+
+  /** The crawl, or null when there is none or it belongs to another owner. */
+  async get(id: string, owner?: Owner): Promise<CrawlRow | null> {
+    return (await this.pool.query<CrawlRow>(sql('crawl_get'), [id, ...ownerParams(owner)])).rows[0] ?? null;
+  }
+
+  async list(limit: number, after: { createdAt: string; id: string } | null, owner?: Owner) {
+    const result = await this.pool.query<
+      Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at'>
+    >(sql('crawl_list'), [after?.createdAt ?? null, after?.id ?? null, limit, ...ownerParams(owner)]);
+    return result.rows;
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    const result = await this.pool.query(sql('crawl_cancel'), [id]);
+    if (result.rowCount === 0) return false;
+    await this.pool.query(sql('crawl_release_leases'), [id]);
+    return true;
+  }
+
+  async counts(id: string) {
+    return (
+      await this.pool.query<{ type: string; status: number | null; n: number }>(sql('crawl_counts'), [id])
+    ).rows;
+  }
+
+  async totals(id: string) {
+    const result = await this.pool.query<{
+      links: number;
+      images: number;
+      documents: number;
+      load_p50: number | null;
+      load_p95: number | null;
+      wait_p50: number | null;
+      wait_p95: number | null;
+      last_fetched_at: Date | null;
+    }>(sql('crawl_totals'), [id]);
+    return result.rows[0]!;
+  }
+
+  async pages(
+    id: string,
+    filter: {
+      afterId: number;
+      type: string | null;
+      status: number | null;
+      host: string | null;
+      limit: number;
+      /** Sort by score, best first; the cursor then carries the last score too. */
+      byScore: boolean;
+      afterScore: number | null;
+      minScore: number | null;
+    },
+  ): Promise<PageRow[]> {
+    const result = await this.pool.query<PageRow>(sql('pages_list'), [
+      id,
+      filter.afterId,
+      filter.type,
+      filter.status,
+      filter.host,
+      filter.limit,
+      filter.afterScore,
+      filter.byScore,
+      filter.minScore,
+    ]);
+    return result.rows;
+  }
+
+  async page(crawlId: string, pageId: number) {
+    const result = await this.pool.query<
+      PageRow & { redirects: Array<{ url: string; status: number }> | null; truncated: boolean }
+    >(sql('page_get'), [crawlId, pageId]);
+    return result.rows[0] ?? null;
+  }
+
+  async pageOutlinks(pageId: number) {
+    return (
+      await this.pool.query<{ to_page: number; url: string; anchor: string }>(sql('page_outlinks'), [pageId])
+    ).rows;
+  }
+
+  async pageImages(pageId: number) {
+    return (await this.pool.query<{ url: string; alt: string }>(sql('page_images'), [pageId])).rows;
+  }
+
+  async pageDocument(pageId: number) {
+    const result = await this.pool.query<{
+      data_type: string;
+      content_type: string | null;
+      bytes: number | null;
+    }>(sql('page_document'), [pageId]);
+    return result.rows[0] ?? null;
+  }
+
+  async pageHtmlGzip(pageId: number): Promise<Buffer | null> {
+    const result = await this.pool.query<{ html_gzip: Buffer | null }>(sql('page_html'), [pageId]);
+    return result.rows[0]?.html_gzip ?? null;
+  }
+
+  async hosts(crawlId: string, limit: number) {
+    const result = await this.pool.query<{
+      origin: string;
+      robots_status: number | null;
+      robots_error: string | null;
+      crawl_delay_ms: number | null;
+      pages: number;
+      html: number;
+      binary: number;
+      duplicate: number;
+      invalid: number;
+      disallowed: number;
+      frontier: number;
+      requests: number;
+      load_p50: number | null;
+      load_p95: number | null;
+      first_fetched_at: Date | null;
+      last_fetched_at: Date | null;
+    }>(sql('crawl_hosts'), [crawlId, limit]);
+    return result.rows;
+  }
+
+  async graph(crawlId: string) {
+    const vertices = await this.pool.query<{ id: number; url: string }>(sql('graph_vertices'), [crawlId]);
+    const edges = await this.pool.query<{ from_page: number; to_page: number }>(sql('graph_edges'), [
+      crawlId,
+    ]);
+    return { vertices: vertices.rows, edges: edges.rows };
+  }
+}

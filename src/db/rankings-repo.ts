@@ -1,0 +1,206 @@
+// Reads and writes of the ranking aggregate: one rankings row (parameters and summary document) and its
+// per-vertex results, written together in one transaction so a ranking is never seen half-stored. A ranking
+// computed by a job is first stored queued, with its uploaded edges file in chunks (ranking_uploads).
+import type pg from 'pg';
+import { type Owner, ownerParams } from './crawls-repo.js';
+import { sql } from './sql.js';
+import { withTransaction } from './transaction.js';
+
+export interface RankingRow {
+  id: string;
+  crawl_id: string | null;
+  status: string;
+  params: Record<string, unknown>;
+  summary: unknown;
+  /** The error of a failed ranking (problem fields: code, detail, field, line…); null otherwise. */
+  error: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+export interface RankingVertexRow {
+  vertex: string;
+  page_rank: number;
+  in_degree: number;
+  out_degree: number;
+}
+
+/** Per-vertex results as parallel arrays, indexed by vertex id (the Graph's layout). */
+export interface RankingVertices {
+  names: readonly string[];
+  pageRank: ArrayLike<number>;
+  inDegree: ArrayLike<number>;
+  outDegree: ArrayLike<number>;
+}
+
+export type VertexSort = 'pageRank' | 'inDegree' | 'outDegree';
+
+const SORT_STATEMENTS: Record<VertexSort, string> = {
+  pageRank: 'ranking_vertices_by_page_rank',
+  inDegree: 'ranking_vertices_by_in_degree',
+  outDegree: 'ranking_vertices_by_out_degree',
+};
+
+// Rows per INSERT … unnest: big enough to amortize round trips, small enough to keep each bind message modest.
+const VERTEX_BATCH = 10_000;
+// Bytes per stored upload chunk, and chunks per read: a job holds about 16 MiB of the file at a time.
+const UPLOAD_CHUNK_BYTES = 1 << 20;
+const UPLOAD_READ_CHUNKS = 16;
+
+export class RankingsRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(ranking: {
+    id: string;
+    crawlId: string | null;
+    status: string;
+    params: object;
+    summary: object;
+    vertices: RankingVertices;
+    /** The API key that asked for it; null when the service runs open. */
+    owner?: string | null;
+  }): Promise<RankingRow> {
+    await withTransaction(this.pool, async (client) => {
+      await client.query(sql('ranking_insert'), [
+        ranking.id,
+        ranking.crawlId,
+        ranking.status,
+        JSON.stringify(ranking.params),
+        JSON.stringify(ranking.summary),
+        ranking.owner ?? null,
+      ]);
+      await insertVertices(client, ranking.id, ranking.vertices);
+    });
+    const row = await this.get(ranking.id);
+    if (!row) throw new Error(`ranking ${ranking.id} vanished after insert`);
+    return row;
+  }
+
+  /**
+   * Stores a queued ranking and, for an upload, its edges file in chunks, in one transaction: an upload that
+   * fails midway (too large, client gone) leaves nothing behind. Returns the row.
+   */
+  async createQueued(ranking: {
+    id: string;
+    crawlId: string | null;
+    params: object;
+    upload?: AsyncIterable<Buffer | string>;
+    owner?: string | null;
+  }): Promise<RankingRow> {
+    await withTransaction(this.pool, async (client) => {
+      await client.query(sql('ranking_insert'), [
+        ranking.id,
+        ranking.crawlId,
+        'queued',
+        JSON.stringify(ranking.params),
+        null,
+        ranking.owner ?? null,
+      ]);
+      if (!ranking.upload) return;
+      let seq = 0;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const flush = async () => {
+        await client.query(sql('ranking_upload_insert'), [ranking.id, seq++, Buffer.concat(pending)]);
+        pending = [];
+        pendingBytes = 0;
+      };
+      for await (const chunk of ranking.upload) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+        if (pendingBytes >= UPLOAD_CHUNK_BYTES) await flush();
+      }
+      if (pendingBytes > 0) await flush();
+    });
+    const row = await this.get(ranking.id);
+    if (!row) throw new Error(`ranking ${ranking.id} vanished after insert`);
+    return row;
+  }
+
+  /** Marks a queued ranking running and returns it; null when it already ended (or never existed). */
+  async start(id: string): Promise<RankingRow | null> {
+    return (await this.pool.query<RankingRow>(sql('ranking_start'), [id])).rows[0] ?? null;
+  }
+
+  /** The stored edges file of a queued ranking, chunk by chunk in upload order, read a few chunks at a time. */
+  async *upload(id: string): AsyncGenerator<Buffer, void, undefined> {
+    let seq = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<{ seq: number; chunk: Buffer }>(sql('ranking_upload_chunks'), [
+        id,
+        seq,
+        UPLOAD_READ_CHUNKS,
+      ]);
+      for (const row of rows) yield row.chunk;
+      if (rows.length < UPLOAD_READ_CHUNKS) return;
+      seq = rows[rows.length - 1]!.seq + 1;
+    }
+  }
+
+  /** Stores a job's results: vertices afresh (a retried job may have stored some), summary, status completed. */
+  async complete(id: string, summary: object, vertices: RankingVertices): Promise<void> {
+    await withTransaction(this.pool, async (client) => {
+      await client.query(sql('ranking_vertices_delete'), [id]);
+      await insertVertices(client, id, vertices);
+      await client.query(sql('ranking_complete'), [id, JSON.stringify(summary)]);
+      await client.query(sql('ranking_uploads_delete'), [id]);
+    });
+  }
+
+  /** Marks a queued or running ranking failed with its error, and drops its upload. */
+  async fail(id: string, error: Record<string, unknown>): Promise<void> {
+    await withTransaction(this.pool, async (client) => {
+      await client.query(sql('ranking_fail'), [id, JSON.stringify(error)]);
+      await client.query(sql('ranking_uploads_delete'), [id]);
+    });
+  }
+
+  /** The number of edges of a crawl's link graph; null when there is no such crawl. */
+  async crawlLinks(crawlId: string): Promise<number | null> {
+    const { rows } = await this.pool.query<{ links: number }>(sql('ranking_crawl_links'), [crawlId]);
+    return rows[0]?.links ?? null;
+  }
+
+  /** The ranking, or null when there is none or it belongs to another owner (undefined: any owner). */
+  async get(id: string, owner?: Owner): Promise<RankingRow | null> {
+    return (
+      (await this.pool.query<RankingRow>(sql('ranking_get'), [id, ...ownerParams(owner)])).rows[0] ?? null
+    );
+  }
+
+  async vertex(id: string, name: string): Promise<RankingVertexRow | null> {
+    return (await this.pool.query<RankingVertexRow>(sql('ranking_vertex_get'), [id, name])).rows[0] ?? null;
+  }
+
+  /** Vertices largest first by `sort`, ties by name; `after` is the (value, name) of the last row already seen. */
+  async vertices(
+    id: string,
+    sort: VertexSort,
+    after: { value: number; vertex: string } | null,
+    limit: number,
+  ): Promise<RankingVertexRow[]> {
+    const result = await this.pool.query<RankingVertexRow>(sql(SORT_STATEMENTS[sort]), [
+      id,
+      after?.value ?? null,
+      after?.vertex ?? null,
+      limit,
+    ]);
+    return result.rows;
+  }
+}
+
+async function insertVertices(client: pg.PoolClient, id: string, vertices: RankingVertices): Promise<void> {
+  const { names, pageRank, inDegree, outDegree } = vertices;
+  for (let start = 0; start < names.length; start += VERTEX_BATCH) {
+    const end = Math.min(start + VERTEX_BATCH, names.length);
+    const slice = (values: ArrayLike<number>) =>
+      Array.from({ length: end - start }, (_, i) => values[start + i]!);
+    await client.query(sql('ranking_vertices_insert'), [
+      id,
+      names.slice(start, end),
+      slice(pageRank),
+      slice(inDegree),
+      slice(outDegree),
+    ]);
+  }
+}

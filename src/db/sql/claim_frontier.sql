@@ -1,0 +1,63 @@
+-- Leases up to $3 frontier pages of crawl $1 to worker $2 for $4 seconds, in one statement: the crawl row is
+-- locked (so the page budget, max_pages, is shared exactly across workers), then one page per free
+-- politeness slot is taken, best priority first, then first queued (MISSION-NOTES §1). A slot is free when
+-- its host's delay has passed and no live lease holds it; until a host's robots.txt is known only its slot 0
+-- may be used. Pages leased for the first time are counted against the budget (a page retaken after a
+-- crash is not counted twice). Always returns one row with the crawl's status; page columns are null when
+-- nothing was leased. A focused crawl that has its max_results relevant pages has no budget left.
+WITH crawl AS (
+  SELECT status,
+         CASE WHEN relevant_pages >= (request ->> 'maxResults')::int THEN 0
+              ELSE greatest(max_pages - claimed_pages, 0) END AS budget
+  FROM crawls WHERE id = $1 FOR UPDATE
+),
+free_slots AS (
+  SELECT hs.site_id, hs.slot
+  FROM host_slots hs
+  JOIN sites s ON s.id = hs.site_id
+  WHERE s.crawl_id = $1
+    AND (SELECT status FROM crawl) = 'running'
+    AND hs.next_fetch_at <= now()
+    AND (hs.leased_until IS NULL OR hs.leased_until < now())
+    AND (s.robots_fetched_at IS NOT NULL OR hs.slot = 0)
+  FOR UPDATE OF hs SKIP LOCKED
+),
+free_by_site AS (
+  SELECT site_id, array_agg(slot ORDER BY slot) AS slots FROM free_slots GROUP BY site_id
+),
+candidates AS (
+  SELECT f.site_id, f.slots, p.id, p.priority,
+         row_number() OVER (PARTITION BY f.site_id ORDER BY p.priority DESC, p.id) AS rank_in_site
+  FROM free_by_site f
+  CROSS JOIN LATERAL (
+    SELECT id, priority FROM pages
+    WHERE site_id = f.site_id AND type = 'FRONTIER' AND (leased_until IS NULL OR leased_until < now())
+    ORDER BY priority DESC, id
+    LIMIT cardinality(f.slots)
+    FOR UPDATE SKIP LOCKED
+  ) p
+),
+chosen AS (
+  SELECT site_id, slots[rank_in_site] AS slot, id FROM candidates
+  ORDER BY priority DESC, id
+  LIMIT least($3, (SELECT budget FROM crawl))
+),
+leased_slots AS (
+  UPDATE host_slots hs
+  SET leased_until = now() + make_interval(secs => $4), leased_by = $2
+  FROM chosen c
+  WHERE hs.site_id = c.site_id AND hs.slot = c.slot
+),
+leased AS (
+  UPDATE pages p
+  SET leased_until = now() + make_interval(secs => $4), leased_by = $2, attempts = p.attempts + 1
+  FROM chosen c, sites s
+  WHERE p.id = c.id AND s.id = c.site_id
+  RETURNING p.id, p.url, p.depth, p.site_id, s.origin, c.slot, p.queued_at, p.attempts
+),
+counted AS (
+  UPDATE crawls SET claimed_pages = claimed_pages + (SELECT count(*) FROM leased WHERE attempts = 1)
+  WHERE id = $1 AND EXISTS (SELECT 1 FROM leased WHERE attempts = 1)
+)
+SELECT crawl.status AS crawl_status, crawl.budget, leased.*
+FROM crawl LEFT JOIN leased ON true

@@ -1,0 +1,41 @@
+-- Writes the outcome of fetching page $1 and ends its lease, in one statement: the metadata row with its
+-- relevance score ($22), the body (gzip), the images it shows, its binary-document record, the page budget
+-- back for a page never requested ($16), one more relevant page for a focused crawl ($23), and its links
+-- ($24 target URLs, $25 anchors) to the pages of the crawl they name — queued before this statement. Links were queued and recorded before this (they are idempotent), so a crash between
+-- the two only means the page is leased again and redone.
+WITH done AS (
+  UPDATE pages
+  SET type = $2, status = $3, content_type = $4, bytes = $5, truncated = $6, sha256 = $7, load_ms = $8,
+      fetched_at = $9, final_url = $10, title = $11, error = $12, redirects = $13, duplicate_of = $14,
+      score = $22, leased_until = NULL, leased_by = NULL
+  WHERE id = $1
+  RETURNING id, crawl_id
+),
+body AS (
+  INSERT INTO page_contents (page_id, html_gzip)
+  SELECT id, $15 FROM done WHERE $15::bytea IS NOT NULL
+  ON CONFLICT (page_id) DO UPDATE SET html_gzip = EXCLUDED.html_gzip
+),
+shown AS (
+  INSERT INTO images (page_id, url, alt)
+  SELECT done.id, i.url, i.alt FROM done, unnest($17::text[], $18::text[]) AS i(url, alt)
+  ON CONFLICT (page_id, url) DO NOTHING
+),
+linked AS (
+  INSERT INTO links (from_page, to_page, anchor)
+  SELECT done.id, p.id, l.anchor
+  FROM done
+  CROSS JOIN unnest($24::text[], $25::text[]) AS l(url, anchor)
+  JOIN pages p ON p.crawl_id = done.crawl_id AND p.canonical_url = l.url
+  WHERE p.id <> done.id
+  ON CONFLICT (from_page, to_page) DO NOTHING
+),
+document AS (
+  INSERT INTO page_data (page_id, data_type, content_type, bytes)
+  SELECT id, $19, $20, $21 FROM done WHERE $19::text IS NOT NULL
+  ON CONFLICT (page_id) DO NOTHING
+)
+UPDATE crawls
+SET claimed_pages = greatest(claimed_pages - CASE WHEN $16::boolean THEN 1 ELSE 0 END, 0),
+    relevant_pages = relevant_pages + CASE WHEN $23::boolean THEN 1 ELSE 0 END
+WHERE ($16::boolean OR $23::boolean) AND id = (SELECT crawl_id FROM done)

@@ -1,0 +1,2 @@
+-- One vertex of ranking $1 by name.
+SELECT vertex, page_rank, in_degree, out_degree FROM ranking_vertices WHERE ranking_id = $1 AND vertex = $2

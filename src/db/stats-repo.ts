@@ -1,0 +1,142 @@
+// Reads and writes of a crawl's text statistics: the main text of its pages (page_contents.main_text) and its
+// word counter (crawl_word_stats). Counting is exactly-once: a page's text is marked and its words are added in
+// one transaction that holds the counter row's lock, and only the pages that transaction marked are added.
+import type pg from 'pg';
+import { sql } from './sql.js';
+import { withTransaction } from './transaction.js';
+
+export interface PendingTextRow {
+  id: number;
+  content_type: string | null;
+  html_gzip: Buffer;
+}
+
+export interface WordStatsRow {
+  total_words: number;
+  distinct_words: number;
+  pages_counted: number;
+  /** WordCounter.toJSON() as stored. */
+  counts: unknown;
+  updated_at: Date;
+}
+
+/** Where the stored counter stands: a writer that last saw this state may reuse its in-memory counter. */
+export interface WordStatsVersion {
+  pagesCounted: number;
+  totalWords: number;
+  updatedAt: number;
+}
+
+export interface PageTextRow {
+  type: string;
+  content_type: string | null;
+  main_text: string | null;
+  text_extracted_at: Date | null;
+  /** The body, only while its text is not extracted yet. */
+  html_gzip: Buffer | null;
+}
+
+export interface CounterUpdate {
+  /** Total words, distinct words and the counts document after adding `pages`. */
+  totalWords: number;
+  distinctWords: number;
+  counts: unknown;
+}
+
+function versionOf(row: { pages_counted: number; total_words: number; updated_at: Date }): WordStatsVersion {
+  return {
+    pagesCounted: row.pages_counted,
+    totalWords: row.total_words,
+    updatedAt: row.updated_at.getTime(),
+  };
+}
+
+export class StatsRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Up to `limit` HTML pages after `afterId` whose stored body has no extracted text yet. */
+  async pendingText(crawlId: string, afterId: number, limit: number): Promise<PendingTextRow[]> {
+    // bigint ids arrive as numbers (database.ts sets the int8 parser)
+    return (await this.pool.query<PendingTextRow>(sql('stats_text_pending'), [crawlId, afterId, limit])).rows;
+  }
+
+  /**
+   * Stores the texts of pages not yet marked and folds exactly those pages into the crawl's counter, in one
+   * transaction under the counter's row lock. `fold` gets the stored counter's version (and loads its counts
+   * through `load` only if it needs them) and the ids this call marked; it returns the counter to store.
+   */
+  async saveTexts(
+    crawlId: string,
+    texts: Array<{ pageId: number; text: string }>,
+    emptyCounts: unknown,
+    fold: (input: {
+      version: WordStatsVersion;
+      load: () => Promise<unknown>;
+      markedPageIds: number[];
+    }) => Promise<CounterUpdate>,
+  ): Promise<{ marked: number; version: WordStatsVersion }> {
+    return withTransaction(this.pool, async (client) => {
+      await client.query(sql('stats_words_ensure'), [crawlId, JSON.stringify(emptyCounts)]);
+      const locked = await client.query<{ pages_counted: number; total_words: number; updated_at: Date }>(
+        sql('stats_words_lock'),
+        [crawlId],
+      );
+      const version = versionOf(locked.rows[0]!);
+      const marked = await client.query<{ page_id: number }>(sql('stats_text_save'), [
+        texts.map((t) => t.pageId),
+        texts.map((t) => t.text),
+      ]);
+      const markedPageIds = marked.rows.map((row) => row.page_id);
+      if (markedPageIds.length === 0) return { marked: 0, version };
+      const update = await fold({
+        version,
+        load: async () =>
+          (await client.query<WordStatsRow>(sql('stats_words_get'), [crawlId])).rows[0]?.counts,
+        markedPageIds,
+      });
+      const saved = await client.query<{ pages_counted: number; total_words: number; updated_at: Date }>(
+        sql('stats_words_save'),
+        [
+          crawlId,
+          update.totalWords,
+          update.distinctWords,
+          JSON.stringify(update.counts),
+          markedPageIds.length,
+        ],
+      );
+      return { marked: markedPageIds.length, version: versionOf(saved.rows[0]!) };
+    });
+  }
+
+  async wordStats(crawlId: string): Promise<WordStatsRow | null> {
+    return (await this.pool.query<WordStatsRow>(sql('stats_words_get'), [crawlId])).rows[0] ?? null;
+  }
+
+  async textProgress(crawlId: string): Promise<{ htmlPages: number; pendingPages: number }> {
+    const row = (
+      await this.pool.query<{ html_pages: number; pending_pages: number }>(sql('stats_text_progress'), [
+        crawlId,
+      ])
+    ).rows[0]!;
+    return { htmlPages: row.html_pages, pendingPages: row.pending_pages };
+  }
+
+  async pageText(crawlId: string, pageId: number): Promise<PageTextRow | null> {
+    return (await this.pool.query<PageTextRow>(sql('stats_page_text'), [crawlId, pageId])).rows[0] ?? null;
+  }
+
+  /** Load time and queue wait (ms) of every fetched page, as parallel arrays. */
+  async loadTimes(crawlId: string): Promise<{ loadMs: number[]; queueWaitMs: number[] }> {
+    const result = await this.pool.query<{ load_ms: number; wait_ms: string | number | null }>(
+      sql('stats_load_times'),
+      [crawlId],
+    );
+    const loadMs: number[] = [];
+    const queueWaitMs: number[] = [];
+    for (const row of result.rows) {
+      loadMs.push(row.load_ms);
+      if (row.wait_ms !== null) queueWaitMs.push(Math.max(0, Number(row.wait_ms)));
+    }
+    return { loadMs, queueWaitMs };
+  }
+}

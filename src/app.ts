@@ -1,0 +1,69 @@
+// The app as one Fastify plugin, built the same way by server.ts, the tests and the OpenAPI generator.
+// Plugins load in passes (fastify/demo): external (swagger, problems) → routes (routes/index.ts; folder = prefix).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import auth from './plugins/auth.js';
+import metrics from './plugins/metrics.js';
+import problems from './plugins/problems.js';
+import queueBoard from './plugins/queue-board.js';
+import rateLimit from './plugins/rate-limit.js';
+import swagger from './plugins/swagger.js';
+import routes from './routes/index.js';
+import type { Runtime } from './runtime.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Services, database and queues. Throws when the app was built without them (OpenAPI generation). */
+    readonly runtime: Runtime;
+  }
+}
+
+export function serverOptions(logger: FastifyBaseLogger | false): FastifyServerOptions {
+  return {
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    // 5xx bodies never carry internals; request ids tie a problem to its log line
+    requestIdHeader: 'x-request-id',
+    bodyLimit: 8 * 1024 * 1024,
+    ajv: {
+      customOptions: {
+        // unknown fields are errors, not silently dropped; numbers in query strings are still coerced
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: false,
+        allErrors: true,
+      },
+    },
+  };
+}
+
+export async function app(instance: FastifyInstance, options: { runtime?: Runtime }): Promise<void> {
+  instance.decorate('runtime', {
+    getter() {
+      if (!options.runtime) throw new Error('this app was built without a runtime (OpenAPI generation only)');
+      return options.runtime;
+    },
+  });
+  await instance.register(problems);
+  await instance.register(swagger);
+  // API keys and rate limits need the database (and Redis); an app built for OpenAPI generation has neither.
+  if (options.runtime) {
+    await instance.register(metrics);
+    await instance.register(auth);
+    await instance.register(rateLimit);
+    // the BullMQ board at /admin/queues (admin key): it reads the runtime's queues
+    await instance.register(queueBoard);
+  }
+  await instance.register(routes);
+}
+
+export async function buildApp(options: {
+  runtime?: Runtime;
+  logger?: FastifyBaseLogger;
+}): Promise<FastifyInstance> {
+  const instance = Fastify(serverOptions(options.logger ?? false)).withTypeProvider<TypeBoxTypeProvider>();
+  // fp: the app's decorators (runtime, swagger) and handlers belong to the root instance the caller holds
+  await instance.register(fp(app), { runtime: options.runtime });
+  await instance.ready();
+  return instance as unknown as FastifyInstance;
+}

@@ -1,0 +1,140 @@
+// Configuration from the environment, validated once at start by both entries (server.ts, worker.ts).
+// A bad value stops the process with a message naming the variable, instead of failing later.
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Unset → an embedded PostgreSQL is started under dataDir. */
+  databaseUrl: string | null;
+  /** Set → BullMQ runs on Redis; unset → on PostgreSQL (the same database). */
+  redisUrl: string | null;
+  workerConcurrency: number;
+  runWorker: boolean;
+  allowPrivateNetworks: boolean;
+  userAgent: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  dataDir: string;
+  /** Seconds a claimed frontier URL stays leased to a worker before another may take it (crash recovery). */
+  leaseSecs: number;
+  /**
+   * Schema that holds trawl's tables; BullMQ's tables go in `<schema>_bullmq` (PostgreSQL backend) or under
+   * the key prefix `<schema>` (Redis). Tests use one per run so they never see each other's rows or jobs.
+   */
+  dbSchema: string;
+  /** Milliseconds a worker's lock on a job lasts without renewal; after that a dead worker's job is retaken. */
+  jobLockMs: number;
+  /** Every /v1 request needs an API key even while no key exists (otherwise the service runs open until one does). */
+  requireApiKey: boolean;
+  /** /metrics needs an API key (any valid one); otherwise it stays open like /healthz. */
+  metricsRequireKey: boolean;
+  /** Per key (per client IP when open) and minute: crawls started (POST /v1/crawls), and every other /v1 request. */
+  rateLimitCreatePerMin: number;
+  rateLimitReadPerMin: number;
+  /** Crawls one API key may have queued or running at once (0: no cap). */
+  maxRunningCrawlsPerKey: number;
+  /** Graph size limits of a ranking: an edges-file upload's bytes (413 past it), vertices and edges (400). */
+  rankMaxUploadBytes: number;
+  rankMaxVertices: number;
+  rankMaxEdges: number;
+  /** An edges-file upload of more bytes than this is ranked by a `rank` job (202) instead of in the request. */
+  rankJobUploadBytes: number;
+  /** POST /v1/crawls/:id/rank on a crawl with more links than this is ranked by a `rank` job (202). */
+  rankJobCrawlLinks: number;
+  /** Worker processes (`npm run worker`) serve their own /metrics on this port (0, the default: none). */
+  metricsPort: number;
+  /** Webhook deliveries: tries per event, the first retry delay (doubling after each), each try's timeout. */
+  webhookMaxAttempts: number;
+  webhookRetryBaseMs: number;
+  webhookTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim()))
+    throw new ConfigError(name, `expected a whole number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `expected ${min}…${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got ${JSON.stringify(env[name])}`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`,
+    );
+  }
+  const userAgent = env.USER_AGENT?.trim() || 'trawl/0.1 (+https://github.com/trawl/trawl)';
+  if (!/^[A-Za-z0-9_-]+/.test(userAgent)) {
+    throw new ConfigError('USER_AGENT', 'must start with a product token (letters, digits, "_" or "-")');
+  }
+  const dbSchema = env.DB_SCHEMA?.trim() || 'trawl';
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(dbSchema))
+    throw new ConfigError('DB_SCHEMA', 'expected a lower-case SQL identifier');
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 256),
+    runWorker: boolean(env, 'RUN_WORKER', true),
+    allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false),
+    userAgent,
+    logLevel,
+    dataDir: env.DATA_DIR?.trim() || './data',
+    leaseSecs: integer(env, 'LEASE_SECS', 60, 2, 3600),
+    dbSchema,
+    jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),
+    requireApiKey: boolean(env, 'REQUIRE_API_KEY', false),
+    metricsRequireKey: boolean(env, 'METRICS_REQUIRE_KEY', false),
+    rateLimitCreatePerMin: integer(env, 'RATE_LIMIT_CREATE_PER_MIN', 60, 1, 1_000_000),
+    rateLimitReadPerMin: integer(env, 'RATE_LIMIT_READ_PER_MIN', 1200, 1, 1_000_000),
+    maxRunningCrawlsPerKey: integer(env, 'MAX_RUNNING_CRAWLS_PER_KEY', 10, 0, 100_000),
+    rankMaxUploadBytes: integer(env, 'RANK_MAX_UPLOAD_BYTES', 256 * 1024 * 1024, 1, 2 ** 40),
+    rankMaxVertices: integer(env, 'RANK_MAX_VERTICES', 2_000_000, 1, 2 ** 31 - 2),
+    rankMaxEdges: integer(env, 'RANK_MAX_EDGES', 16_000_000, 0, 2 ** 31 - 2),
+    rankJobUploadBytes: integer(env, 'RANK_JOB_UPLOAD_BYTES', 1024 * 1024, 0, 2 ** 40),
+    rankJobCrawlLinks: integer(env, 'RANK_JOB_CRAWL_LINKS', 50_000, 0, 2 ** 31 - 2),
+    metricsPort: integer(env, 'METRICS_PORT', 0, 0, 65535),
+    // 6 tries 20 s apart doubling: retries after 20, 40, 80, 160 and 320 s, about 10 minutes in all
+    webhookMaxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 6, 1, 50),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 20_000, 1, 3_600_000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
+  };
+}

@@ -1,0 +1,41 @@
+// A crawl's state lives in PostgreSQL, its runners in the queue. When the runners vanish (a flushed Redis, a
+// queue emptied by hand, every worker killed past BullMQ's stalled-job recovery) the crawl would stay
+// "running" forever; each worker sweeps for running crawls whose runners stopped reporting and re-queues them.
+import type pg from 'pg';
+import type { RunnerLogger } from '../crawler/engine/crawl-runner.js';
+import { sql } from '../db/sql.js';
+import { addCrawlRunners, type JobBackend } from './queues.js';
+
+export function startOrphanSweeper(options: {
+  pool: pg.Pool;
+  jobs: JobBackend;
+  log: RunnerLogger;
+  /** A running crawl whose runners have not reported for this long is taken to have none. */
+  staleSecs: number;
+  intervalMs: number;
+}): { stop(): void } {
+  const sweep = async () => {
+    try {
+      const orphans = await options.pool.query<{ id: string; workers: number }>(sql('crawl_orphans'), [
+        options.staleSecs,
+      ]);
+      for (const { id, workers } of orphans.rows) {
+        options.log.warn({ crawlId: id }, 'crawl had no live runner; re-queuing its runners');
+        await addCrawlRunners(options.jobs, id, workers, `.resumed-${Date.now()}`);
+      }
+    } catch (error) {
+      options.log.error({ err: error }, 'orphan sweep failed');
+    }
+  };
+  // a worker that just started looks at once: it may be the first one back after all were gone
+  const first = setTimeout(() => void sweep(), 1000);
+  const timer = setInterval(() => void sweep(), options.intervalMs);
+  first.unref();
+  timer.unref();
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// The `crawl-text` job: main text and word counts of a crawl's stored HTML pages, off the crawl's fetch path.
+// Queued when a crawl finishes and, while it runs, when its word statistics are asked for and are stale. The
+// work (exactly-once counting, so a retried or repeated job changes nothing) is CrawlStatsService.countText.
+import type { Job } from 'bullmq';
+import type { CrawlStatsService } from '../../services/crawl-stats.js';
+import type { CrawlTextJobData } from '../queues.js';
+
+export interface CrawlTextProcessorDeps {
+  stats: CrawlStatsService;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /** Aborted when this process shuts down: the job stops between batches; what it stored stays counted. */
+  shutdown: AbortSignal;
+}
+
+export function crawlTextProcessor(deps: CrawlTextProcessorDeps) {
+  return async (job: Job<CrawlTextJobData>) => {
+    const { crawlId } = job.data;
+    const result = await deps.stats.countText(crawlId, deps.shutdown);
+    if (result.pagesFailed > 0) {
+      deps.log.warn({ crawlId, ...result }, 'pages whose body could not be decoded were counted as empty');
+    }
+    deps.log.info({ crawlId, ...result }, 'crawl text counted');
+    return { crawlId, ...result };
+  };
+}

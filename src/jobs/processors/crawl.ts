@@ -1,0 +1,86 @@
+// The `crawl` job: one runner of one crawl. The crawl's state lives in PostgreSQL, so a job can be
+// retried, retaken after a worker died (BullMQ's stalled-job check) or re-queued on shutdown without loss.
+import type { Job } from 'bullmq';
+import type pg from 'pg';
+import { CrawlRunner, type RunnerLogger } from '../../crawler/engine/crawl-runner.js';
+import type { CrawlEventSink } from '../../crawler/engine/ports.js';
+import type { CorpusSource } from '../../crawler/engine/relevance.js';
+import type { Fetcher } from '../../crawler/fetch/index.js';
+import { PgCrawlStore } from '../../db/crawl-store.js';
+import { CrawlsRepository } from '../../db/crawls-repo.js';
+import { enqueueCrawlText } from '../../services/crawl-stats.js';
+import { crawlSettings, type NormalizedCrawlRequest } from '../../services/crawls.js';
+import { CRAWL_QUEUE, type CrawlJobData, type JobBackend } from '../queues.js';
+
+export interface CrawlProcessorDeps {
+  pool: pg.Pool;
+  jobs: JobBackend;
+  fetcher: Fetcher;
+  log: RunnerLogger;
+  workerId: string;
+  leaseSecs: number;
+  /** Aborted when this process shuts down. */
+  shutdown: AbortSignal;
+  /** Stored corpora, for TF-IDF crawls that name one. */
+  corpora?: CorpusSource;
+  /** Metrics, live progress and webhooks hear of written pages and the crawl's end through this. */
+  events?: CrawlEventSink;
+}
+
+const TEXT_REFRESH_MS = 20_000;
+
+export function crawlProcessor(deps: CrawlProcessorDeps) {
+  const repository = new CrawlsRepository(deps.pool);
+  const store = new PgCrawlStore(deps.pool);
+  return async (job: Job<CrawlJobData>) => {
+    const { crawlId, runner } = job.data;
+    const crawl = await repository.get(crawlId);
+    if (!crawl || !['queued', 'running'].includes(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
+    const request = crawl.request as unknown as NormalizedCrawlRequest;
+    const settings = crawlSettings(crawlId, request);
+    const share = Math.max(1, Math.ceil(settings.concurrency / Math.max(1, request.workers)));
+    // Main text is extracted and counted while the crawl runs, by the crawl-text job (deduplicated, so
+    // several runners asking at once queue one), a few times a minute: off the fetch path, never far behind.
+    const textRefresh =
+      runner === 0 && (request.extract?.enabled ?? true) && (request.store?.html ?? true)
+        ? setInterval(() => {
+            enqueueCrawlText(deps.jobs, crawlId, 'refresh').catch((err: unknown) =>
+              deps.log.warn({ err, crawlId }, 'could not queue a crawl-text refresh'),
+            );
+          }, TEXT_REFRESH_MS)
+        : null;
+    textRefresh?.unref();
+    try {
+      const exit = await new CrawlRunner(settings, {
+        workerId: `${deps.workerId}/${runner}`,
+        leaseSecs: deps.leaseSecs,
+        fetcher: deps.fetcher,
+        store,
+        log: deps.log,
+        concurrency: share,
+        signal: deps.shutdown,
+        ...(deps.corpora ? { corpora: deps.corpora } : {}),
+        ...(deps.events ? { events: deps.events } : {}),
+      }).run();
+      clearInterval(textRefresh ?? undefined);
+      if (exit === 'aborted') {
+        // This process is shutting down mid-crawl: hand the runner to whichever worker is next.
+        await deps.jobs
+          .queue(CRAWL_QUEUE)
+          .add('crawl', job.data, { jobId: `${crawlId}.${runner}.${Date.now()}`, removeOnComplete: 1000 });
+      }
+      // Main text and word counts are a job of their own, off the fetch path; a queue fault is not a crawl fault.
+      if (exit === 'finished')
+        await enqueueCrawlText(deps.jobs, crawlId, 'final').catch((err: unknown) =>
+          deps.log.error({ err, crawlId }, 'could not queue the crawl-text job'),
+        );
+      return { crawlId, exit };
+    } catch (error) {
+      clearInterval(textRefresh ?? undefined);
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        await store.finishCrawl(crawlId, 'failed', error instanceof Error ? error.message : String(error));
+      }
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,147 @@
+// The engine's events as webhook events: `started` when this process first sees the crawl work, written
+// pages batched per crawl at most once per `pageBatchMs`, and the crawl's end after its last page batch.
+// Each event is a row (lifecycle events once per crawl, whichever runner sees them first) and a `webhook`
+// job; the engine's calls return at once and a slow receiver only ever delays the delivery jobs.
+import type { CrawlEventSink } from '../crawler/engine/ports.js';
+import type { WebhooksRepository } from '../db/webhooks-repo.js';
+import type { WebhookConfig, WebhookEvent } from '../services/webhooks.js';
+import { type JobBackend, WEBHOOK_QUEUE, type WebhookJobData } from './queues.js';
+
+type PageEvent = Parameters<CrawlEventSink['pageRecorded']>[0];
+
+const MAX_PAGES_PER_EVENT = 1000;
+const MAX_CACHED_CRAWLS = 1000;
+
+interface CrawlState {
+  config: Promise<WebhookConfig | null>;
+  started: boolean;
+  pages: PageEvent[];
+  lastFlushMs: number;
+  timer: NodeJS.Timeout | null;
+  /** This crawl's writes, one after another, so events are recorded in the order they happened. */
+  chain: Promise<void>;
+}
+
+export class WebhookEventSink implements CrawlEventSink {
+  private readonly crawls = new Map<string, CrawlState>();
+
+  constructor(
+    private readonly deps: {
+      repository: WebhooksRepository;
+      jobs: JobBackend;
+      pageBatchMs: number;
+      onError(error: unknown): void;
+    },
+  ) {}
+
+  private state(crawlId: string): CrawlState {
+    let state = this.crawls.get(crawlId);
+    if (!state) {
+      if (this.crawls.size >= MAX_CACHED_CRAWLS) {
+        const [oldest] = this.crawls.keys();
+        if (oldest !== undefined) this.crawls.delete(oldest);
+      }
+      state = {
+        config: this.deps.repository.config(crawlId).then(
+          (config) => (config as WebhookConfig | null) ?? null,
+          (error: unknown) => {
+            this.deps.onError(error);
+            return null;
+          },
+        ),
+        started: false,
+        pages: [],
+        lastFlushMs: 0,
+        timer: null,
+        chain: Promise.resolve(),
+      };
+      this.crawls.set(crawlId, state);
+    }
+    return state;
+  }
+
+  private afterPrevious(state: CrawlState, work: (config: WebhookConfig) => Promise<void>): void {
+    state.chain = state.chain
+      .then(async () => {
+        const config = await state.config;
+        if (config) await work(config);
+      })
+      .catch(this.deps.onError);
+  }
+
+  private async record(
+    crawlId: string,
+    config: WebhookConfig,
+    event: WebhookEvent,
+    data: object,
+  ): Promise<void> {
+    if (!config.events.includes(event)) return;
+    const id = await this.deps.repository.insertEvent(crawlId, event, data);
+    if (id === null) return;
+    await this.deps.jobs.queue(WEBHOOK_QUEUE).add('deliver', { crawlId } satisfies WebhookJobData, {
+      jobId: `${crawlId}.${id}`,
+      removeOnComplete: 1000,
+      removeOnFail: 5000,
+    });
+  }
+
+  private ensureStarted(crawlId: string, state: CrawlState): void {
+    if (state.started) return;
+    state.started = true;
+    this.afterPrevious(state, (config) => this.record(crawlId, config, 'started', {}));
+  }
+
+  robotsFetched(event: { crawlId: string }): void {
+    this.ensureStarted(event.crawlId, this.state(event.crawlId));
+  }
+
+  pageRecorded(event: PageEvent): void {
+    const state = this.state(event.crawlId);
+    this.ensureStarted(event.crawlId, state);
+    state.pages.push(event);
+    if (state.pages.length >= MAX_PAGES_PER_EVENT) {
+      this.flushPages(event.crawlId, state);
+      return;
+    }
+    if (state.timer) return;
+    const waitMs = Math.max(0, state.lastFlushMs + this.deps.pageBatchMs - Date.now());
+    state.timer = setTimeout(() => this.flushPages(event.crawlId, state), waitMs);
+  }
+
+  private flushPages(crawlId: string, state: CrawlState): void {
+    if (state.timer) clearTimeout(state.timer);
+    state.timer = null;
+    if (state.pages.length === 0) return;
+    const pages = state.pages.map((page) => ({
+      id: page.pageId,
+      url: page.url,
+      type: page.type,
+      status: page.status,
+      bytes: page.bytes,
+      loadMs: page.loadMs,
+      score: page.score,
+      fetchedAt: page.fetchedAt.toISOString(),
+    }));
+    state.pages = [];
+    state.lastFlushMs = Date.now();
+    this.afterPrevious(state, (config) => this.record(crawlId, config, 'page', { pages }));
+  }
+
+  crawlEnded(event: {
+    crawlId: string;
+    status: 'completed' | 'failed' | 'cancelled';
+    error: string | null;
+  }): void {
+    const state = this.state(event.crawlId);
+    this.flushPages(event.crawlId, state);
+    this.afterPrevious(state, (config) =>
+      this.record(event.crawlId, config, event.status, event.error ? { error: event.error } : {}),
+    );
+  }
+
+  /** Writes what is batched and waits for every pending write (shutdown). */
+  async flush(): Promise<void> {
+    for (const [crawlId, state] of this.crawls) this.flushPages(crawlId, state);
+    await Promise.all([...this.crawls.values()].map((state) => state.chain));
+  }
+}

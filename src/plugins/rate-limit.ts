@@ -1,0 +1,64 @@
+// Request budgets per API key (per client IP while the service runs open), by route group: starting a crawl
+// (RATE_LIMIT_CREATE_PER_MIN) costs far more than reading one, so it has its own, much smaller budget; every
+// other /v1 request shares RATE_LIMIT_READ_PER_MIN. @fastify/rate-limit does the counting: on Redis when
+// REDIS_URL is set (several API processes draw on one budget), in process memory otherwise. Over budget is a
+// 429 problem with Retry-After (set by the plugin before it throws; problems.ts keeps reply headers).
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { TrawlError } from '../errors.js';
+import { accessOf } from './auth.js';
+
+export type RateLimitGroup = 'create' | 'read';
+
+const WINDOW_MS = 60_000;
+
+/** The budget a request draws on; null for routes without one (probes, docs, metrics). */
+export function rateLimitGroup(request: FastifyRequest, metricsRequireKey: boolean): RateLimitGroup | null {
+  const path = request.url.split('?')[0]!;
+  if (accessOf(path, { metricsRequireKey }) === 'open') return null;
+  const route = request.routeOptions.url?.replace(/\/$/, '');
+  if (request.method === 'POST' && route === '/v1/crawls') return 'create';
+  return 'read';
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    const { config } = app.runtime;
+    const limits: Record<RateLimitGroup, number> = {
+      create: config.rateLimitCreatePerMin,
+      read: config.rateLimitReadPerMin,
+    };
+    const groupOf = (request: FastifyRequest) => rateLimitGroup(request, config.metricsRequireKey);
+    let redis: Redis | null = null;
+    if (config.redisUrl) {
+      // A request must not hang on a Redis outage: one try, then skipOnError lets it through.
+      redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
+      redis.on('error', (error) => app.log.warn({ err: error }, 'rate-limit Redis connection failed'));
+      app.addHook('onClose', async () => {
+        await redis?.quit().catch(() => {});
+      });
+    }
+    await app.register(rateLimit, {
+      global: true,
+      timeWindow: WINDOW_MS,
+      max: (request) => limits[groupOf(request) ?? 'read'],
+      // routes run after auth's onRequest hook, so the tenant is known here
+      keyGenerator: (request) => `${groupOf(request)}:${request.tenant ?? `ip:${request.ip}`}`,
+      allowList: (request) => groupOf(request) === null,
+      ...(redis ? { redis, nameSpace: `${config.dbSchema}:rate-limit:` } : {}),
+      skipOnError: true,
+      errorResponseBuilder: (request, context) => {
+        const group = groupOf(request) ?? 'read';
+        const retryAfterSecs = Math.max(1, Math.ceil(context.ttl / 1000));
+        return new TrawlError(
+          'rate_limited',
+          `rate limit of ${context.max} ${group === 'create' ? 'crawls started' : 'requests'} per minute reached ${request.tenant ? 'for this API key' : 'for this client'}; retry in ${retryAfterSecs} s`,
+          { detail: { limit: context.max, group, retryAfterSecs } },
+        );
+      },
+    });
+  },
+  { name: 'rate-limit', dependencies: ['auth'] },
+);

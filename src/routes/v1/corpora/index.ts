@@ -1,0 +1,60 @@
+// /v1/corpora: build a stored TF-IDF corpus (a BullMQ job), watch it, list corpora. Handlers call the service.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { problemResponses } from '../../../schemas/common.js';
+import {
+  CorpusCreated,
+  CorpusIdParams,
+  CorpusList,
+  CorpusListQuery,
+  CorpusRequest,
+  CorpusStatus,
+} from '../../../schemas/corpora.js';
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/',
+    {
+      schema: {
+        tags: ['corpora'],
+        summary: 'Build a corpus',
+        description:
+          'Queues the build of a TF-IDF corpus (document count and document frequencies, MISSION-NOTES §5) from a URL list (robots.txt obeyed; a URL that cannot be fetched is skipped and counted), a finished crawl (its HTML pages with stored bodies) or uploaded documents; answers at once with its id. Use it by id in POST /v1/score (corpus).',
+        body: CorpusRequest,
+        response: { 202: CorpusCreated, ...problemResponses(400, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const created = await app.runtime.corpora.create(request.body, request.tenant);
+      return reply.status(202).header('location', created.links.self).send(created);
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['corpora'],
+        summary: 'List corpora, newest first',
+        querystring: CorpusListQuery,
+        response: { 200: CorpusList, ...problemResponses(400) },
+      },
+    },
+    async (request) =>
+      app.runtime.corpora.list(request.query.limit ?? 50, request.query.cursor, request.tenant),
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags: ['corpora'],
+        summary: 'Status, size, progress and top terms of a corpus',
+        params: CorpusIdParams,
+        response: { 200: CorpusStatus, ...problemResponses(400, 404) },
+      },
+    },
+    async (request) => app.runtime.corpora.status(request.params.id, request.tenant),
+  );
+};
+
+export default routes;

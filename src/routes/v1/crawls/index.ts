@@ -1,0 +1,254 @@
+// /v1/crawls: start a crawl, watch it, read its pages and link graph, cancel it. Handlers call the service.
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
+import {
+  CrawlCreated,
+  CrawlList,
+  CrawlListQuery,
+  CrawlRequest,
+  CrawlStatus,
+  HostList,
+  HostListQuery,
+  PageDetail,
+  PageDetailQuery,
+  PageList,
+  PageListQuery,
+  PageParams,
+} from '../../../schemas/crawls.js';
+import { GraphExportQuery, Ranking, RankingJob, RankingOptions } from '../../../schemas/rankings.js';
+import { SvgResponse, WordPlotQuery, WordStats, WordStatsQuery } from '../../../schemas/stats.js';
+import live from './live.js';
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  // live progress (server-sent events) and the webhook delivery log
+  await app.register(live);
+  app.post(
+    '/',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'Start a crawl',
+        description: 'Queues a breadth-first crawl from the seeds; answers at once with its id and links.',
+        body: CrawlRequest,
+        response: { 202: CrawlCreated, ...problemResponses(400, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const created = await app.runtime.crawls.create(request.body, request.tenant);
+      return reply.status(202).header('location', created.links.self).send(created);
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'List crawls, newest first',
+        querystring: CrawlListQuery,
+        response: { 200: CrawlList, ...problemResponses(400) },
+      },
+    },
+    async (request) =>
+      app.runtime.crawls.list(request.query.limit ?? 50, request.query.cursor, request.tenant),
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'Status, counters and timing of a crawl',
+        params: CrawlIdParams,
+        response: { 200: CrawlStatus, ...problemResponses(400, 404) },
+      },
+    },
+    async (request) => app.runtime.crawls.status(request.params.id, request.tenant),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'Cancel a crawl',
+        description: 'Stops fetching within a second or two; everything fetched so far stays readable.',
+        params: CrawlIdParams,
+        response: { 200: CrawlStatus, ...problemResponses(400, 404, 409) },
+      },
+    },
+    async (request) => app.runtime.crawls.cancel(request.params.id, request.tenant),
+  );
+
+  app.get(
+    '/:id/pages',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'Pages of a crawl, cursor-paginated',
+        params: CrawlIdParams,
+        querystring: PageListQuery,
+        response: { 200: PageList, ...problemResponses(400, 404) },
+      },
+    },
+    async (request) => app.runtime.crawls.pages(request.params.id, request.query, request.tenant),
+  );
+
+  app.get(
+    '/:id/pages/:pageId',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary:
+          'One page: metadata, outgoing links, images; ?include=html adds its stored body, ?include=text its main text',
+        params: PageParams,
+        querystring: PageDetailQuery,
+        response: { 200: PageDetail, ...problemResponses(400, 404) },
+      },
+    },
+    async (request) =>
+      app.runtime.crawls.page(
+        request.params.id,
+        request.params.pageId,
+        request.query.include,
+        request.tenant,
+      ),
+  );
+
+  app.get(
+    '/:id/hosts',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'Per-host view: pages by type, requests, load times and robots.txt of each host',
+        params: CrawlIdParams,
+        querystring: HostListQuery,
+        response: { 200: HostList, ...problemResponses(400, 404) },
+      },
+    },
+    async (request) =>
+      app.runtime.crawls.hosts(request.params.id, request.query.limit ?? 100, request.tenant),
+  );
+
+  app.get(
+    '/:id/graph',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: "The crawl's link graph",
+        description:
+          'format=edges: the edges file (first line the vertex count, then one "from to" URL pair per line); format=json: vertices and edges by page id; format=gexf: GEXF 1.3 for Gephi, with pageRank (default options), inDegree and outDegree as node attributes.',
+        params: CrawlIdParams,
+        querystring: GraphExportQuery,
+        response: {
+          200: {
+            content: {
+              'text/plain': { schema: Type.String() },
+              'application/gexf+xml': { schema: Type.String() },
+              'application/json': {
+                schema: Type.Object({
+                  vertices: Type.Array(Type.Object({ id: Type.Integer(), url: Type.String() })),
+                  edges: Type.Array(Type.Array(Type.Integer(), { minItems: 2, maxItems: 2 })),
+                }),
+              },
+            },
+          },
+          ...problemResponses(400, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format ?? 'edges';
+      if (format === 'gexf') {
+        const chunks = await app.runtime.rankings.crawlGexf(request.params.id, request.tenant);
+        // streamed as it is written; the schema-typed reply does not know Fastify also sends streams
+        return reply.type('application/gexf+xml; charset=utf-8').send(Readable.from(chunks) as never);
+      }
+      const graph = await app.runtime.crawls.graph(request.params.id, format, request.tenant);
+      if (typeof graph === 'string') return reply.type('text/plain; charset=utf-8').send(graph);
+      return reply.type('application/json').send(graph);
+    },
+  );
+
+  app.post(
+    '/:id/rank',
+    {
+      schema: {
+        tags: ['crawls', 'rankings'],
+        summary: "Rank the crawl's link graph",
+        description:
+          'PageRank, degrees, top-k lists and Jaccard overlaps of the link graph as it stands (vertices are page URLs); stored as a ranking. A crawl with more links than RANK_JOB_CRAWL_LINKS is ranked by a job (202 queued: poll the location).',
+        params: CrawlIdParams,
+        // a POST without a body ranks with the defaults; a JSON body is validated
+        body: { content: { 'application/json': { schema: RankingOptions } } },
+        response: { 201: Ranking, 202: RankingJob, ...problemResponses(400, 404, 415) },
+      },
+    },
+    async (request, reply) => {
+      const options = (request.body ?? {}) as RankingOptions;
+      const ranking = await app.runtime.rankings.fromCrawl(request.params.id, options, request.tenant);
+      return reply
+        .status(ranking.status === 'completed' ? 201 : 202)
+        .header('location', ranking.links.self)
+        .send(ranking);
+    },
+  );
+
+  app.get(
+    '/:id/stats/words',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: "Word statistics of the crawl's main text",
+        description:
+          "Total and distinct words, and the top words with rank r, frequency f and Zipf's r·f/N, over the main text of its HTML pages. Counted by a background job: while `complete` is false the job is (re)queued and the answer is what is counted so far (`pagesCounted` of `htmlPages`).",
+        params: CrawlIdParams,
+        querystring: WordStatsQuery,
+        response: { 200: WordStats, ...problemResponses(400, 404, 409) },
+      },
+    },
+    async (request) =>
+      app.runtime.crawlStats.words(request.params.id, request.query.top ?? 100, request.tenant),
+  );
+
+  app.get(
+    '/:id/stats/words.svg',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: "Rank–frequency plot of the crawl's words (SVG, log–log, with the ideal Zipf line 0.1·N/r)",
+        params: CrawlIdParams,
+        querystring: WordPlotQuery,
+        response: { ...SvgResponse, ...problemResponses(400, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const svg = await app.runtime.crawlStats.wordsSvg(
+        request.params.id,
+        request.query.top ?? 1000,
+        request.tenant,
+      );
+      return reply.type('image/svg+xml; charset=utf-8').send(svg);
+    },
+  );
+
+  app.get(
+    '/:id/stats/load-times.svg',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: "Load-time and queue-wait distributions of the crawl's fetched pages (SVG)",
+        params: CrawlIdParams,
+        response: { ...SvgResponse, ...problemResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const svg = await app.runtime.crawlStats.loadTimesSvg(request.params.id, request.tenant);
+      return reply.type('image/svg+xml; charset=utf-8').send(svg);
+    },
+  );
+};
+
+export default routes;

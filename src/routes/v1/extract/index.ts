@@ -1,0 +1,23 @@
+// /v1/extract: the main content of one page, from HTML in the request or fetched by URL. Handlers call the service.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { problemResponses } from '../../../schemas/common.js';
+import { ExtractRequest, ExtractResult } from '../../../schemas/extract.js';
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/',
+    {
+      schema: {
+        tags: ['extract'],
+        summary: 'Extract the main content of a page',
+        description:
+          'Text-density extraction (MISSION-NOTES §7) of {url} (fetched as the crawl fetches, robots.txt obeyed) or {html, baseUrl?}. A page without main content gives empty text; a page that cannot be fetched is a 422 naming url.',
+        body: ExtractRequest,
+        response: { 200: ExtractResult, ...problemResponses(400, 413, 415, 422) },
+      },
+    },
+    async (request) => app.runtime.extraction.extract(request.body),
+  );
+};
+
+export default routes;

@@ -1,0 +1,24 @@
+// /v1/score: relevance of documents to a keyword query or a similarity set, without crawling. Handlers call
+// the service.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { problemResponses } from '../../../schemas/common.js';
+import { ScoreRequest, ScoreResult } from '../../../schemas/score.js';
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/',
+    {
+      schema: {
+        tags: ['score'],
+        summary: 'Score documents against a keyword query or a similarity set',
+        description:
+          "query: the keyword scorer (MISSION-NOTES §4); a malformed query is a 400 with its position. similarTo: TF-IDF cosine (§5) over a corpus of this request's documents. Scores equal those the crawl gives the same pages; a document that cannot be fetched is a 422 naming its field.",
+        body: ScoreRequest,
+        response: { 200: ScoreResult, ...problemResponses(400, 413, 415, 422) },
+      },
+    },
+    async (request) => app.runtime.scoring.score(request.body, request.tenant),
+  );
+};
+
+export default routes;

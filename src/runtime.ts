@@ -1,0 +1,303 @@
+// The composition root both entries share: database, job backend, services, and (when asked) the crawl
+// worker. server.ts and worker.ts differ only in whether they also listen for HTTP.
+import { hostname } from 'node:os';
+import type { Worker } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { Fetcher } from './crawler/fetch/index.js';
+import { CorporaRepository } from './db/corpora-repo.js';
+import { CrawlsRepository } from './db/crawls-repo.js';
+import { type Database, openDatabase } from './db/database.js';
+import { KeysRepository } from './db/keys-repo.js';
+import { LiveRepository } from './db/live-repo.js';
+import { RankingsRepository } from './db/rankings-repo.js';
+import { StatsRepository } from './db/stats-repo.js';
+import { WebhooksRepository } from './db/webhooks-repo.js';
+import {
+  type CrawlEventBus,
+  fanOutEventSink,
+  PublishingEventSink,
+  postgresEventBus,
+  redisEventBus,
+} from './jobs/crawl-events.js';
+import { Metrics, metricsEventSink } from './jobs/metrics.js';
+import { startOrphanSweeper } from './jobs/orphan-sweeper.js';
+import { corpusProcessor } from './jobs/processors/corpus.js';
+import { crawlProcessor } from './jobs/processors/crawl.js';
+import { crawlTextProcessor } from './jobs/processors/crawl-text.js';
+import { rankProcessor } from './jobs/processors/rank.js';
+import { webhookProcessor } from './jobs/processors/webhook.js';
+import {
+  CORPUS_QUEUE,
+  CRAWL_QUEUE,
+  CRAWL_TEXT_QUEUE,
+  type JobBackend,
+  openJobBackend,
+  RANK_QUEUE,
+  WEBHOOK_QUEUE,
+} from './jobs/queues.js';
+import { WebhookEventSink } from './jobs/webhook-events.js';
+import { CorpusService } from './services/corpora.js';
+import { CrawlStatsService } from './services/crawl-stats.js';
+import { CrawlService } from './services/crawls.js';
+import { DocumentFetcher } from './services/documents.js';
+import { ExtractionService } from './services/extraction.js';
+import { KeyService } from './services/keys.js';
+import { LiveProgressService } from './services/live-progress.js';
+import { RankingService } from './services/rankings.js';
+import { ScoringService } from './services/scoring.js';
+import { WebhookDeliverer } from './services/webhooks.js';
+
+export interface Runtime {
+  config: Config;
+  db: Database;
+  jobs: JobBackend;
+  crawls: CrawlService;
+  /** Main text and word statistics of crawls (and the crawl-text job's work). */
+  crawlStats: CrawlStatsService;
+  rankings: RankingService;
+  extraction: ExtractionService;
+  scoring: ScoringService;
+  corpora: CorpusService;
+  keys: KeyService;
+  /** This process's Prometheus registry (GET /metrics; a worker's METRICS_PORT server). */
+  metrics: Metrics;
+  /** GET /v1/crawls/:id/events. */
+  live: LiveProgressService;
+  /** Webhook deliveries of a crawl (GET /v1/crawls/:id/webhooks) and the `webhook` job's work. */
+  webhooks: WebhookDeliverer;
+  /** Starts this process's crawl and rank workers (idempotent). */
+  startWorker(): void;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const db = await openDatabase(config, (message) => log.child({ component: 'postgres' }).info(message));
+  let jobs: JobBackend;
+  try {
+    jobs = await openJobBackend({
+      databaseUrl: db.url,
+      redisUrl: config.redisUrl,
+      namespace: config.dbSchema,
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const crawlStats = new CrawlStatsService({
+    repository: new StatsRepository(db.pool),
+    crawls: new CrawlsRepository(db.pool),
+    jobs,
+  });
+  // A crawl cancelled while still queued never reaches a runner, so the API itself records its
+  // `cancelled` webhook event (lifecycle events are unique per crawl: a runner seeing it too adds nothing).
+  let apiWebhookEvents: WebhookEventSink | null = null;
+  const crawls = new CrawlService({
+    onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
+    mainText: crawlStats,
+    repository: new CrawlsRepository(db.pool),
+    jobs,
+    defaultUserAgent: config.userAgent,
+    maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+  });
+  const rankings = new RankingService({
+    repository: new RankingsRepository(db.pool),
+    crawls,
+    jobs,
+    limits: {
+      maxUploadBytes: config.rankMaxUploadBytes,
+      maxVertices: config.rankMaxVertices,
+      maxEdges: config.rankMaxEdges,
+    },
+    jobThresholds: { uploadBytes: config.rankJobUploadBytes, crawlLinks: config.rankJobCrawlLinks },
+  });
+  // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
+  const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
+  const extraction = new ExtractionService(documents);
+  // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
+  const corporaRepository = new CorporaRepository(db.pool);
+  const corpora = new CorpusService({
+    repository: corporaRepository,
+    crawls: new CrawlsRepository(db.pool),
+    jobs,
+  });
+  const scoring = new ScoringService(documents, corpora);
+  const metrics = new Metrics({
+    pool: db.pool,
+    jobs,
+    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE],
+  });
+  const busLog = log.child({ component: 'crawl-events' });
+  const onBusError = (err: unknown) => busLog.warn({ err }, 'crawl event bus');
+  const bus: CrawlEventBus = config.redisUrl
+    ? redisEventBus({ url: config.redisUrl, prefix: config.dbSchema, onError: onBusError })
+    : postgresEventBus({ url: db.url, pool: db.pool, onError: onBusError });
+  const live = new LiveProgressService({
+    crawls,
+    repository: new LiveRepository(db.pool),
+    bus,
+    progressIntervalMs: 500,
+    pollMs: 2000,
+  });
+  const webhooksRepository = new WebhooksRepository(db.pool);
+  apiWebhookEvents = new WebhookEventSink({
+    repository: webhooksRepository,
+    jobs,
+    pageBatchMs: 1000,
+    onError: (err) => log.warn({ err }, 'webhook event of a cancel'),
+  });
+  // Deliveries go through an SSRF-guarded client of their own: a receiver's slowness never holds crawl sockets.
+  const webhookFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const webhooks = new WebhookDeliverer({
+    repository: webhooksRepository,
+    crawls,
+    jobs,
+    fetcher: webhookFetcher,
+    userAgent: config.userAgent,
+    maxAttempts: config.webhookMaxAttempts,
+    baseDelayMs: config.webhookRetryBaseMs,
+    timeoutMs: config.webhookTimeoutMs,
+    onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+  });
+  let publishing: PublishingEventSink | null = null;
+  let webhookEvents: WebhookEventSink | null = null;
+  let webhookWorker: Worker | null = null;
+  const shutdown = new AbortController();
+  let worker: Worker | null = null;
+  let orphanSweeper: { stop(): void } | null = null;
+  let rankWorker: Worker | null = null;
+  let textWorker: Worker | null = null;
+  let fetcher: Fetcher | null = null;
+  return {
+    config,
+    db,
+    jobs,
+    crawls,
+    crawlStats,
+    rankings,
+    extraction,
+    scoring,
+    corpora,
+    keys: new KeyService(new KeysRepository(db.pool)),
+    metrics,
+    live,
+    webhooks,
+    startWorker() {
+      if (worker) return;
+      fetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+      const workerLog = log.child({ component: 'crawl-worker' });
+      // The engine's events: metrics, wake-ups for live streams (batched every 250 ms), webhook events.
+      const onSinkError = (err: unknown) => workerLog.warn({ err }, 'crawl event sink');
+      publishing = new PublishingEventSink(bus, { intervalMs: 250, onError: onSinkError });
+      webhookEvents = new WebhookEventSink({
+        repository: webhooksRepository,
+        jobs,
+        pageBatchMs: 1000,
+        onError: onSinkError,
+      });
+      const events = fanOutEventSink([metricsEventSink(metrics), publishing, webhookEvents], onSinkError);
+      // a crawl counts as orphaned after three lease periods without a runner's heartbeat
+      orphanSweeper = startOrphanSweeper({
+        pool: db.pool,
+        jobs,
+        log: log.child({ component: 'orphan-sweeper' }),
+        staleSecs: Math.max(30, 3 * config.leaseSecs),
+        intervalMs: 15_000,
+      });
+      worker = jobs.worker(
+        CRAWL_QUEUE,
+        crawlProcessor({
+          pool: db.pool,
+          jobs,
+          fetcher,
+          log: workerLog,
+          workerId: `${hostname()}:${process.pid}`,
+          leaseSecs: config.leaseSecs,
+          shutdown: shutdown.signal,
+          corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus') },
+          events,
+        }),
+        { concurrency: config.workerConcurrency, lockDurationMs: config.jobLockMs },
+      );
+      worker.on('failed', (job, error) =>
+        workerLog.error({ err: error, jobId: job?.id }, 'crawl job failed'),
+      );
+      worker.on('error', (error) => workerLog.error({ err: error }, 'crawl worker error'));
+      workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');
+      // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
+      const corpusLog = log.child({ component: 'corpus-worker' });
+      const corpusWorker = jobs.worker(
+        CORPUS_QUEUE,
+        corpusProcessor({
+          repository: corporaRepository,
+          jobs,
+          documents: new DocumentFetcher({ fetcher, userAgent: config.userAgent }),
+          log: corpusLog,
+          shutdown: shutdown.signal,
+        }),
+        { concurrency: 2, lockDurationMs: config.jobLockMs },
+      );
+      corpusWorker.on('failed', (job, error) =>
+        corpusLog.error({ err: error, jobId: job?.id }, 'corpus job failed'),
+      );
+      corpusWorker.on('error', (error) => corpusLog.error({ err: error }, 'corpus worker error'));
+      // Ranking is CPU- and memory-bound (a big graph holds its CSR arrays): one job at a time per process.
+      const rankLog = log.child({ component: 'rank-worker' });
+      rankWorker = jobs.worker(RANK_QUEUE, rankProcessor({ rankings, log: rankLog }), {
+        concurrency: 1,
+        lockDurationMs: config.jobLockMs,
+      });
+      rankWorker.on('failed', (job, error) =>
+        rankLog.error({ err: error, jobId: job?.id }, 'rank job failed'),
+      );
+      rankWorker.on('error', (error) => rankLog.error({ err: error }, 'rank worker error'));
+      // Text extraction is CPU-bound and runs beside the crawl's fetches: one job at a time per process.
+      const textLog = log.child({ component: 'crawl-text-worker' });
+      textWorker = jobs.worker(
+        CRAWL_TEXT_QUEUE,
+        crawlTextProcessor({ stats: crawlStats, log: textLog, shutdown: shutdown.signal }),
+        { concurrency: 1, lockDurationMs: config.jobLockMs },
+      );
+      textWorker.on('failed', (job, error) =>
+        textLog.error({ err: error, jobId: job?.id }, 'crawl-text job failed'),
+      );
+      textWorker.on('error', (error) => textLog.error({ err: error }, 'crawl-text worker error'));
+      // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches.
+      const webhookLog = log.child({ component: 'webhook-worker' });
+      webhookWorker = jobs.worker(WEBHOOK_QUEUE, webhookProcessor({ deliverer: webhooks }), {
+        concurrency: 8,
+        lockDurationMs: config.jobLockMs,
+      });
+      webhookWorker.on('failed', (job, error) =>
+        webhookLog.error({ err: error, jobId: job?.id }, 'webhook job failed'),
+      );
+      webhookWorker.on('error', (error) => webhookLog.error({ err: error }, 'webhook worker error'));
+      metrics.activeWorkers.set({ queue: CRAWL_QUEUE }, config.workerConcurrency);
+      metrics.activeWorkers.set({ queue: CORPUS_QUEUE }, 2);
+      metrics.activeWorkers.set({ queue: RANK_QUEUE }, 1);
+      metrics.activeWorkers.set({ queue: CRAWL_TEXT_QUEUE }, 1);
+      metrics.activeWorkers.set({ queue: WEBHOOK_QUEUE }, 8);
+    },
+    async close() {
+      // Stop taking jobs, abort in-flight fetches (their URLs go back to the frontier), then close pools.
+      shutdown.abort();
+      orphanSweeper?.stop();
+      if (worker) await worker.close();
+      if (rankWorker) await rankWorker.close();
+      if (textWorker) await textWorker.close();
+      // the last page batches and lifecycle events become rows (and jobs) before the queues close
+      publishing?.flush();
+      await webhookEvents?.flush();
+      await apiWebhookEvents?.flush();
+      if (webhookWorker) await webhookWorker.close();
+      metrics.activeWorkers.reset();
+      await bus.close();
+      await jobs.close();
+      await fetcher?.close();
+      await apiFetcher.close();
+      await webhookFetcher.close();
+      await db.close();
+    },
+  };
+}

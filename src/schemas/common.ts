@@ -1,0 +1,46 @@
+// Schemas every route shares: RFC 9457 problem details, ids, pagination.
+import { Type } from 'typebox';
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: 'URI reference naming the kind of problem' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.Optional(Type.String()),
+    instance: Type.Optional(Type.String()),
+    field: Type.Optional(Type.String({ description: 'the offending field, for validation problems' })),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: true }),
+      ),
+    ),
+  },
+  { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details' },
+);
+
+export const problemResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [status, { ...Type.Ref('Problem'), description: 'problem+json (RFC 9457)' }]),
+  );
+
+export const Uuid = Type.String({ format: 'uuid' });
+
+export const CrawlIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+export const PageQueryLimit = Type.Integer({ minimum: 1, maximum: 1000, default: 50 });
+export const Cursor = Type.String({
+  maxLength: 200,
+  description: 'opaque cursor from a previous `next` link',
+});
+
+export const IsoDate = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+/** An absolute http(s) URL, as seeds and documents are given. */
+export const httpUrl = (description?: string) =>
+  Type.String({
+    minLength: 8,
+    maxLength: 2048,
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+    format: 'uri',
+    ...(description ? { description } : {}),
+  });

@@ -1,0 +1,113 @@
+// /v1/corpora: stored TF-IDF corpora (MISSION-NOTES §5). The one source of validation, TypeScript types and
+// OpenAPI; which source fields go together (exactly one of urls, fromCrawl, documents) is checked by the service.
+import { type Static, Type } from 'typebox';
+import { Cursor, httpUrl, IsoDate, PageQueryLimit, Uuid } from './common.js';
+import { MAX_INLINE_CHARS } from './extract.js';
+
+export const MAX_CORPUS_URLS = 10_000;
+export const MAX_CORPUS_DOCUMENTS = 1_000;
+/** How many terms GET /v1/corpora/:id shows. */
+export const TOP_TERMS = 20;
+
+export const CorpusDocument = Type.Object(
+  {
+    text: Type.Optional(
+      Type.String({ maxLength: MAX_INLINE_CHARS, description: 'plain text: its words are one document' }),
+    ),
+    html: Type.Optional(
+      Type.String({ maxLength: MAX_INLINE_CHARS, description: 'a page, parsed as the crawl parses it' }),
+    ),
+    url: Type.Optional(httpUrl('with html: the page URL (not fetched)')),
+  },
+  { additionalProperties: false, description: 'one of {text}, {html, url?}' },
+);
+export type CorpusDocument = Static<typeof CorpusDocument>;
+
+export const CorpusRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    urls: Type.Optional(
+      Type.Array(httpUrl(), {
+        minItems: 1,
+        maxItems: MAX_CORPUS_URLS,
+        description:
+          'documents fetched as /v1/score fetches them (robots.txt obeyed); one that cannot be fetched is skipped and counted',
+      }),
+    ),
+    fromCrawl: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'a finished crawl: each of its HTML pages with a stored body is one document',
+      }),
+    ),
+    documents: Type.Optional(Type.Array(CorpusDocument, { minItems: 1, maxItems: MAX_CORPUS_DOCUMENTS })),
+  },
+  { additionalProperties: false, description: 'name and exactly one of urls, fromCrawl, documents' },
+);
+export type CorpusRequest = Static<typeof CorpusRequest>;
+
+const CorpusLinks = Type.Object({ self: Type.String() });
+
+export const CorpusCreated = Type.Object({
+  id: Uuid,
+  status: Type.Literal('queued'),
+  links: CorpusLinks,
+});
+
+const CorpusStatusName = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('running'),
+  Type.Literal('completed'),
+  Type.Literal('failed'),
+]);
+
+export const CorpusProgress = Type.Object(
+  {
+    documentsDone: Type.Integer({ description: 'documents read so far, skipped ones included' }),
+    documentsTotal: Type.Union([Type.Integer(), Type.Null()], { description: 'null until known' }),
+    skipped: Type.Integer({ description: 'documents that could not be read (not in the corpus)' }),
+    skippedDocuments: Type.Array(Type.Object({ url: Type.String(), error: Type.String() }), {
+      description: 'the first skipped documents and why',
+    }),
+  },
+  { description: 'written by the build at most once a second, and when it ends' },
+);
+
+export const CorpusStatus = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  status: CorpusStatusName,
+  documentCount: Type.Integer({ description: 'N: documents in the corpus (0 until completed)' }),
+  termCount: Type.Integer({ description: 'distinct terms stored (0 until completed)' }),
+  progress: CorpusProgress,
+  topTerms: Type.Array(Type.Object({ term: Type.String(), documentFrequency: Type.Integer() }), {
+    description: `the ${TOP_TERMS} terms in most documents, ties by code point`,
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+  finishedAt: IsoDate,
+  error: Type.Union([Type.String(), Type.Null()]),
+  links: CorpusLinks,
+});
+
+export const CorpusListQuery = Type.Object(
+  { limit: Type.Optional(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { additionalProperties: false },
+);
+
+export const CorpusList = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      status: CorpusStatusName,
+      documentCount: Type.Integer(),
+      termCount: Type.Integer(),
+      createdAt: Type.String({ format: 'date-time' }),
+      finishedAt: IsoDate,
+      links: CorpusLinks,
+    }),
+  ),
+  next: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const CorpusIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

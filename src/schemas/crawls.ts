@@ -1,0 +1,486 @@
+// POST /v1/crawls and the crawl resources: the one source of validation, TypeScript types and OpenAPI.
+import { type Static, Type } from 'typebox';
+import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
+import { Cursor, httpUrl, IsoDate, PageQueryLimit, Uuid } from './common.js';
+import { Method as ExtractionMethod } from './extract.js';
+
+const HttpUrl = httpUrl();
+
+export const PAGE_TYPES = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'] as const;
+export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+
+export const Scope = Type.Object(
+  {
+    allowedDomains: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 260 }), {
+        maxItems: 1000,
+        description:
+          'hosts (optionally host:port) whose pages, and their subdomains, are in scope; default: the seed hosts',
+      }),
+    ),
+    sameHost: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'follow a link only when it stays on the host of its page',
+      }),
+    ),
+    include: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+        maxItems: 100,
+        description: 'regular expressions; when given, a URL must match one',
+      }),
+    ),
+    exclude: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+        maxItems: 100,
+        description: 'regular expressions; a URL matching one is skipped',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const Politeness = Type.Object(
+  {
+    delayMs: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 600_000,
+        default: 1000,
+        description: 'minimum delay between requests to one host',
+      }),
+    ),
+    maxCrawlDelayMs: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3_600_000,
+        default: 30_000,
+        description: 'robots.txt Crawl-delay wins over delayMs when larger, up to this cap',
+      }),
+    ),
+    perHostConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 16, default: 1 })),
+    respectRobots: Type.Optional(Type.Boolean({ default: true })),
+    respectNofollow: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'honour rel=nofollow links and <meta name=robots content=nofollow>',
+      }),
+    ),
+    userAgent: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^[A-Za-z0-9_-]+',
+        description: 'defaults to the USER_AGENT setting; its product token picks the robots.txt group',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const SimilarDocument = Type.Object(
+  {
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 1_000_000 })),
+    html: Type.Optional(Type.String({ minLength: 1, maxLength: 5_000_000 })),
+    url: Type.Optional(httpUrl('with html: the page URL')),
+  },
+  { additionalProperties: false },
+);
+
+export const Relevance = Type.Object(
+  {
+    query: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'keyword query: words ANDed, (a b) groups ORed, "quoted phrases" (MISSION-NOTES §4)',
+      }),
+    ),
+    similarTo: Type.Optional(
+      Type.Object(
+        {
+          urls: Type.Optional(Type.Array(httpUrl(), { maxItems: 100 })),
+          documents: Type.Optional(Type.Array(SimilarDocument, { maxItems: 100 })),
+        },
+        { additionalProperties: false, description: 'TF-IDF similarity set (MISSION-NOTES §5)' },
+      ),
+    ),
+    corpus: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'stored corpus for document frequencies (POST /v1/corpora)',
+      }),
+    ),
+    threshold: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        default: 0.5,
+        description: 'a page scoring at least this is relevant',
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'how pages are scored: exactly one of query or similarTo' },
+);
+
+export const CrawlRequest = Type.Object(
+  {
+    seeds: Type.Array(HttpUrl, {
+      minItems: 1,
+      maxItems: 1000,
+      description: 'absolute http(s) URLs to start from',
+    }),
+    strategy: Type.Optional(
+      Type.String({
+        enum: ['bfs', 'best-first', 'topic'],
+        default: 'bfs',
+        description:
+          'bfs: breadth-first; best-first: links weighted by the score of their page (needs relevance); topic: links weighted by the words around them (topics), MISSION-NOTES §2',
+      }),
+    ),
+    relevance: Type.Optional(Relevance),
+    maxResults: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: 'stop once this many relevant pages were found',
+      }),
+    ),
+    ignoreInternal: Type.Optional(
+      Type.Boolean({ default: false, description: 'drop links to the host of the page they were found on' }),
+    ),
+    topics: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        maxItems: 100,
+        description:
+          'topic strategy: words or phrases ("grand slam"); empty = every link weighs 0 (plain BFS)',
+      }),
+    ),
+    topic: Type.Optional(
+      Type.Object(
+        {
+          mainTextStartsAtFirstParagraph: Type.Optional(
+            Type.Boolean({ default: true, description: 'only links after the first <p> count (Wikipedia)' }),
+          ),
+          skipLinksWithHashOrColon: Type.Optional(
+            Type.Boolean({ default: true, description: 'skip links with # or : in their path' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    maxPages: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000, description: 'pages fetched at most' }),
+    ),
+    // Null first: query-string coercion would otherwise turn a JSON null into 0 through the integer branch
+    maxDepth: Type.Optional(
+      Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 1000 })], { default: null }),
+    ),
+    scope: Type.Optional(Scope),
+    politeness: Type.Optional(Politeness),
+    concurrency: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 256,
+        default: 16,
+        description: 'fetches in flight for the whole crawl',
+      }),
+    ),
+    workers: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 32,
+        default: 2,
+        description: 'runner jobs the crawl is split into; each may run on a different worker process',
+      }),
+    ),
+    sitemaps: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'also seed from robots.txt Sitemap: lines and /sitemap.xml',
+      }),
+    ),
+    fetch: Type.Optional(
+      Type.Object(
+        {
+          timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000, default: 30_000 })),
+          maxBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 104_857_600, default: 10_485_760 })),
+          retries: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: 5,
+              default: 2,
+              description: 'for 429, 503 and network errors',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    store: Type.Optional(
+      Type.Object(
+        {
+          html: Type.Optional(
+            Type.Boolean({ default: true, description: 'keep page bodies (gzip-compressed)' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    extract: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(
+            Type.Boolean({
+              default: true,
+              description:
+                'extract the main text of each HTML page after it is stored (a background job) and count its words',
+            }),
+          ),
+          method: Type.Optional(
+            Type.Union(ExtractionMethod.anyOf, {
+              default: DEFAULT_EXTRACTION_METHOD,
+              description: 'main-content extraction method, as for POST /v1/extract',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    webhook: Type.Optional(
+      Type.Object(
+        {
+          url: httpUrl('receiver of POSTed JSON events; the SSRF guard applies'),
+          events: Type.Optional(
+            Type.Array(Type.String({ enum: ['started', 'page', 'completed', 'failed', 'cancelled'] }), {
+              minItems: 1,
+              maxItems: 5,
+              description: 'events to send; default all (page: written pages, batched at most once a second)',
+            }),
+          ),
+          headers: Type.Optional(
+            Type.Record(
+              Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
+              Type.String({ maxLength: 4096 }),
+              {
+                maxProperties: 20,
+                description: 'extra request headers (not content-type, user-agent or x-trawl-*)',
+              },
+            ),
+          ),
+          secret: Type.Optional(
+            Type.String({
+              minLength: 8,
+              maxLength: 256,
+              description:
+                'signs each delivery: x-trawl-signature = sha256=HMAC-SHA256(secret, "<x-trawl-timestamp>.<body>"); never shown back',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, $id: 'CrawlRequest' },
+);
+export type CrawlRequest = Static<typeof CrawlRequest>;
+
+const Counts = Type.Object(
+  Object.fromEntries(PAGE_TYPES.map((type) => [type, Type.Integer()])) as Record<
+    (typeof PAGE_TYPES)[number],
+    ReturnType<typeof Type.Integer>
+  >,
+);
+
+export const CrawlLinks = Type.Object({ self: Type.String(), pages: Type.String(), graph: Type.String() });
+
+export const CrawlStatus = Type.Object(
+  {
+    id: Uuid,
+    status: Type.String({ enum: [...CRAWL_STATUSES] }),
+    request: Type.Any(),
+    counts: Counts,
+    statusCodes: Type.Record(Type.String(), Type.Integer()),
+    pagesFetched: Type.Integer({ description: 'pages requested (every type but FRONTIER and DISALLOWED)' }),
+    duplicates: Type.Integer(),
+    links: Type.Integer(),
+    images: Type.Integer(),
+    documents: Type.Integer(),
+    frontier: Type.Integer({ description: 'URLs queued and not fetched yet' }),
+    pagesPerSecond: Type.Number(),
+    elapsedMs: Type.Union([Type.Integer(), Type.Null()]),
+    loadMs: Type.Object({
+      p50: Type.Union([Type.Number(), Type.Null()]),
+      p95: Type.Union([Type.Number(), Type.Null()]),
+    }),
+    queueWaitMs: Type.Object({
+      p50: Type.Union([Type.Number(), Type.Null()]),
+      p95: Type.Union([Type.Number(), Type.Null()]),
+    }),
+    createdAt: Type.String({ format: 'date-time' }),
+    startedAt: IsoDate,
+    finishedAt: IsoDate,
+    error: Type.Union([Type.String(), Type.Null()]),
+    strategy: Type.Optional(Type.String()),
+    relevantPages: Type.Optional(Type.Integer({ description: 'pages scored at or above the threshold' })),
+    harvestRate: Type.Optional(Type.Number({ description: 'relevant pages / pages fetched' })),
+    scoring: Type.Optional(
+      Type.Object({
+        scorer: Type.String(),
+        threshold: Type.Number(),
+        corpus: Type.Union([Type.String(), Type.Null()]),
+      }),
+    ),
+    _links: CrawlLinks,
+  },
+  { $id: 'CrawlStatus' },
+);
+
+export const CrawlCreated = Type.Object({
+  id: Uuid,
+  status: Type.Literal('queued'),
+  links: CrawlLinks,
+});
+
+export const CrawlListQuery = Type.Object(
+  { limit: Type.Optional(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { additionalProperties: false },
+);
+
+export const CrawlSummary = Type.Object({
+  id: Uuid,
+  status: Type.String(),
+  seeds: Type.Array(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+  finishedAt: IsoDate,
+  links: CrawlLinks,
+});
+
+export const CrawlList = Type.Object({
+  items: Type.Array(CrawlSummary),
+  next: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const PageListQuery = Type.Object(
+  {
+    limit: Type.Optional(PageQueryLimit),
+    cursor: Type.Optional(Cursor),
+    type: Type.Optional(Type.String({ enum: [...PAGE_TYPES] })),
+    status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+    host: Type.Optional(Type.String({ minLength: 1, maxLength: 260, description: 'host or host:port' })),
+    minScore: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'pages scored at least this' }),
+    ),
+    sort: Type.Optional(
+      Type.String({
+        enum: ['id', '-score'],
+        default: 'id',
+        description: 'id: discovery order; -score: best first',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PageSummary = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  canonicalUrl: Type.String(),
+  finalUrl: Type.Union([Type.String(), Type.Null()]),
+  type: Type.String(),
+  status: Type.Union([Type.Integer(), Type.Null()]),
+  contentType: Type.Union([Type.String(), Type.Null()]),
+  bytes: Type.Union([Type.Integer(), Type.Null()]),
+  depth: Type.Integer(),
+  sha256: Type.Union([Type.String(), Type.Null()]),
+  loadMs: Type.Union([Type.Integer(), Type.Null()]),
+  queueWaitMs: Type.Union([Type.Integer(), Type.Null()]),
+  queuedAt: Type.String({ format: 'date-time' }),
+  fetchedAt: IsoDate,
+  duplicateOf: Type.Union([Type.Integer(), Type.Null()]),
+  discoveredFrom: Type.Union([Type.Integer(), Type.Null()]),
+  title: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  score: Type.Union([Type.Number(), Type.Null()], {
+    description: 'relevance in [0, 1], when the crawl scores pages',
+  }),
+});
+
+export const PageList = Type.Object({
+  items: Type.Array(PageSummary),
+  next: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const PageParams = Type.Object(
+  { id: Uuid, pageId: Type.Integer({ minimum: 1 }) },
+  { additionalProperties: false },
+);
+export const PageDetailQuery = Type.Object(
+  {
+    include: Type.Optional(
+      Type.String({
+        pattern: '^(html|text)(,(html|text))*$',
+        description: 'comma list: html (the stored body), text (the main text, extracted now if not yet)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PageDetail = Type.Object({
+  ...PageSummary.properties,
+  redirects: Type.Union([
+    Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() })),
+    Type.Null(),
+  ]),
+  truncated: Type.Boolean(),
+  outlinks: Type.Array(Type.Object({ pageId: Type.Integer(), url: Type.String(), anchor: Type.String() })),
+  images: Type.Array(Type.Object({ url: Type.String(), alt: Type.String() })),
+  document: Type.Union([
+    Type.Object({
+      dataType: Type.String(),
+      contentType: Type.Union([Type.String(), Type.Null()]),
+      bytes: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+  html: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  text: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'main text (include=text); null when the page has no stored HTML body',
+    }),
+  ),
+});
+
+export const GraphQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('edges'), Type.Literal('json')], { default: 'edges' })) },
+  { additionalProperties: false },
+);
+
+export const HostListQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
+  { additionalProperties: false },
+);
+
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+export const HostList = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      origin: Type.String(),
+      robots: Type.Object({
+        status: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'null: not fetched, or unreachable',
+        }),
+        error: Type.Union([Type.String(), Type.Null()]),
+        crawlDelayMs: Type.Union([Type.Integer(), Type.Null()]),
+      }),
+      pages: Type.Integer(),
+      counts: Type.Record(Type.String(), Type.Integer()),
+      requests: Type.Integer({ description: 'pages requested from this host' }),
+      requestsPerSecond: NullableNumber,
+      loadMs: Type.Object({ p50: NullableNumber, p95: NullableNumber }),
+      lastFetchedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    }),
+  ),
+});

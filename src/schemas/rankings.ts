@@ -1,0 +1,196 @@
+// POST /v1/rankings, POST /v1/crawls/:id/rank and the ranking resources: the one source of validation,
+// TypeScript types and OpenAPI for PageRank and degree analysis (MISSION-NOTES §6).
+import { type Static, Type } from 'typebox';
+import { Cursor, PageQueryLimit, Uuid } from './common.js';
+
+const EdgePolicy = (what: string) =>
+  Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
+    default: 'reject',
+    description: `reject: a ${what} is a 400 naming it; drop: it is skipped and counted`,
+  });
+
+const VertexName = Type.String({ minLength: 1, maxLength: 4096 });
+
+/** The options of a ranking; the JSON body of POST /v1/crawls/:id/rank, the query string of an edges-file upload. */
+export const RankingOptionsProperties = {
+  damping: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1, default: 0.85, description: 'β: probability of following a link' }),
+  ),
+  epsilon: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 1e-6,
+      description: 'stop when the L1 norm of the change is at most this',
+    }),
+  ),
+  maxIterations: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100_000,
+      default: 1000,
+      description: 'iteration cap; reaching it answers converged: false',
+    }),
+  ),
+  topK: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1000, default: 10, description: 'length of each top list' }),
+  ),
+  jaccardK: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100_000,
+      default: 100,
+      description: 'size of the top sets compared by Jaccard similarity',
+    }),
+  ),
+  personalization: Type.Optional(
+    Type.Array(VertexName, {
+      minItems: 1,
+      maxItems: 10_000,
+      description:
+        'topic-sensitive PageRank: teleport (and spread dangling rank) only to these vertices; each must be in the graph',
+    }),
+  ),
+  selfLoops: Type.Optional(EdgePolicy('self-loop')),
+  duplicateEdges: Type.Optional(EdgePolicy('repeated edge')),
+};
+
+export const RankingOptions = Type.Object(RankingOptionsProperties, { additionalProperties: false });
+export type RankingOptions = Static<typeof RankingOptions>;
+
+export const RankingRequest = Type.Object(
+  {
+    edges: Type.Array(Type.Array(VertexName, { minItems: 2, maxItems: 2 }), {
+      description: 'directed edges as [from, to] vertex-name pairs',
+    }),
+    ...RankingOptionsProperties,
+  },
+  { additionalProperties: false },
+);
+export type RankingRequest = Static<typeof RankingRequest>;
+
+// Schema-less on purpose: the body is a stream when validation runs, and the parser checks it line by line.
+export const EdgesFileBody = Type.Unknown({
+  description:
+    'the edges file: first line the vertex count (an upper bound: fewer distinct names is allowed), then one "from to" pair per line; blank lines and lines starting with # are skipped. Options go in the query string.',
+});
+
+export const RankingIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+const RankedByPageRank = Type.Array(Type.Object({ vertex: Type.String(), rank: Type.Number() }));
+const RankedByDegree = Type.Array(Type.Object({ vertex: Type.String(), degree: Type.Integer() }));
+
+export const Ranking = Type.Object({
+  id: Uuid,
+  status: Type.Literal('completed'),
+  crawlId: Type.Union([Uuid, Type.Null()], { description: 'the crawl whose link graph was ranked' }),
+  iterations: Type.Integer(),
+  converged: Type.Boolean(),
+  delta: Type.Union([Type.Number(), Type.Null()], {
+    description: 'L1 norm of the last update (null when maxIterations is 0)',
+  }),
+  vertices: Type.Integer(),
+  edges: Type.Integer(),
+  declaredVertices: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'the vertex count on the first line of an uploaded edges file',
+  }),
+  droppedSelfLoops: Type.Integer(),
+  droppedDuplicates: Type.Integer(),
+  damping: Type.Number(),
+  epsilon: Type.Number(),
+  maxIterations: Type.Integer(),
+  topK: Type.Integer(),
+  jaccardK: Type.Integer(),
+  personalization: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  top: Type.Object(
+    {
+      pageRank: RankedByPageRank,
+      inDegree: RankedByDegree,
+      outDegree: RankedByDegree,
+    },
+    { description: 'largest first; ties broken by vertex name (code-point order)' },
+  ),
+  jaccard: Type.Object(
+    {
+      'inDegree~pageRank': Type.Number(),
+      'inDegree~outDegree': Type.Number(),
+      'outDegree~pageRank': Type.Number(),
+    },
+    { description: 'Jaccard similarity |A∩B|/|A∪B| of the top-jaccardK sets' },
+  ),
+  createdAt: Type.String({ format: 'date-time' }),
+  links: Type.Object({ self: Type.String(), vertices: Type.String() }),
+});
+
+/** A ranking computed by a `rank` job that has not completed: queued, running, or failed with its error. */
+export const RankingJob = Type.Object({
+  id: Uuid,
+  status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('failed')], {
+    description: 'poll GET /v1/rankings/:id until completed or failed',
+  }),
+  crawlId: Type.Union([Uuid, Type.Null()], { description: 'the crawl whose link graph is ranked' }),
+  damping: Type.Number(),
+  epsilon: Type.Number(),
+  maxIterations: Type.Integer(),
+  topK: Type.Integer(),
+  jaccardK: Type.Integer(),
+  personalization: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  error: Type.Union(
+    [
+      Type.Object(
+        {
+          code: Type.String(),
+          detail: Type.String(),
+          field: Type.Optional(Type.String()),
+          line: Type.Optional(Type.Integer({ description: 'the line of the edges file at fault' })),
+        },
+        { additionalProperties: true },
+      ),
+      Type.Null(),
+    ],
+    { description: 'why a failed ranking failed: the problem the request would have answered' },
+  ),
+  createdAt: Type.String({ format: 'date-time' }),
+  links: Type.Object({ self: Type.String(), vertices: Type.String() }),
+});
+
+/** GET /v1/rankings/:id: the completed ranking, or the state of its job. */
+export const RankingOrJob = Type.Union([Ranking, RankingJob]);
+
+export const VerticesQuery = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'one vertex by name' })),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('-pageRank'), Type.Literal('-inDegree'), Type.Literal('-outDegree')], {
+        default: '-pageRank',
+        description: 'largest first; ties by vertex name',
+      }),
+    ),
+    limit: Type.Optional(PageQueryLimit),
+    cursor: Type.Optional(Cursor),
+  },
+  { additionalProperties: false },
+);
+export type VerticesQuery = Static<typeof VerticesQuery>;
+
+export const RankedVertex = Type.Object({
+  vertex: Type.String(),
+  pageRank: Type.Number(),
+  inDegree: Type.Integer(),
+  outDegree: Type.Integer(),
+});
+
+export const VertexPage = Type.Object({
+  items: Type.Array(RankedVertex),
+  next: Type.Union([Type.String(), Type.Null()], { description: 'the next page, or null on the last' }),
+});
+
+/** GET /v1/crawls/:id/graph: the crawl's graph formats, GEXF (for Gephi) carrying PageRank and degrees. */
+export const GraphExportQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Union([Type.Literal('edges'), Type.Literal('json'), Type.Literal('gexf')], { default: 'edges' }),
+    ),
+  },
+  { additionalProperties: false },
+);

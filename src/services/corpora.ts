@@ -1,0 +1,301 @@
+// Use cases of the corpus resource (MISSION-NOTES §5): store a corpus request and queue its build, show its
+// status and top terms, and the build itself (run by the `corpus` job): documents from the request, fetched
+// URLs (DocumentFetcher: robots.txt, SSRF guard) or a finished crawl's stored pages, each parsed as the crawl
+// parses a page and its `words` counted once per document by a CorpusBuilder.
+import { randomUUID } from 'node:crypto';
+import { type Corpus, CorpusBuilder } from '../crawler/score/index.js';
+import { contentWords } from '../crawler/text/tokenize.js';
+import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
+import type { CrawlsRepository, Owner } from '../db/crawls-repo.js';
+import { InputError, TrawlError } from '../errors.js';
+import { CORPUS_QUEUE, type CorpusJobData, type JobBackend } from '../jobs/queues.js';
+import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
+import { type DocumentFetcher, parseAsCrawled } from './documents.js';
+import { decodeCursor, encodeCursor, isCreatedAtCursor, iso } from './pagination.js';
+import { storedBodyText } from './stored-body.js';
+
+export interface CorpusServiceOptions {
+  repository: CorporaRepository;
+  crawls: CrawlsRepository;
+  jobs: JobBackend;
+}
+
+const CRAWL_RUNNING = new Set(['queued', 'running']);
+
+export function corpusLinks(id: string) {
+  return { self: `/v1/corpora/${id}` };
+}
+
+/** The source a request names, checked: exactly one kind, every uploaded document well-formed. */
+export function corpusSource(request: CorpusRequest): CorpusSource {
+  const given = (['urls', 'fromCrawl', 'documents'] as const).filter((field) => request[field] !== undefined);
+  const [first, second] = given;
+  if (first === undefined) throw new InputError('one of urls, fromCrawl and documents is required', 'urls');
+  if (second !== undefined) {
+    throw new InputError(`give one of urls, fromCrawl and documents, not ${first} and ${second}`, second);
+  }
+  if (request.urls) return { kind: 'urls', urls: request.urls };
+  if (request.fromCrawl) return { kind: 'crawl', crawlId: request.fromCrawl };
+  const documents = request.documents ?? [];
+  for (const [index, doc] of documents.entries()) {
+    const field = `documents[${index}]`;
+    if (doc.text !== undefined) {
+      if (doc.html !== undefined) throw new InputError('give html or text, not both', `${field}.html`);
+      if (doc.url !== undefined) throw new InputError('a text document has no url', `${field}.url`);
+    } else if (doc.html === undefined) {
+      throw new InputError('a document needs text or html', field);
+    }
+  }
+  return { kind: 'documents', documents };
+}
+
+export class CorpusService {
+  constructor(private readonly options: CorpusServiceOptions) {}
+
+  // Tenancy as for crawls: `owner` is the caller's key id (null when open); another key's corpus, or
+  // crawl to build from, is a 404. Workers pass no owner.
+  async create(request: CorpusRequest, owner?: Owner) {
+    const source = corpusSource(request);
+    if (source.kind === 'crawl') {
+      const crawl = await this.options.crawls.get(source.crawlId, owner);
+      if (!crawl) {
+        throw new TrawlError('not_found', `no crawl with id ${source.crawlId}`, { field: 'fromCrawl' });
+      }
+      if (CRAWL_RUNNING.has(crawl.status)) {
+        throw new TrawlError('conflict', `crawl ${source.crawlId} is ${crawl.status}; wait until it ends`, {
+          field: 'fromCrawl',
+          detail: { crawlStatus: crawl.status },
+        });
+      }
+    }
+    const id = randomUUID();
+    await this.options.repository.create({
+      id,
+      name: request.name,
+      source,
+      progress: initialProgress(),
+      owner: owner ?? null,
+    });
+    await this.options.jobs.queue(CORPUS_QUEUE).add('corpus', { corpusId: id } satisfies CorpusJobData, {
+      jobId: id,
+      attempts: 2,
+      removeOnComplete: 1000,
+      removeOnFail: 5000,
+    });
+    return { id, status: 'queued' as const, links: corpusLinks(id) };
+  }
+
+  async status(id: string, owner?: Owner) {
+    const row = await this.options.repository.get(id, owner);
+    if (!row) throw new TrawlError('not_found', `no corpus with id ${id}`);
+    const topTerms = row.status === 'completed' ? await this.options.repository.topTerms(id, TOP_TERMS) : [];
+    return {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      documentCount: row.document_count,
+      termCount: row.term_count,
+      progress: row.progress,
+      topTerms: topTerms.map(({ term, document_frequency }) => ({
+        term,
+        documentFrequency: document_frequency,
+      })),
+      createdAt: row.created_at.toISOString(),
+      finishedAt: iso(row.finished_at),
+      error: row.error,
+      links: corpusLinks(row.id),
+    };
+  }
+
+  async list(limit: number, cursor: string | undefined, owner?: Owner) {
+    const after = cursor ? decodeCursor(cursor, isCreatedAtCursor) : null;
+    const rows = await this.options.repository.list(limit + 1, after, owner);
+    const items = rows.slice(0, limit).map((row) => ({
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      documentCount: row.document_count,
+      termCount: row.term_count,
+      createdAt: row.created_at.toISOString(),
+      finishedAt: iso(row.finished_at),
+      links: corpusLinks(row.id),
+    }));
+    const last = rows[limit - 1];
+    const next =
+      rows.length > limit && last
+        ? `/v1/corpora?limit=${limit}&cursor=${encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id })}`
+        : null;
+    return { items, next };
+  }
+
+  /** A completed corpus by id (a 404 / 409 TrawlError on `field` otherwise): CorporaRepository.loadCorpus. */
+  async loadCorpus(id: string, field = 'corpus', owner?: Owner): Promise<Corpus & { documentCount: number }> {
+    if (owner !== undefined && !(await this.options.repository.get(id, owner))) {
+      throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
+    }
+    return this.options.repository.loadCorpus(id, field);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The build, run by the `corpus` job.
+
+/** Skipped documents listed in the progress; `skipped` counts all of them. */
+const SKIPPED_LISTED = 100;
+/** URLs per DocumentSession: a session keeps every body it fetched, so a long URL list is read in slices. */
+const URL_SLICE = 200;
+/** Stored crawl pages read per keyset batch. */
+const CRAWL_BATCH = 100;
+/**
+ * Longer "words" are not stored: a B-tree entry holds at most ~2.7 KB, and a run of letters this long is no
+ * word; its df reads as 0 (treated as absent, df = 1), as a word never seen would.
+ */
+export const MAX_TERM_LENGTH = 200;
+
+export function initialProgress(): CorpusProgress {
+  return { documentsDone: 0, documentsTotal: null, skipped: 0, skippedDocuments: [] };
+}
+
+export interface CorpusBuildLogger {
+  warn(object: object, message: string): void;
+}
+
+export interface CorpusBuildDeps {
+  repository: CorporaRepository;
+  documents: DocumentFetcher;
+  log: CorpusBuildLogger;
+  /** Aborted when the process shuts down: the build stops between documents and is handed on. */
+  signal?: AbortSignal;
+  /** Progress is written at most this often (and once at the end). Default 1000. */
+  progressIntervalMs?: number;
+}
+
+export type CorpusBuildExit = 'completed' | 'failed' | 'aborted' | 'nothing-to-do';
+
+/** Progress writes: at most one per interval, never two at once; the final state is written by the end. */
+class ProgressWriter {
+  private lastWriteMs = Number.NEGATIVE_INFINITY;
+  private writing: Promise<void> | null = null;
+
+  constructor(
+    private readonly save: (progress: CorpusProgress) => Promise<void>,
+    private readonly intervalMs: number,
+    private readonly log: CorpusBuildLogger,
+  ) {}
+
+  update(progress: CorpusProgress): void {
+    const now = Date.now();
+    if (this.writing !== null || now - this.lastWriteMs < this.intervalMs) return;
+    this.lastWriteMs = now;
+    // save() serializes the progress before its first await, so later changes do not race the write
+    this.writing = this.save(progress)
+      .catch((error: unknown) => this.log.warn({ err: error }, 'corpus progress not saved'))
+      .finally(() => {
+        this.writing = null;
+      });
+  }
+
+  async settle(): Promise<void> {
+    await this.writing;
+  }
+}
+
+/** Builds the corpus `corpusId` from its stored source, writes its terms and completes (or fails) it. */
+export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Promise<CorpusBuildExit> {
+  const { repository, documents } = deps;
+  const progress = initialProgress();
+  const source = await repository.start(corpusId, progress);
+  if (source === null) return 'nothing-to-do';
+  const writer = new ProgressWriter(
+    (snapshot) => repository.saveProgress(corpusId, snapshot),
+    deps.progressIntervalMs ?? 1000,
+    deps.log,
+  );
+  const builder = new CorpusBuilder();
+  const userAgent = documents.userAgent;
+  const added = (words: readonly string[]) => {
+    builder.addDocument(words);
+    progress.documentsDone++;
+    writer.update(progress);
+  };
+  const skipped = (url: string, error: string) => {
+    progress.skipped++;
+    if (progress.skippedDocuments.length < SKIPPED_LISTED) progress.skippedDocuments.push({ url, error });
+    progress.documentsDone++;
+    writer.update(progress);
+  };
+  const aborted = () => deps.signal?.aborted === true;
+
+  if (source.kind === 'documents') {
+    progress.documentsTotal = source.documents.length;
+    for (const doc of source.documents) {
+      if (aborted()) break;
+      const words =
+        doc.text !== undefined
+          ? contentWords(doc.text)
+          : parseAsCrawled(doc.html ?? '', doc.url ?? 'about:blank', userAgent).words;
+      added(words);
+    }
+  } else if (source.kind === 'urls') {
+    // A URL named twice is one document (df counts documents, not mentions).
+    const urls = [...new Set(source.urls)];
+    progress.documentsTotal = urls.length;
+    for (let start = 0; start < urls.length && !aborted(); start += URL_SLICE) {
+      const session = documents.session();
+      await Promise.all(
+        urls.slice(start, start + URL_SLICE).map(async (url, offset) => {
+          let words: readonly string[];
+          try {
+            const fetched = await session.get(url, `urls[${start + offset}]`);
+            // as /v1/score reads a fetched document: HTML parsed as the crawl parses it, else plain text
+            words = fetched.isHtml
+              ? parseAsCrawled(fetched.text, fetched.finalUrl, userAgent).words
+              : contentWords(fetched.text);
+          } catch (error) {
+            // a document the service cannot get (robots.txt, HTTP status, network) is skipped, not fatal
+            if (!(error instanceof TrawlError)) throw error;
+            skipped(url, error.message);
+            return;
+          }
+          added(words);
+        }),
+      );
+    }
+  } else {
+    progress.documentsTotal = await repository.crawlBodyCount(source.crawlId);
+    let afterId = 0;
+    while (!aborted()) {
+      const batch = await repository.crawlBodies(source.crawlId, afterId, CRAWL_BATCH);
+      for (const body of batch) {
+        let html: string;
+        try {
+          html = await storedBodyText(body.html_gzip, body.content_type);
+        } catch (error) {
+          skipped(body.url, `stored body unreadable: ${(error as Error).message}`);
+          continue;
+        }
+        added(parseAsCrawled(html, body.url, userAgent).words);
+      }
+      const last = batch[batch.length - 1];
+      if (batch.length < CRAWL_BATCH || !last) break;
+      afterId = last.id;
+    }
+  }
+  await writer.settle();
+  if (aborted()) return 'aborted';
+
+  const { documentCount, frequencies } = builder.toJSON();
+  if (documentCount === 0) {
+    const why =
+      source.kind === 'crawl' ? 'the crawl has no HTML page with a stored body' : 'no document could be read';
+    await repository.fail(corpusId, why, progress);
+    return 'failed';
+  }
+  const terms = new Map<string, number>();
+  for (const [term, frequency] of Object.entries(frequencies)) {
+    if (term.length <= MAX_TERM_LENGTH) terms.set(term, frequency);
+  }
+  return (await repository.complete(corpusId, { documentCount, frequencies: terms, progress }))
+    ? 'completed'
+    : 'nothing-to-do';
+}

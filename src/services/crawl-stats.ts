@@ -1,0 +1,232 @@
+// Use cases of a crawl's text statistics (MISSION-NOTES §8): the crawl-text job's work (main text of each stored
+// HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
+// rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
+import {
+  DEFAULT_EXTRACTION_METHOD,
+  EXTRACTION_METHODS,
+  type ExtractionMethod,
+  extractMainContent,
+} from '../crawler/extract/index.js';
+import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
+import { tokenize } from '../crawler/text/tokenize.js';
+import type { CrawlRow, CrawlsRepository, Owner } from '../db/crawls-repo.js';
+import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
+import { TrawlError } from '../errors.js';
+import { CRAWL_TEXT_QUEUE, type CrawlTextJobData, type JobBackend } from '../jobs/queues.js';
+import type { WordStats } from '../schemas/stats.js';
+import { storedBodyText } from './stored-body.js';
+
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+
+/** Pages per transaction of the text job: the counter document is rewritten once per batch. */
+export const DEFAULT_TEXT_BATCH_PAGES = 100;
+
+export interface CrawlStatsServiceOptions {
+  repository: StatsRepository;
+  crawls: CrawlsRepository;
+  jobs: JobBackend;
+  batchPages?: number;
+}
+
+export interface TextSettings {
+  enabled: boolean;
+  method: ExtractionMethod;
+  storeHtml: boolean;
+}
+
+/** The text settings of a stored crawl request; crawls stored before `extract` existed get the defaults. */
+export function textSettings(request: Record<string, unknown>): TextSettings {
+  const extract = (request.extract ?? {}) as { enabled?: unknown; method?: unknown };
+  const store = (request.store ?? {}) as { html?: unknown };
+  const method = EXTRACTION_METHODS.find((m) => m === extract.method) ?? DEFAULT_EXTRACTION_METHOD;
+  return { enabled: extract.enabled !== false, method, storeHtml: store.html !== false };
+}
+
+/**
+ * Queues the crawl-text job of a crawl and answers its job id. `final` (the crawl has finished): once per crawl,
+ * by job id, whatever else is queued or running. `refresh` (stale statistics were asked for): deduplicated while
+ * a refresh is waiting or running, so polling queues one job, and a later request after it ends queues the next.
+ */
+export async function enqueueCrawlText(
+  jobs: JobBackend,
+  crawlId: string,
+  reason: 'final' | 'refresh',
+): Promise<string | undefined> {
+  const job = await jobs.queue(CRAWL_TEXT_QUEUE).add('crawl-text', { crawlId } satisfies CrawlTextJobData, {
+    ...(reason === 'final'
+      ? { jobId: `${crawlId}.text.final` }
+      : { deduplication: { id: `${crawlId}.text.refresh` } }),
+    removeOnComplete: 1000,
+    removeOnFail: 5000,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 1000 },
+  });
+  return job.id;
+}
+
+export interface CountTextResult {
+  /** Pages whose text this run extracted and counted (a concurrent run may have taken others). */
+  pagesCounted: number;
+  /** Pages whose body could not be decoded or extracted: stored with empty text so no run retries them. */
+  pagesFailed: number;
+}
+
+export class CrawlStatsService {
+  private readonly batchPages: number;
+
+  constructor(private readonly options: CrawlStatsServiceOptions) {
+    this.batchPages = options.batchPages ?? DEFAULT_TEXT_BATCH_PAGES;
+  }
+
+  /** A crawl of another owner is "not found", as in CrawlService. */
+  private async require(id: string, owner: Owner): Promise<CrawlRow> {
+    const row = await this.options.crawls.get(id, owner);
+    if (!row) throw new TrawlError('not_found', `no crawl with id ${id}`);
+    return row;
+  }
+
+  /** Main text of one stored body, decoded the way the crawl decodes it (BOM, header, meta, UTF-8). */
+  private async mainText(
+    htmlGzip: Buffer,
+    contentType: string | null,
+    method: ExtractionMethod,
+  ): Promise<string> {
+    return extractMainContent(await storedBodyText(htmlGzip, contentType), { method }).text;
+  }
+
+  /**
+   * The crawl-text job: extracts the main text of every stored HTML page not yet done, in batches keyed by page
+   * id, and adds each page's words to the crawl's counter once. Safe to run twice or concurrently.
+   */
+  async countText(crawlId: string, signal?: AbortSignal): Promise<CountTextResult> {
+    const result: CountTextResult = { pagesCounted: 0, pagesFailed: 0 };
+    const crawl = await this.options.crawls.get(crawlId);
+    if (!crawl) return result;
+    const { enabled, method } = textSettings(crawl.request);
+    if (!enabled) return result;
+    const { repository } = this.options;
+    // The counter as this run last stored it; reused while no other run has stored since (pagesCounted grows
+    // with every store, so it versions the row), reloaded otherwise.
+    let counter: WordCounter | null = null;
+    let counterVersion: WordStatsVersion | null = null;
+    let afterId = 0;
+    while (!signal?.aborted) {
+      const rows = await repository.pendingText(crawlId, afterId, this.batchPages);
+      if (rows.length === 0) break;
+      afterId = rows[rows.length - 1]!.id;
+      const texts: Array<{ pageId: number; text: string }> = [];
+      const words = new Map<number, string[]>();
+      for (const row of rows) {
+        let text = '';
+        try {
+          text = await this.mainText(row.html_gzip, row.content_type, method);
+        } catch {
+          result.pagesFailed++;
+        }
+        texts.push({ pageId: row.id, text });
+        words.set(row.id, tokenize(text));
+      }
+      try {
+        const saved = await repository.saveTexts(
+          crawlId,
+          texts,
+          new WordCounter().toJSON(),
+          async ({ version, load, markedPageIds }) => {
+            if (!counter || counterVersion?.pagesCounted !== version.pagesCounted) {
+              counter = WordCounter.fromJSON(await load());
+            }
+            for (const pageId of markedPageIds) counter.add(words.get(pageId) ?? []);
+            return {
+              totalWords: counter.totalWords,
+              distinctWords: counter.distinctWords,
+              counts: counter.toJSON(),
+            };
+          },
+        );
+        if (saved.marked > 0) counterVersion = saved.version;
+        result.pagesCounted += saved.marked;
+      } catch (error) {
+        // the transaction rolled back: the in-memory counter may hold words that were not stored
+        counter = null;
+        throw error;
+      }
+    }
+    return result;
+  }
+
+  /** Word counter, progress and completeness of a crawl; queues the text job when pages wait for it. */
+  private async current(crawlId: string, owner: Owner) {
+    const crawl = await this.require(crawlId, owner);
+    const settings = textSettings(crawl.request);
+    if (!settings.enabled) {
+      throw new TrawlError('conflict', `crawl ${crawlId} was started with extract.enabled: false`, {
+        field: 'extract.enabled',
+      });
+    }
+    if (!settings.storeHtml) {
+      throw new TrawlError('conflict', `crawl ${crawlId} keeps no page bodies (store.html: false)`, {
+        field: 'store.html',
+      });
+    }
+    // Progress first, then the counter: a page not pending at the first read is in the counter at the second,
+    // since marking a page and counting its words commit together.
+    const progress = await this.options.repository.textProgress(crawlId);
+    const row = await this.options.repository.wordStats(crawlId);
+    const counter = row ? WordCounter.fromJSON(row.counts) : new WordCounter();
+    const pagesCounted = row?.pages_counted ?? 0;
+    if (progress.pendingPages > 0) {
+      await enqueueCrawlText(this.options.jobs, crawlId, 'refresh');
+    }
+    return {
+      counter,
+      method: settings.method,
+      pagesCounted,
+      htmlPages: progress.htmlPages,
+      complete: ENDED.has(crawl.status) && progress.pendingPages === 0,
+    };
+  }
+
+  async words(crawlId: string, top: number, owner?: Owner): Promise<WordStats> {
+    const { counter, method, pagesCounted, htmlPages, complete } = await this.current(crawlId, owner);
+    return {
+      totalWords: counter.totalWords,
+      distinctWords: counter.distinctWords,
+      pagesCounted,
+      htmlPages,
+      complete,
+      method,
+      words: counter.top(top),
+    };
+  }
+
+  /** Rank–frequency of the top `top` words on log–log axes, with Zipf's ideal 0.1·N/r. */
+  async wordsSvg(crawlId: string, top: number, owner?: Owner): Promise<string> {
+    const { counter } = await this.current(crawlId, owner);
+    return zipfPlotSvg(counter.top(top), counter.totalWords);
+  }
+
+  /** Load time and queue wait (fetched − queued) distributions of the crawl's fetched pages. */
+  async loadTimesSvg(crawlId: string, owner?: Owner): Promise<string> {
+    await this.require(crawlId, owner);
+    const { loadMs, queueWaitMs } = await this.options.repository.loadTimes(crawlId);
+    return distributionPlotSvg(
+      [
+        { name: 'load time', valuesMs: loadMs },
+        { name: 'queue wait', valuesMs: queueWaitMs },
+      ],
+      { title: `Load time and queue wait (${loadMs.length} pages fetched)`, xLabel: 'time' },
+    );
+  }
+
+  /**
+   * Main text of one page: as stored by the text job, or extracted now (and not stored, so the job still counts
+   * it once) when the job has not reached it. Null when the page has no stored body.
+   */
+  async pageText(crawl: CrawlRow, pageId: number): Promise<string | null> {
+    const row = await this.options.repository.pageText(crawl.id, pageId);
+    if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
+    if (row.text_extracted_at) return row.main_text ?? '';
+    if (!row.html_gzip) return null;
+    return this.mainText(row.html_gzip, row.content_type, textSettings(crawl.request).method);
+  }
+}

@@ -1,0 +1,187 @@
+// Documents named by URL in an API request (/v1/extract, /v1/score), fetched the way the crawl fetches a page:
+// the crawler's Fetcher (SSRF guard per ALLOW_PRIVATE_NETWORKS, byte cap, charset decoding), robots.txt obeyed
+// for the page and every redirect hop (RFC 9309), and parsed with the crawl's own parseHtml options.
+// A document the service cannot get is the caller's problem, not ours: a 422 naming the request field.
+import type { Fetcher, FetchResult } from '../crawler/fetch/index.js';
+import { canonicalizeUrl } from '../crawler/frontier/canonicalize.js';
+import { type ParsedPage, parseHtml } from '../crawler/parse/parse-html.js';
+import { fetchRobots, productToken, type RobotsFetch, robotsUrlFor } from '../crawler/robots/index.js';
+import { TrawlError } from '../errors.js';
+
+export interface DocumentFetcherOptions {
+  fetcher: Pick<Fetcher, 'fetch'>;
+  userAgent: string;
+  /** Deadline of one document's fetch, redirects included. Default 30 s (the crawl's default). */
+  timeoutMs?: number;
+  /** Larger bodies are cut here and marked truncated. Default 10 MiB (the crawl's default). */
+  maxBytes?: number;
+  /** Documents fetched at the same time within one request. Default 8. */
+  concurrency?: number;
+}
+
+export interface FetchedDocument {
+  url: string;
+  finalUrl: string;
+  contentType: string | null;
+  /** The decoded body. */
+  text: string;
+  /** Served as HTML (or untyped and looking like it), as the crawl decides; else plain text. */
+  isHtml: boolean;
+  truncated: boolean;
+}
+
+// The crawl's own test (crawl-runner.ts): an HTML media type, or no type and an HTML-looking start.
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+const TEXT_TYPES = /^text\//i;
+
+function looksLikeHtml(text: string): boolean {
+  return /^\s*(<!doctype html|<html|<head|<body)/i.test(text.slice(0, 512));
+}
+
+type Outcome = { document: FetchedDocument } | { reason: string; detail: Record<string, unknown> };
+
+/** HTML parsed exactly as the crawl engine parses a fetched page (pageUrl: the URL after redirects). */
+export function parseAsCrawled(html: string, pageUrl: string, userAgent: string): ParsedPage {
+  return parseHtml(html, pageUrl, {
+    normalizeUrl: (absolute) => canonicalizeUrl(absolute),
+    robotsToken: productToken(userAgent),
+  });
+}
+
+/**
+ * One request's documents: each URL fetched once however often it is named, robots.txt once per origin,
+ * a bounded number of fetches in flight.
+ */
+export class DocumentSession {
+  private readonly outcomes = new Map<string, Promise<Outcome>>();
+  private readonly robots = new Map<string, Promise<RobotsFetch>>();
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly options: Required<DocumentFetcherOptions>) {}
+
+  /** The document at `url`; a fault is a 422 TrawlError on `field` (e.g. `documents[2].url`). */
+  async get(url: string, field: string): Promise<FetchedDocument> {
+    let outcome = this.outcomes.get(url);
+    if (!outcome) {
+      outcome = this.limited(() => this.load(url));
+      this.outcomes.set(url, outcome);
+    }
+    const result = await outcome;
+    if ('document' in result) return result.document;
+    throw new TrawlError('unprocessable', `${url}: ${result.reason}`, {
+      field,
+      detail: { url, ...result.detail },
+    });
+  }
+
+  private async limited<T>(task: () => Promise<T>): Promise<T> {
+    while (this.active >= this.options.concurrency) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private robotsFor(url: string): Promise<RobotsFetch> {
+    const robotsUrl = robotsUrlFor(url);
+    let robots = this.robots.get(robotsUrl);
+    if (!robots) {
+      robots = fetchRobots(robotsUrl, this.options.fetcher, {
+        userAgent: this.options.userAgent,
+        timeoutMs: this.options.timeoutMs,
+      });
+      this.robots.set(robotsUrl, robots);
+    }
+    return robots;
+  }
+
+  /** null when robots.txt allows `url`, else why not. */
+  private async refusal(url: string): Promise<string | null> {
+    const robots = await this.robotsFor(url);
+    if (robots.policy.isAllowed(url, this.options.userAgent)) return null;
+    // RFC 9309 §2.3.1.4: an unreachable robots.txt (or a 5xx) means the whole site is disallowed.
+    if (robots.error) return `disallowed: its robots.txt could not be fetched (${robots.error})`;
+    if (robots.policy.kind === 'disallow-all')
+      return `disallowed: its robots.txt answered HTTP ${robots.status}`;
+    return 'disallowed by robots.txt';
+  }
+
+  private async load(url: string): Promise<Outcome> {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      return { reason: 'not an http(s) URL', detail: {} };
+    }
+    const disallowed = await this.refusal(url);
+    if (disallowed !== null) return { reason: disallowed, detail: { robots: true } };
+    let refused: string | null = null;
+    const result: FetchResult = await this.options.fetcher.fetch(url, {
+      userAgent: this.options.userAgent,
+      timeoutMs: this.options.timeoutMs,
+      maxBytes: this.options.maxBytes,
+      acceptBody: (contentType) =>
+        contentType === null || HTML_TYPES.test(contentType) || TEXT_TYPES.test(contentType),
+      beforeRedirect: async (_from, to) => {
+        const disallowed = await this.refusal(to);
+        if (disallowed === null) return { follow: true };
+        refused = `redirect to ${to}, ${disallowed}`;
+        return { follow: false, reason: refused };
+      },
+    });
+    if (refused !== null) return { reason: refused, detail: { robots: true, finalUrl: result.finalUrl } };
+    if (result.error) {
+      return {
+        reason: `${result.error.code}: ${result.error.message}`,
+        detail: { fetchError: result.error.code },
+      };
+    }
+    const status = result.status ?? 0;
+    if (status < 200 || status >= 300) {
+      return { reason: `answered HTTP ${status}`, detail: { httpStatus: status } };
+    }
+    if (result.text === null) {
+      return {
+        reason: `is not HTML or text (${result.contentType ?? 'no content type'})`,
+        detail: { contentType: result.contentType },
+      };
+    }
+    const isHtml =
+      result.contentType === null ? looksLikeHtml(result.text) : HTML_TYPES.test(result.contentType);
+    return {
+      document: {
+        url,
+        finalUrl: result.finalUrl,
+        contentType: result.contentType,
+        text: result.text,
+        isHtml,
+        truncated: result.truncated,
+      },
+    };
+  }
+}
+
+/** Opens a DocumentSession per request over the API's Fetcher. */
+export class DocumentFetcher {
+  private readonly options: Required<DocumentFetcherOptions>;
+
+  constructor(options: DocumentFetcherOptions) {
+    this.options = {
+      timeoutMs: 30_000,
+      maxBytes: 10_485_760,
+      concurrency: 8,
+      ...options,
+    };
+  }
+
+  get userAgent(): string {
+    return this.options.userAgent;
+  }
+
+  session(): DocumentSession {
+    return new DocumentSession(this.options);
+  }
+}

@@ -1,0 +1,43 @@
+// Use case of POST /v1/extract: main content of one page, from HTML in the request or fetched by URL the way
+// the crawl fetches (services/documents.ts), by the text-density extractor of src/crawler/extract.
+import { extractMainContent } from '../crawler/extract/index.js';
+import { InputError, TrawlError } from '../errors.js';
+import type { ExtractRequest, ExtractResult } from '../schemas/extract.js';
+import type { DocumentFetcher } from './documents.js';
+
+export class ExtractionService {
+  constructor(private readonly documents: DocumentFetcher) {}
+
+  async extract(request: ExtractRequest): Promise<ExtractResult> {
+    const options = {
+      ...(request.method !== undefined ? { method: request.method } : {}),
+      ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+    };
+    if (request.url !== undefined && request.html !== undefined) {
+      throw new InputError('give url or html, not both', 'html');
+    }
+    if (request.html !== undefined) {
+      return extractMainContent(request.html, {
+        ...options,
+        ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
+      });
+    }
+    if (request.url === undefined) throw new InputError('one of url and html is required', 'url');
+    if (request.baseUrl !== undefined) {
+      throw new InputError('baseUrl goes with html; a fetched page resolves against its own URL', 'baseUrl');
+    }
+    const document = await this.documents.session().get(request.url, 'url');
+    if (!document.isHtml) {
+      throw new TrawlError('unprocessable', `${request.url} is not an HTML page`, {
+        field: 'url',
+        detail: { url: request.url, contentType: document.contentType },
+      });
+    }
+    const extracted = extractMainContent(document.text, { ...options, baseUrl: document.finalUrl });
+    return {
+      ...extracted,
+      truncated: extracted.truncated || document.truncated,
+      url: document.finalUrl,
+    };
+  }
+}

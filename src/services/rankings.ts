@@ -1,0 +1,493 @@
+// Use cases of the ranking resource (MISSION-NOTES §6): rank an uploaded graph (JSON edges or a streamed
+// edges file) or a crawl's link graph, store the summary and per-vertex results, read them back.
+// Small graphs are ranked in the request (201); a big upload (over jobThresholds.uploadBytes) is stored in
+// chunks with a queued ranking and a crawl with many links is queued too (202): the `rank` job parses and ranks.
+import { randomUUID } from 'node:crypto';
+import {
+  analyzeGraph,
+  type Graph,
+  type GraphAnalysis,
+  GraphBuilder,
+  type GraphBuilderOptions,
+  gexfChunks,
+  pageRank,
+  parseEdgesStream,
+} from '../crawler/rank/index.js';
+import type { Owner } from '../db/crawls-repo.js';
+import type {
+  RankingRow,
+  RankingsRepository,
+  RankingVertexRow,
+  RankingVertices,
+  VertexSort,
+} from '../db/rankings-repo.js';
+import { InputError, TrawlError } from '../errors.js';
+import { type JobBackend, RANK_QUEUE, type RankJobData } from '../jobs/queues.js';
+import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
+import type { CrawlService } from './crawls.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+
+export interface RankingLimits {
+  /** An uploaded edges file larger than this is a 413, counted as it streams in. */
+  maxUploadBytes: number;
+  maxVertices: number;
+  maxEdges: number;
+  /** A longer line of an edges file is a 400 (a body without newlines must not grow one string). */
+  maxLineLength: number;
+}
+
+export const DEFAULT_RANKING_LIMITS: RankingLimits = {
+  maxUploadBytes: 256 * 1024 * 1024,
+  maxVertices: 2_000_000,
+  maxEdges: 16_000_000,
+  maxLineLength: 16_384,
+};
+
+/** Where ranking in the request ends and a BullMQ job (202, then poll) begins. */
+export interface RankingJobThresholds {
+  /** An edges file upload of more bytes than this is stored and ranked by a job; 0 sends every upload there. */
+  uploadBytes: number;
+  /** POST /v1/crawls/:id/rank on a crawl with more links than this is ranked by a job. */
+  crawlLinks: number;
+}
+
+// 1 MiB of edges file is ~60k edges: ranked and stored in well under a second. A crawl's graph is read from
+// the links table first, so the bar is lower in edges.
+export const DEFAULT_RANKING_JOB_THRESHOLDS: RankingJobThresholds = {
+  uploadBytes: 1024 * 1024,
+  crawlLinks: 50_000,
+};
+
+export interface RankingServiceOptions {
+  repository: RankingsRepository;
+  crawls: CrawlService;
+  jobs: JobBackend;
+  limits?: Partial<RankingLimits>;
+  jobThresholds?: Partial<RankingJobThresholds>;
+}
+
+export function rankingLinks(id: string) {
+  return { self: `/v1/rankings/${id}`, vertices: `/v1/rankings/${id}/vertices` };
+}
+
+/** The options with every default filled in: what the ranking really ran with, stored and shown back. */
+export function normalizeRankingOptions(options: RankingOptions) {
+  return {
+    damping: options.damping ?? 0.85,
+    epsilon: options.epsilon ?? 1e-6,
+    maxIterations: options.maxIterations ?? 1000,
+    topK: options.topK ?? 10,
+    jaccardK: options.jaccardK ?? 100,
+    personalization: options.personalization ?? null,
+    selfLoops: options.selfLoops ?? 'reject',
+    duplicateEdges: options.duplicateEdges ?? 'reject',
+  };
+}
+type NormalizedRankingOptions = ReturnType<typeof normalizeRankingOptions>;
+
+/** What a ranking stores as its summary document (rankings.summary). */
+interface RankingSummary {
+  iterations: number;
+  converged: boolean;
+  delta: number | null;
+  vertices: number;
+  edges: number;
+  declaredVertices: number | null;
+  droppedSelfLoops: number;
+  droppedDuplicates: number;
+  top: {
+    pageRank: Array<{ vertex: string; rank: number }>;
+    inDegree: Array<{ vertex: string; degree: number }>;
+    outDegree: Array<{ vertex: string; degree: number }>;
+  };
+  jaccard: GraphAnalysis['jaccard'];
+}
+
+const SORTS: Record<NonNullable<VerticesQuery['sort']>, VertexSort> = {
+  '-pageRank': 'pageRank',
+  '-inDegree': 'inDegree',
+  '-outDegree': 'outDegree',
+};
+
+/** Vertices are listed by (measure, name): the cursor holds the last pair. */
+function isVertexCursor(value: unknown): value is [number, string] {
+  return Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string';
+}
+
+function vertexOf(row: RankingVertexRow) {
+  return { vertex: row.vertex, pageRank: row.page_rank, inDegree: row.in_degree, outDegree: row.out_degree };
+}
+
+/** Counts bytes as they stream in; the 413 comes as soon as the limit is passed, not after buffering. */
+async function* limitBytes(
+  chunks: AsyncIterable<Buffer | string>,
+  maxBytes: number,
+): AsyncGenerator<Buffer | string, void, undefined> {
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (bytes > maxBytes) {
+      throw new TrawlError('payload_too_large', `the edges file is larger than ${maxBytes} bytes`, {
+        field: 'body',
+        detail: { maxBytes },
+      });
+    }
+    yield chunk;
+  }
+}
+
+/** What a failed ranking keeps as its error: the problem fields the request would have answered. */
+export interface RankingError {
+  code: string;
+  detail: string;
+  field?: string;
+  /** The line of the edges file at fault. */
+  line?: number;
+  [key: string]: unknown;
+}
+
+function errorOf(error: unknown): RankingError {
+  if (error instanceof TrawlError && error.code !== 'internal') {
+    return {
+      code: error.code,
+      detail: error.message,
+      ...(error.field ? { field: error.field } : {}),
+      ...error.detail,
+    };
+  }
+  // internals go to the worker's log, not to the API
+  return { code: 'internal', detail: 'the ranking could not be computed' };
+}
+
+/** Why a ranking job ended without an exception. */
+export type RankJobOutcome = 'completed' | 'failed' | 'nothing-to-do';
+
+export class RankingService {
+  readonly limits: RankingLimits;
+  readonly jobThresholds: RankingJobThresholds;
+
+  constructor(private readonly options: RankingServiceOptions) {
+    this.limits = { ...DEFAULT_RANKING_LIMITS, ...options.limits };
+    this.jobThresholds = { ...DEFAULT_RANKING_JOB_THRESHOLDS, ...options.jobThresholds };
+  }
+
+  #builderOptions(options: NormalizedRankingOptions): GraphBuilderOptions {
+    return {
+      selfLoops: options.selfLoops,
+      duplicateEdges: options.duplicateEdges,
+      maxVertices: this.limits.maxVertices,
+      maxEdges: this.limits.maxEdges,
+    };
+  }
+
+  /** Ranks the JSON edge list; a rejected edge is reported as `edges[i]`. */
+  // Tenancy as in CrawlService: `owner` is the caller's API key id (null when open; undefined: internal).
+  async fromEdges(request: RankingRequest, owner?: string | null) {
+    const options = normalizeRankingOptions(request);
+    const builder = new GraphBuilder(this.#builderOptions(options));
+    // accepted[e] = index in request.edges of the e-th edge the builder kept, to name a duplicate found at build().
+    const accepted: number[] = [];
+    const fieldError = (error: unknown, index: number | undefined): unknown => {
+      if (!(error instanceof InputError) || index === undefined) return error;
+      const { edge: _edge, ...detail } = error.detail ?? {};
+      return new InputError(`edges[${index}]: ${error.message}`, `edges[${index}]`, detail);
+    };
+    request.edges.forEach(([from, to], index) => {
+      try {
+        if (builder.addEdge(from!, to!) === 'added') accepted.push(index);
+      } catch (error) {
+        throw fieldError(error, index);
+      }
+    });
+    let graph: Graph;
+    try {
+      graph = builder.build();
+    } catch (error) {
+      const edge = error instanceof InputError ? error.detail?.edge : undefined;
+      throw fieldError(error, typeof edge === 'number' ? accepted[edge] : undefined);
+    }
+    return this.#store(graph, options, { crawlId: null, declaredVertices: null, owner });
+  }
+
+  /**
+   * Ranks an edges file read from a byte stream, never holding the whole body; errors name the line.
+   * Up to jobThresholds.uploadBytes it is parsed and ranked at once (status completed); past that the rest
+   * streams into PostgreSQL beside a queued ranking and the `rank` job parses it (status queued).
+   */
+  async fromEdgesFile(chunks: AsyncIterable<Buffer | string>, query: RankingOptions, owner?: string | null) {
+    const options = normalizeRankingOptions(query);
+    const body = limitBytes(chunks, this.limits.maxUploadBytes)[Symbol.asyncIterator]();
+    // Read ahead at most the threshold (plus one chunk) to learn which side of it the upload falls.
+    const head: Array<Buffer | string> = [];
+    let headBytes = 0;
+    for (;;) {
+      const next = await body.next();
+      if (next.done) {
+        const { graph, declaredVertices } = await this.#parseUpload(head, options);
+        return this.#store(graph, options, { crawlId: null, declaredVertices, owner });
+      }
+      head.push(next.value);
+      headBytes += typeof next.value === 'string' ? Buffer.byteLength(next.value) : next.value.length;
+      if (headBytes > this.jobThresholds.uploadBytes) break;
+    }
+    async function* upload() {
+      yield* head;
+      for (let next = await body.next(); !next.done; next = await body.next()) yield next.value;
+    }
+    const row = await this.options.repository.createQueued({
+      id: randomUUID(),
+      crawlId: null,
+      params: options,
+      upload: upload(),
+      owner: owner ?? null,
+    });
+    return this.#enqueue(row);
+  }
+
+  /** Ranks a crawl's link graph as it stands (vertex names are page URLs); by a job past jobThresholds.crawlLinks. */
+  async fromCrawl(crawlId: string, request: RankingOptions, owner?: string | null) {
+    const options = normalizeRankingOptions(request);
+    await this.options.crawls.requireVisible(crawlId, owner);
+    const links = await this.options.repository.crawlLinks(crawlId);
+    if (links === null) throw new TrawlError('not_found', `no crawl with id ${crawlId}`);
+    if (links > this.jobThresholds.crawlLinks) {
+      const row = await this.options.repository.createQueued({
+        id: randomUUID(),
+        crawlId,
+        params: options,
+        owner: owner ?? null,
+      });
+      return this.#enqueue(row);
+    }
+    const graph = await this.#crawlGraph(crawlId, options);
+    return this.#store(graph, options, { crawlId, declaredVertices: null, owner });
+  }
+
+  /**
+   * The `rank` job: parses the stored upload (or reads the crawl's graph), ranks it and stores the results.
+   * A fault in the input (a malformed line, a vertex limit, an unknown personalization vertex) fails the
+   * ranking with the problem the request would have had; other errors are thrown for BullMQ to retry, and
+   * fail the ranking on the last attempt.
+   */
+  async runJob(rankingId: string, attempt: { last: boolean }): Promise<RankJobOutcome> {
+    const row = await this.options.repository.start(rankingId);
+    if (!row) return 'nothing-to-do';
+    const options = row.params as NormalizedRankingOptions;
+    try {
+      let graph: Graph;
+      let declaredVertices: number | null = null;
+      if (row.crawl_id) {
+        graph = await this.#crawlGraph(row.crawl_id, options);
+      } else {
+        ({ graph, declaredVertices } = await this.#parseUpload(
+          this.options.repository.upload(rankingId),
+          options,
+        ));
+      }
+      const { summary, vertices } = this.#analyze(graph, options, declaredVertices);
+      await this.options.repository.complete(rankingId, summary, vertices);
+      return 'completed';
+    } catch (error) {
+      const final = error instanceof TrawlError && error.code !== 'internal';
+      if (final || attempt.last) await this.options.repository.fail(rankingId, errorOf(error));
+      if (final) return 'failed';
+      throw error;
+    }
+  }
+
+  #parseUpload(
+    chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+    options: NormalizedRankingOptions,
+  ) {
+    return parseEdgesStream(chunks, {
+      ...this.#builderOptions(options),
+      field: 'body',
+      maxLineLength: this.limits.maxLineLength,
+    });
+  }
+
+  async #enqueue(row: RankingRow) {
+    try {
+      await this.options.jobs.queue(RANK_QUEUE).add('rank', { rankingId: row.id } satisfies RankJobData, {
+        jobId: `rank.${row.id}`,
+        attempts: 3,
+        removeOnComplete: 1000,
+        removeOnFail: 5000,
+      });
+    } catch (error) {
+      await this.options.repository.fail(row.id, errorOf(error)).catch(() => {});
+      throw error;
+    }
+    return this.#document(row);
+  }
+
+  /** The crawl's link graph as GEXF 1.3 chunks, PageRank (default options) and degrees as node attributes. */
+  async crawlGexf(crawlId: string, owner?: Owner): Promise<Iterable<string>> {
+    const options = normalizeRankingOptions({});
+    await this.options.crawls.requireVisible(crawlId, owner);
+    const graph = await this.#crawlGraph(crawlId, options);
+    const { ranks } = pageRank(graph, { damping: options.damping, epsilon: options.epsilon });
+    return gexfChunks(graph, { pageRank: ranks });
+  }
+
+  async #crawlGraph(crawlId: string, options: NormalizedRankingOptions): Promise<Graph> {
+    const { vertices, edges } = (await this.options.crawls.graph(crawlId, 'json')) as {
+      vertices: Array<{ id: number; url: string }>;
+      edges: Array<[number, number]>;
+    };
+    const builder = new GraphBuilder(this.#builderOptions(options));
+    const ids = new Map<number, number>();
+    // Every vertex is added, so pages without links (isolated) take part in PageRank too.
+    for (const vertex of vertices) ids.set(vertex.id, builder.addVertex(vertex.url));
+    for (const [from, to] of edges) {
+      const u = ids.get(from);
+      const v = ids.get(to);
+      if (u !== undefined && v !== undefined) builder.addEdgeById(u, v);
+    }
+    return builder.build();
+  }
+
+  async #store(
+    graph: Graph,
+    options: NormalizedRankingOptions,
+    source: { crawlId: string | null; declaredVertices: number | null; owner?: string | null },
+  ) {
+    const { summary, vertices } = this.#analyze(graph, options, source.declaredVertices);
+    const row = await this.options.repository.create({
+      id: randomUUID(),
+      crawlId: source.crawlId,
+      owner: source.owner ?? null,
+      status: 'completed',
+      params: options,
+      summary,
+      vertices,
+    });
+    return this.#document(row);
+  }
+
+  /** PageRank, degrees, top lists and Jaccard overlaps: the summary document and the per-vertex results. */
+  #analyze(graph: Graph, options: NormalizedRankingOptions, declaredVertices: number | null) {
+    const personalization = options.personalization?.map((name, index) => {
+      const id = graph.indexOf(name);
+      if (id === undefined) {
+        throw new InputError(
+          `the graph has no vertex named ${JSON.stringify(name)}`,
+          `personalization[${index}]`,
+        );
+      }
+      return id;
+    });
+    const analysis = analyzeGraph(graph, {
+      ...options,
+      personalization: personalization && Int32Array.from(personalization),
+    });
+    const summary: RankingSummary = {
+      iterations: analysis.iterations,
+      converged: analysis.converged,
+      // Infinity (no update performed, maxIterations 0) has no JSON form
+      delta: Number.isFinite(analysis.delta) ? analysis.delta : null,
+      vertices: analysis.vertices,
+      edges: analysis.edges,
+      declaredVertices,
+      droppedSelfLoops: graph.droppedSelfLoops,
+      droppedDuplicates: graph.droppedDuplicates,
+      top: {
+        pageRank: analysis.top.pageRank.map(({ vertex, value }) => ({ vertex, rank: value })),
+        inDegree: analysis.top.inDegree.map(({ vertex, value }) => ({ vertex, degree: value })),
+        outDegree: analysis.top.outDegree.map(({ vertex, value }) => ({ vertex, degree: value })),
+      },
+      jaccard: analysis.jaccard,
+    };
+    const vertices: RankingVertices = {
+      names: graph.names,
+      pageRank: analysis.ranks,
+      inDegree: graph.inDegree,
+      outDegree: graph.outDegree,
+    };
+    return { summary, vertices };
+  }
+
+  /** A completed ranking's document, or the state of a queued, running or failed one (no results yet). */
+  #document(row: RankingRow) {
+    const params = row.params as NormalizedRankingOptions;
+    const options = {
+      damping: params.damping,
+      epsilon: params.epsilon,
+      maxIterations: params.maxIterations,
+      topK: params.topK,
+      jaccardK: params.jaccardK,
+      personalization: params.personalization ?? null,
+    };
+    if (row.status !== 'completed') {
+      return {
+        id: row.id,
+        status: row.status as 'queued' | 'running' | 'failed',
+        crawlId: row.crawl_id,
+        ...options,
+        // written by errorOf in this shape
+        error: row.error as RankingError | null,
+        createdAt: row.created_at.toISOString(),
+        links: rankingLinks(row.id),
+      };
+    }
+    return {
+      id: row.id,
+      status: 'completed' as const,
+      crawlId: row.crawl_id,
+      // written by #analyze in this shape; jsonb gives it back as it was
+      ...(row.summary as RankingSummary),
+      ...options,
+      createdAt: row.created_at.toISOString(),
+      links: rankingLinks(row.id),
+    };
+  }
+
+  async #require(id: string, owner?: Owner): Promise<RankingRow> {
+    const row = await this.options.repository.get(id, owner);
+    if (!row) throw new TrawlError('not_found', `no ranking with id ${id}`);
+    return row;
+  }
+
+  // Vertices exist once the ranking completed; before that (or after a failure) asking for them is a 409.
+  async #requireCompleted(id: string, owner?: Owner): Promise<RankingRow> {
+    const row = await this.#require(id, owner);
+    if (row.status !== 'completed') {
+      throw new TrawlError('conflict', `ranking ${id} is ${row.status}: it has no vertices yet`, {
+        detail: { rankingStatus: row.status },
+      });
+    }
+    return row;
+  }
+
+  async get(id: string, owner?: Owner) {
+    return this.#document(await this.#require(id, owner));
+  }
+
+  /** One vertex's PageRank and degrees. */
+  async vertex(id: string, name: string, owner?: Owner) {
+    await this.#requireCompleted(id, owner);
+    const row = await this.options.repository.vertex(id, name);
+    if (!row) throw new TrawlError('not_found', `ranking ${id} has no vertex ${JSON.stringify(name)}`);
+    return vertexOf(row);
+  }
+
+  /** Vertices largest first by the sort, ties by name, keyset-paginated. */
+  async vertices(id: string, query: Omit<VerticesQuery, 'name'>, owner?: Owner) {
+    await this.#requireCompleted(id, owner);
+    const sortParam = query.sort ?? '-pageRank';
+    const sort = SORTS[sortParam];
+    const limit = query.limit ?? 50;
+    const afterPair = query.cursor ? decodeCursor(query.cursor, isVertexCursor) : null;
+    const after = afterPair ? { value: afterPair[0], vertex: afterPair[1] } : null;
+    const rows = await this.options.repository.vertices(id, sort, after, limit + 1);
+    const items = rows.slice(0, limit).map(vertexOf);
+    const last = items[items.length - 1];
+    let next: string | null = null;
+    if (rows.length > limit && last) {
+      const params = new URLSearchParams({ sort: sortParam, limit: String(limit) });
+      params.set('cursor', encodeCursor([last[sort], last.vertex]));
+      next = `/v1/rankings/${id}/vertices?${params}`;
+    }
+    return { items, next };
+  }
+}

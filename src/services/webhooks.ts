@@ -1,0 +1,198 @@
+// Webhook delivery: one crawl's events go out one at a time, oldest first (lifecycle-ending events after every
+// page batch), signed with HMAC-SHA256 over `<timestamp>.<body>` (the Stripe scheme: the timestamp is signed
+// so a captured delivery cannot be replayed later). A failed attempt is retried by a delayed `webhook` job
+// after baseDelayMs·2^(attempt−1); after maxAttempts the event is given up and the next one goes out.
+import { createHmac } from 'node:crypto';
+import type { Fetcher } from '../crawler/fetch/index.js';
+import type { WebhookDeliveryRow, WebhooksRepository } from '../db/webhooks-repo.js';
+import { InputError } from '../errors.js';
+import { type JobBackend, WEBHOOK_QUEUE, type WebhookJobData } from '../jobs/queues.js';
+import type { CrawlService } from './crawls.js';
+
+export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The webhook settings as stored with the crawl request. */
+export interface WebhookConfig {
+  url: string;
+  events: WebhookEvent[];
+  headers: Record<string, string>;
+  secret: string | null;
+}
+
+// Headers the service sets itself; a request may not replace them.
+const RESERVED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'host',
+  'user-agent',
+  'transfer-encoding',
+]);
+
+/** The request's `webhook` with defaults filled in (all events, no headers, no secret). */
+export function normalizeWebhook(webhook: {
+  url: string;
+  events?: string[];
+  headers?: Record<string, string>;
+  secret?: string;
+}): WebhookConfig {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(webhook.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (RESERVED_HEADERS.has(lower) || lower.startsWith('x-trawl-'))
+      throw new InputError(`header ${name} is set by trawl itself`, `webhook.headers.${name}`);
+    headers[lower] = value;
+  }
+  return {
+    url: webhook.url,
+    events: webhook.events?.length ? [...new Set(webhook.events as WebhookEvent[])] : [...WEBHOOK_EVENTS],
+    headers,
+    secret: webhook.secret ?? null,
+  };
+}
+
+/** `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the secret>` */
+export function webhookSignature(secret: string, timestampSecs: number, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestampSecs}.${body}`).digest('hex')}`;
+}
+
+export interface WebhookDelivererOptions {
+  repository: WebhooksRepository;
+  crawls: CrawlService;
+  jobs: JobBackend;
+  /** The SSRF-guarded crawler client: a webhook URL may not reach a private network either. */
+  fetcher: Fetcher;
+  userAgent: string;
+  maxAttempts: number;
+  baseDelayMs: number;
+  timeoutMs: number;
+  /** Each attempt's outcome (metrics). */
+  onAttempt?(outcome: WebhookDeliveryRow['outcome']): void;
+}
+
+export class WebhookDeliverer {
+  constructor(private readonly options: WebhookDelivererOptions) {}
+
+  /** Delay before attempt `attempt + 1`. */
+  retryDelayMs(attempt: number): number {
+    return this.options.baseDelayMs * 2 ** (attempt - 1);
+  }
+
+  /**
+   * Delivers the crawl's due events in order. Another job already doing so holds the lock and also picks up
+   * this job's event; the re-check after unlocking closes the gap where an event arrives as it finishes.
+   */
+  async deliverDue(crawlId: string): Promise<void> {
+    const { repository } = this.options;
+    for (;;) {
+      const locked = await repository.withDeliveryLock(crawlId, () => this.drain(crawlId));
+      if (!locked) return;
+      const [head] = await repository.pending(crawlId, 1);
+      if (!head?.due) return;
+    }
+  }
+
+  private async drain(crawlId: string): Promise<void> {
+    const { repository } = this.options;
+    const config = (await repository.config(crawlId)) as WebhookConfig | null;
+    for (;;) {
+      const [head] = await repository.pending(crawlId, 1);
+      if (!head?.due) return;
+      if (!config) {
+        await repository.settle([head.id], 'failed', 0);
+        continue;
+      }
+      const attempt = head.attempts + 1;
+      const status = await this.options.crawls.status(crawlId);
+      const body = JSON.stringify({
+        id: head.id,
+        event: head.event,
+        crawlId,
+        occurredAt: head.created_at.toISOString(),
+        sentAt: new Date().toISOString(),
+        attempt,
+        crawl: {
+          status: status.status,
+          counts: status.counts,
+          pagesFetched: status.pagesFetched,
+          frontier: status.frontier,
+          pagesPerSecond: status.pagesPerSecond,
+          ...(status.relevantPages !== undefined
+            ? { relevantPages: status.relevantPages, harvestRate: status.harvestRate }
+            : {}),
+          error: status.error,
+          links: status._links,
+        },
+        ...head.data,
+      });
+      const timestampSecs = Math.floor(Date.now() / 1000);
+      const headers: Record<string, string> = {
+        ...config.headers,
+        'content-type': 'application/json',
+        accept: '*/*',
+        'x-trawl-event': head.event,
+        'x-trawl-delivery': String(head.id),
+        'x-trawl-timestamp': String(timestampSecs),
+        ...(config.secret
+          ? { 'x-trawl-signature': webhookSignature(config.secret, timestampSecs, body) }
+          : {}),
+      };
+      const result = await this.options.fetcher.fetch(config.url, {
+        method: 'POST',
+        body,
+        headers,
+        userAgent: this.options.userAgent,
+        timeoutMs: this.options.timeoutMs,
+        maxBytes: 64 * 1024,
+        // a redirected POST is a misconfigured receiver, not something to follow
+        maxRedirects: 0,
+      });
+      const ok =
+        result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
+      const outcome = ok ? 'delivered' : attempt >= this.options.maxAttempts ? 'failed' : 'retrying';
+      const delayMs = this.retryDelayMs(attempt);
+      await repository.logDelivery({
+        eventId: head.id,
+        crawlId,
+        attempt,
+        status: result.status,
+        outcome,
+        error: ok ? null : (result.error?.message ?? `HTTP ${result.status}`),
+        durationMs: result.loadMs,
+      });
+      await repository.settle([head.id], outcome === 'retrying' ? 'pending' : outcome, delayMs);
+      this.options.onAttempt?.(outcome);
+      if (outcome === 'retrying') {
+        // later events wait behind this one (order); the delayed job comes back for all of them
+        await this.options.jobs.queue(WEBHOOK_QUEUE).add('deliver', { crawlId } satisfies WebhookJobData, {
+          jobId: `${crawlId}.${head.id}.${attempt + 1}`,
+          delay: delayMs,
+          removeOnComplete: 1000,
+          removeOnFail: 5000,
+        });
+        return;
+      }
+    }
+  }
+
+  /** GET /v1/crawls/:id/webhooks: delivery attempts, oldest first, cursor-paginated. */
+  async deliveries(crawlId: string, owner: string | null | undefined, limit: number, afterId: number) {
+    await this.options.crawls.requireVisible(crawlId, owner);
+    const rows = await this.options.repository.deliveries(crawlId, afterId, limit + 1);
+    const items = rows.slice(0, limit).map((row) => ({
+      id: row.id,
+      eventId: row.event_id,
+      event: row.event,
+      attempt: row.attempt,
+      status: row.status,
+      outcome: row.outcome,
+      error: row.error,
+      durationMs: row.duration_ms,
+      attemptedAt: row.attempted_at.toISOString(),
+    }));
+    const last = items[items.length - 1];
+    const next =
+      rows.length > limit && last ? `/v1/crawls/${crawlId}/webhooks?limit=${limit}&after=${last.id}` : null;
+    return { items, next };
+  }
+}

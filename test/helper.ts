@@ -1,0 +1,76 @@
+// build(t): the app the server runs, on a fresh database schema (and job namespace) of its own, closed and
+// dropped on teardown. DATABASE_URL (default: the local test database) and REDIS_URL pick the backends.
+import { randomBytes } from 'node:crypto';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { pino } from 'pino';
+import { buildApp } from '../src/app.js';
+import { type Config, loadConfig } from '../src/config.js';
+import { openRuntime, type Runtime } from '../src/runtime.js';
+
+export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATABASE_URL: TEST_DATABASE_URL,
+    REDIS_URL: process.env.REDIS_URL ?? '',
+    DB_SCHEMA: `t_${randomBytes(5).toString('hex')}`,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LEASE_SECS: '10',
+    JOB_LOCK_MS: '5000',
+    WORKER_CONCURRENCY: '8',
+    ...overrides,
+  });
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}_bullmq" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface Built {
+  app: FastifyInstance;
+  runtime: Runtime;
+  config: Config;
+}
+
+export async function build(
+  t: TestContext,
+  options: { worker?: boolean; env?: Record<string, string> } = {},
+): Promise<Built> {
+  const config = testConfig(options.env);
+  const log = pino({ level: config.logLevel });
+  const runtime = await openRuntime(config, log);
+  if (options.worker ?? true) runtime.startWorker();
+  const app = await buildApp({ runtime, logger: log });
+  t.after(async () => {
+    await app.close();
+    await runtime.close();
+    await dropSchema(config.dbSchema);
+  });
+  return { app, runtime, config };
+}
+
+/** Polls GET /v1/crawls/:id until the crawl ends (or `timeoutMs` passes, which fails the test). */
+export async function waitForCrawl(
+  app: FastifyInstance,
+  id: string,
+  timeoutMs = 60_000,
+): Promise<Record<string, unknown> & { status: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await app.inject({ method: 'GET', url: `/v1/crawls/${id}` });
+    const body = response.json();
+    if (['completed', 'failed', 'cancelled'].includes(body.status)) return body;
+    if (Date.now() > deadline) throw new Error(`crawl ${id} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

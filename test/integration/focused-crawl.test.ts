@@ -1,0 +1,243 @@
+// Focused crawls end to end on a small hand-made web: tennis pages link mostly to tennis pages, cooking pages
+// to cooking pages, and the seed offers one tennis link among many cooking links. A best-first crawl that
+// scores pages for "tennis" must find more tennis pages than BFS with the same budget, stop at maxResults,
+// and a topic crawl must keep its graph to maxPages discovered pages.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { build, waitForCrawl } from '../helper.js';
+
+function page(title: string, body: string, links: Array<[string, string]>): string {
+  const anchors = links.map(([href, text]) => `<p>More: <a href="${href}">${text}</a></p>`).join('\n');
+  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p>${anchors}</body></html>`;
+}
+
+const PAGES = new Map<string, string>();
+PAGES.set(
+  '/',
+  page('Sports and food', 'A portal about many things.', [
+    ['/cooking/1', 'Soup recipes'],
+    ['/cooking/2', 'Bread recipes'],
+    ['/cooking/3', 'Cake recipes'],
+    ['/cooking/4', 'Pasta recipes'],
+    ['/tennis/1', 'Tennis at Wimbledon'],
+  ]),
+);
+for (let i = 1; i <= 12; i++) {
+  PAGES.set(
+    `/tennis/${i}`,
+    page(
+      `Tennis ${i}`,
+      'Tennis players serve and volley at the grand slam; tennis rackets and tennis balls.',
+      [
+        [`/tennis/${i + 1}`, `Tennis match ${i + 1}`],
+        [`/tennis/${i + 2}`, `Tennis final ${i + 2}`],
+        [`/cooking/${i + 4}`, 'A recipe'],
+      ],
+    ),
+  );
+  PAGES.set(
+    `/cooking/${i}`,
+    page(`Cooking ${i}`, 'Simmer the onions, knead the dough, bake the bread in the oven.', [
+      [`/cooking/${i + 1}`, 'Next recipe'],
+      [`/cooking/${i + 5}`, 'Another recipe'],
+    ]),
+  );
+}
+
+let server: Server;
+let origin: string;
+before(async () => {
+  server = createServer((req, res) => {
+    const body = req.url === '/robots.txt' ? 'User-agent: *\nAllow: /\n' : PAGES.get(req.url ?? '');
+    if (body === undefined) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': req.url === '/robots.txt' ? 'text/plain' : 'text/html' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function crawl(app: FastifyInstance, extra: Record<string, unknown>) {
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: {
+      seeds: [`${origin}/`],
+      politeness: { delayMs: 0 },
+      concurrency: 1,
+      workers: 1,
+      ...extra,
+    },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const status = await waitForCrawl(app, created.json().id);
+  assert.equal(status.status, 'completed', JSON.stringify(status));
+  return status as unknown as Record<string, unknown> & { id: string; pagesFetched: number };
+}
+
+const relevance = { query: 'tennis', threshold: 0.5 };
+
+test('best-first finds more relevant pages than BFS with the same budget', async (t) => {
+  const { app } = await build(t);
+  const bfs = await crawl(app, { maxPages: 8, relevance });
+  const focused = await crawl(app, { maxPages: 8, relevance, strategy: 'best-first' });
+  assert.equal(bfs.pagesFetched, 8);
+  assert.equal(focused.pagesFetched, 8);
+  assert.equal(bfs.strategy, 'bfs');
+  assert.equal(focused.strategy, 'best-first');
+  assert.ok(
+    (focused.harvestRate as number) > (bfs.harvestRate as number),
+    `best-first ${focused.harvestRate} vs bfs ${bfs.harvestRate}`,
+  );
+  // BFS takes the seed (it names tennis in an anchor) and its five links: one tennis page among them;
+  // best-first follows the tennis pages' links
+  assert.equal(bfs.relevantPages, 2);
+  // seed, its five links at the seed's weight, then the tennis page's links at weight 1: 4 relevant
+  assert.ok((focused.relevantPages as number) >= 4, `relevant ${focused.relevantPages}`);
+  assert.deepEqual(focused.scoring, { scorer: 'keyword', threshold: 0.5, corpus: null });
+
+  // pages carry their score and can be listed best first
+  const sorted = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${focused.id}/pages?type=HTML&sort=-score&limit=3` })
+  ).json();
+  assert.equal(sorted.items.length, 3);
+  assert.ok(sorted.items.every((p: { score: number }) => p.score === 1));
+  const rest: Array<{ score: number; id: number }> = [];
+  let next: string | null = sorted.next;
+  while (next) {
+    const body = (await app.inject({ method: 'GET', url: next })).json();
+    rest.push(...body.items);
+    next = body.next;
+  }
+  const scores = [...sorted.items, ...rest].map((p: { score: number }) => p.score);
+  assert.deepEqual(
+    scores,
+    [...scores].sort((a, b) => b - a),
+    'sorted by score, best first, across pages of results',
+  );
+  const relevant = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${focused.id}/pages?minScore=0.5&limit=100` })
+  ).json();
+  assert.equal(relevant.items.length, focused.relevantPages);
+});
+
+test('a page scores the same in a crawl and through POST /v1/score', async (t) => {
+  const { app } = await build(t);
+  const status = await crawl(app, { maxPages: 6, relevance: { query: 'tennis (wimbledon racket)' } });
+  const pages = (await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/pages?type=HTML` })).json();
+  const scored = await app.inject({
+    method: 'POST',
+    url: '/v1/score',
+    payload: {
+      query: 'tennis (wimbledon racket)',
+      documents: pages.items.map((p: { url: string }) => ({ url: p.url })),
+    },
+  });
+  assert.equal(scored.statusCode, 200, scored.body);
+  const byIndex = new Map(
+    scored.json().results.map((r: { index: number; score: number }) => [r.index, r.score]),
+  );
+  pages.items.forEach((page: { url: string; score: number }, index: number) => {
+    assert.equal(byIndex.get(index), page.score, page.url);
+  });
+  assert.ok(
+    pages.items.some((p: { score: number }) => p.score > 0) &&
+      pages.items.some((p: { score: number }) => p.score < 1),
+  );
+});
+
+test('a focused crawl stops at maxResults relevant pages', async (t) => {
+  const { app } = await build(t);
+  const status = await crawl(app, { maxPages: 50, maxResults: 3, relevance, strategy: 'best-first' });
+  assert.equal(status.relevantPages, 3);
+  assert.ok(status.pagesFetched < 50);
+});
+
+test('TF-IDF best-first with a similarity set given as documents', async (t) => {
+  const { app } = await build(t);
+  const status = await crawl(app, {
+    maxPages: 8,
+    strategy: 'best-first',
+    relevance: {
+      similarTo: { documents: [{ text: 'tennis players serve at the grand slam with rackets and balls' }] },
+      threshold: 0.2,
+    },
+  });
+  assert.equal((status.scoring as { scorer: string }).scorer, 'tfidf');
+  assert.match(String((status.scoring as { corpus: string }).corpus), /similarity set/);
+  assert.ok((status.relevantPages as number) >= 3, `relevant ${status.relevantPages}`);
+  const pages = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/pages?type=HTML&limit=100` })
+  ).json();
+  const mean = (part: string) => {
+    const scores = pages.items
+      .filter((p: { url: string }) => p.url.includes(part))
+      .map((p: { score: number }) => p.score);
+    return scores.reduce((a: number, b: number) => a + b, 0) / scores.length;
+  };
+  assert.ok(
+    mean('/tennis/') > mean('/cooking/'),
+    `tennis ${mean('/tennis/')} vs cooking ${mean('/cooking/')}`,
+  );
+});
+
+test('the topic crawl keeps its graph to the first maxPages discovered pages', async (t) => {
+  const { app } = await build(t);
+  const status = await crawl(app, {
+    maxPages: 10,
+    strategy: 'topic',
+    topics: ['tennis'],
+    topic: { mainTextStartsAtFirstParagraph: false },
+  });
+  const counts = status.counts as Record<string, number>;
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  assert.equal(total, 10, 'exactly maxPages pages discovered');
+  assert.equal(counts.FRONTIER, 0, 'all of them fetched');
+  const graph = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/graph?format=json` })
+  ).json();
+  assert.ok(graph.vertices.length <= 10);
+  const pairs = new Set(graph.edges.map((e: number[]) => `${e[0]}>${e[1]}`));
+  assert.equal(pairs.size, graph.edges.length, 'no duplicate edges');
+  assert.ok(
+    graph.edges.every((e: number[]) => e[0] !== e[1]),
+    'no self-loops',
+  );
+  // links near "tennis" weigh more, so the tennis pages come in before the seed's cooking links are used up
+  const pages = (await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/pages?limit=100` })).json();
+  const tennis = pages.items.filter((p: { url: string }) => p.url.includes('/tennis/')).length;
+  assert.ok(tennis >= 4, `${tennis} tennis pages among the first 10`);
+});
+
+test('focused-crawl requests are validated with the field named', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ strategy: 'best-first' }, 'relevance'],
+    [{ relevance: { query: 'tennis (wimbledon' } }, 'relevance.query'],
+    [{ relevance: { query: 'a', similarTo: { documents: [{ text: 'x' }] } } }, 'relevance.similarTo'],
+    [{ maxResults: 3 }, 'maxResults'],
+    [{ strategy: 'sideways' }, 'strategy'],
+    [{ relevance: { similarTo: { documents: [{}] } } }, 'relevance.similarTo.documents[0]'],
+  ];
+  for (const [extra, field] of cases) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/crawls',
+      payload: { seeds: ['https://example.org/'], ...extra },
+    });
+    assert.equal(response.statusCode, 400, `${JSON.stringify(extra)} → ${response.body}`);
+    assert.equal(response.json().field, field, response.body);
+  }
+  const malformed = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: ['https://example.org/'], relevance: { query: 'tennis (wimbledon' } },
+  });
+  assert.equal(typeof malformed.json().position, 'number');
+});

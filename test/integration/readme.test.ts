@@ -1,0 +1,110 @@
+// Keeps the README honest: starts the real server (src/server.ts) and runs every curl line of the README's
+// walkthrough against it, with the seed pointed at the test web and <id> filled in from the first answer.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { dropSchema, TEST_DATABASE_URL } from '../helper.js';
+import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The curl commands of README's walkthrough block (continuation lines joined, comments dropped). */
+export function walkthroughCommands(readme: string): string[] {
+  const start = readme.indexOf('<!-- readme-walkthrough');
+  assert.ok(start >= 0, 'README has a walkthrough block');
+  const block = readme.slice(
+    readme.indexOf('```bash', start) + 7,
+    readme.indexOf('```', readme.indexOf('```bash', start) + 7),
+  );
+  const commands: string[] = [];
+  let current = '';
+  for (const line of block.split('\n')) {
+    const text = line.replace(/\s+#.*$/, '').trim();
+    if (!text || text.startsWith('#')) continue;
+    current += current ? ` ${text}` : text;
+    if (current.endsWith('\\')) current = current.slice(0, -1).trim();
+    else {
+      commands.push(current);
+      current = '';
+    }
+  }
+  return commands;
+}
+
+test('every curl line of the README walkthrough works against a live server', {
+  timeout: 120_000,
+}, async (t) => {
+  const web = await startTestWeb({ seed: 5, hosts: 1, pagesPerHost: 6, features: BENCHMARK_FEATURES });
+  t.after(() => web.close());
+  const schema = `t_${randomBytes(5).toString('hex')}`;
+  t.after(() => dropSchema(schema));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: TEST_DATABASE_URL,
+      DB_SCHEMA: schema,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  t.after(() => {
+    server.kill('SIGTERM');
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${base}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) break;
+    assert.ok(i < 200, 'server did not become ready');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  const commands = walkthroughCommands(readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
+  assert.ok(commands.length >= 5, 'the walkthrough has its curl lines');
+  let id = '';
+  for (const [index, command] of commands.entries()) {
+    assert.match(command, /^curl /);
+    const line = command
+      .replaceAll('localhost:3000', `127.0.0.1:${port}`)
+      .replaceAll('https://example.org/', web.seeds[0]!)
+      .replaceAll('<id>', id);
+    const { stdout } = await run('bash', ['-c', `${line} -w '\\n%{http_code}'`]);
+    const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
+    const body = stdout.slice(0, stdout.lastIndexOf('\n'));
+    if (line.includes('DELETE')) {
+      // the crawl has finished by now: cancelling it is a 409 problem, as the README says
+      assert.equal(status, 409, `${line} → ${status} ${body}`);
+      assert.equal(JSON.parse(body).status, 409);
+      continue;
+    }
+    assert.ok(status >= 200 && status < 300, `${line} → ${status} ${body}`);
+    if (index === 0) {
+      const created = JSON.parse(body);
+      assert.equal(status, 202);
+      id = created.id;
+      // let the crawl finish (politeness is the default 1 s per host) so the reads below see results
+      for (let i = 0; ; i++) {
+        const state = (await (await fetch(`${base}/v1/crawls/${id}`)).json()) as { status: string };
+        if (state.status === 'completed') break;
+        assert.ok(i < 600, `crawl still ${state.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } else if (line.includes('format=edges')) {
+      assert.match(body, /^\d+\n/);
+    } else {
+      assert.ok(JSON.parse(body));
+    }
+  }
+});

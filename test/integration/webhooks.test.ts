@@ -1,0 +1,167 @@
+// Webhooks against a loopback receiver: every event exactly once, in order, with a valid signature; a
+// receiver that fails the first deliveries still gets the event; a receiver that does not answer does not
+// hold up the crawl. WEBHOOK_RETRY_BASE_MS is small so the retries come within the test.
+import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { build, waitForCrawl } from '../helper.js';
+import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  raw: string;
+  body: { id: number; event: string; pages?: Array<{ id: number }> };
+}
+
+async function receiver(
+  t: { after(fn: () => unknown): void },
+  answer: (index: number, response: ServerResponse) => void,
+) {
+  const received: Received[] = [];
+  let requests = 0;
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const index = requests++;
+      response.on('finish', () => {
+        if (response.statusCode < 300)
+          received.push({ headers: request.headers, raw, body: JSON.parse(raw) });
+      });
+      answer(index, response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function startCrawl(
+  app: Awaited<ReturnType<typeof build>>['app'],
+  seeds: string[],
+  hosts: string[],
+  url: string,
+) {
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: {
+      seeds,
+      scope: { allowedDomains: hosts.map((origin) => new URL(origin).host) },
+      politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
+      maxPages: 40,
+      workers: 1,
+      webhook: { url, headers: { 'x-team': 'search' }, secret: 's3cret-s3cret' },
+    },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  return created.json().id as string;
+}
+
+test('a receiver gets every event once, in order, signed; one failing twice still gets it', {
+  timeout: 60_000,
+}, async (t) => {
+  const web = await startTestWeb({ seed: 7, hosts: 2, pagesPerHost: 12, features: BENCHMARK_FEATURES });
+  t.after(() => web.close());
+  const { app } = await build(t, { env: { WEBHOOK_RETRY_BASE_MS: '50' } });
+  // the first two requests fail: the started event is delivered on its third attempt
+  const hook = await receiver(t, (index, response) => response.writeHead(index < 2 ? 503 : 204).end());
+  const id = await startCrawl(app, web.seeds, web.hosts, hook.url);
+  const final = await waitForCrawl(app, id);
+  assert.equal(final.status, 'completed');
+  await until(() => hook.received.some((r) => r.body.event === 'completed'), 'the completed event');
+
+  const events = hook.received.map((r) => r.body.event);
+  assert.equal(events[0], 'started');
+  assert.equal(events[events.length - 1], 'completed');
+  assert.ok(
+    events.slice(1, -1).every((event) => event === 'page'),
+    events.join(),
+  );
+  const ids = hook.received.map((r) => r.body.id);
+  assert.equal(new Set(ids).size, ids.length, 'an event delivered twice');
+  for (const r of hook.received) {
+    const timestamp = r.headers['x-trawl-timestamp'] as string;
+    const expected = `sha256=${createHmac('sha256', 's3cret-s3cret').update(`${timestamp}.${r.raw}`).digest('hex')}`;
+    assert.equal(r.headers['x-trawl-signature'], expected);
+    assert.equal(r.headers['x-team'], 'search');
+    assert.equal(r.headers['x-trawl-delivery'], String(r.body.id));
+  }
+  // the page events carry each written page once
+  const paged = hook.received.flatMap((r) => r.body.pages?.map((page) => page.id) ?? []);
+  assert.equal(new Set(paged).size, paged.length);
+  const counts = final.counts as Record<string, number>;
+  const written = Object.entries(counts).reduce((sum, [type, n]) => (type === 'FRONTIER' ? sum : sum + n), 0);
+  assert.equal(paged.length, written);
+
+  const log = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}/webhooks` })).json();
+  const started = log.items.filter((d: { event: string }) => d.event === 'started');
+  assert.deepEqual(
+    started.map((d: { attempt: number; status: number; outcome: string }) => [
+      d.attempt,
+      d.status,
+      d.outcome,
+    ]),
+    [
+      [1, 503, 'retrying'],
+      [2, 503, 'retrying'],
+      [3, 204, 'delivered'],
+    ],
+  );
+  // the secret is never shown back
+  assert.equal(final.request && (final.request as { webhook: { secret: string } }).webhook.secret, '(set)');
+});
+
+test('a receiver that does not answer does not hold up the crawl', { timeout: 60_000 }, async (t) => {
+  const web = await startTestWeb({ seed: 8, hosts: 2, pagesPerHost: 10, features: BENCHMARK_FEATURES });
+  t.after(() => web.close());
+  const { app } = await build(t, { env: { WEBHOOK_RETRY_BASE_MS: '50' } });
+  const held: ServerResponse[] = [];
+  let release = false;
+  const hook = await receiver(t, (_index, response) => {
+    if (release) response.writeHead(204).end();
+    else held.push(response);
+  });
+  const id = await startCrawl(app, web.seeds, web.hosts, hook.url);
+  const final = await waitForCrawl(app, id);
+  assert.equal(final.status, 'completed');
+  // the crawl finished while the receiver still sat on the first delivery
+  assert.equal(hook.received.length, 0);
+  assert.ok(held.length >= 1);
+  release = true;
+  for (const response of held) response.writeHead(204).end();
+  await until(() => hook.received.some((r) => r.body.event === 'completed'), 'the completed event');
+  assert.equal(hook.received[0]?.body.event, 'started');
+});
+
+test('a crawl cancelled while still queued sends its cancelled event', { timeout: 60_000 }, async (t) => {
+  const hook = await receiver(t, (_index, response) => response.writeHead(204).end());
+  const schema = `t_${randomBytes(5).toString('hex')}`;
+  // no worker yet: the crawl stays queued, and the API records the cancel itself
+  const { app } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
+  const id = await startCrawl(app, ['http://127.0.0.1:9/'], ['http://127.0.0.1:9'], hook.url);
+  const cancelled = await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
+  assert.equal(cancelled.statusCode, 200, cancelled.body);
+  // a worker comes up later: it delivers the event and finds nothing to crawl
+  await build(t, { worker: true, env: { DB_SCHEMA: schema, WEBHOOK_RETRY_BASE_MS: '50' } });
+  await until(() => hook.received.length > 0, 'the cancelled event');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.deepEqual(
+    hook.received.map((delivery) => delivery.body.event),
+    ['cancelled'],
+  );
+});

@@ -1,0 +1,84 @@
+// Kills a worker process with SIGKILL in the middle of a crawl and starts another: the crawl completes,
+// every page is fetched exactly once except those in flight at the kill (at most twice), nothing is lost.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build, TEST_DATABASE_URL, waitForCrawl } from '../helper.js';
+import {
+  BENCHMARK_FEATURES,
+  countDisallowedRequests,
+  countRepeatedRequests,
+  loggedPageUrls,
+  startTestWeb,
+} from '../support/testweb/index.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function startWorker(schema: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: TEST_DATABASE_URL,
+      DB_SCHEMA: schema,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      WORKER_CONCURRENCY: '1',
+      LEASE_SECS: '3',
+      JOB_LOCK_MS: '2000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+test('a crawl survives SIGKILL of a worker process', { timeout: 180_000 }, async (t) => {
+  const web = await startTestWeb({ seed: 3, hosts: 4, pagesPerHost: 60, features: BENCHMARK_FEATURES });
+  t.after(() => web.close());
+  const schema = `t_${randomBytes(5).toString('hex')}`;
+  const { app } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
+  const workers = [startWorker(schema), startWorker(schema)];
+  t.after(() => {
+    for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
+  });
+
+  const truth = web.groundTruth({ maxDepth: null });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: {
+      seeds: web.seeds,
+      maxPages: 10_000,
+      scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
+      // slow enough that the kill lands mid-crawl
+      politeness: { delayMs: 25, maxCrawlDelayMs: 50 },
+      concurrency: 8,
+      workers: 2,
+    },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const { id } = created.json();
+
+  // wait until a quarter of the pages are fetched, then kill the first worker without warning
+  for (;;) {
+    const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+    if (status.pagesFetched >= truth.fetched.size / 4) break;
+    assert.equal(status.status === 'failed', false, 'crawl failed before the kill');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  workers[0]!.kill('SIGKILL');
+  workers.push(startWorker(schema));
+
+  const final = await waitForCrawl(app, id, 150_000);
+  assert.equal(final.status, 'completed', JSON.stringify(final));
+  const requested = loggedPageUrls(web);
+  const missing = [...truth.fetched].filter((url) => !requested.has(url));
+  assert.deepEqual(missing, [], 'pages never fetched');
+  assert.equal(countDisallowedRequests(web), 0);
+  // only what was in flight at the kill may be fetched twice: the dead runner had at most 4 (8 / 2 runners)
+  const repeated = countRepeatedRequests(web);
+  assert.ok(repeated <= 4, `${repeated} URLs fetched twice`);
+  assert.equal(final.frontier, 0, 'nothing left in the frontier');
+});

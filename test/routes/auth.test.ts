@@ -1,0 +1,247 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { build, TEST_DATABASE_URL } from '../helper.js';
+
+const run = promisify(execFile);
+const SEEDS = { seeds: ['https://example.org/'] };
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+async function problemOf(response: Awaited<ReturnType<FastifyInstance['inject']>>, status: number) {
+  assert.equal(response.statusCode, status, response.body);
+  assert.match(response.headers['content-type'] as string, /^application\/problem\+json/);
+  const problem = response.json();
+  assert.equal(problem.status, status);
+  return problem as { type: string; detail: string };
+}
+
+test('with no key at all the service runs open; a bad key is still refused', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS });
+  assert.equal(created.statusCode, 202, created.body);
+  const list = await app.inject({ method: 'GET', url: '/v1/crawls' });
+  assert.deepEqual(
+    list.json().items.map((item: { id: string }) => item.id),
+    [created.json().id],
+  );
+  const bad = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer('trawl_nope') });
+  await problemOf(bad, 401);
+  assert.match(bad.headers['www-authenticate'] as string, /^Bearer/);
+  const basic = await app.inject({
+    method: 'GET',
+    url: '/v1/crawls',
+    headers: { authorization: 'Basic eDp5' },
+  });
+  await problemOf(basic, 401);
+});
+
+test('REQUIRE_API_KEY=true: /v1 needs a key even before one exists; probes and docs stay open', async (t) => {
+  const { app, runtime } = await build(t, { worker: false, env: { REQUIRE_API_KEY: 'true' } });
+  const refused = await app.inject({ method: 'GET', url: '/v1/crawls' });
+  assert.match((await problemOf(refused, 401)).detail, /API key is required/);
+  assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+  assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  assert.equal((await app.inject({ method: 'GET', url: '/docs/json' })).statusCode, 200);
+  const { key } = await runtime.keys.create({ name: 'ci' });
+  const allowed = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(key) });
+  assert.equal(allowed.statusCode, 200, allowed.body);
+});
+
+test('once a key exists, requests without one are refused (REQUIRE_API_KEY unset)', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  assert.equal((await app.inject({ method: 'GET', url: '/v1/crawls' })).statusCode, 200);
+  const { key } = await runtime.keys.create({ name: 'first' });
+  await problemOf(await app.inject({ method: 'GET', url: '/v1/crawls' }), 401);
+  assert.equal(
+    (await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(key) })).statusCode,
+    200,
+  );
+});
+
+test('tenancy: key B cannot read, list, page through, rank or cancel key A’s crawl (404, not 403)', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const a = await runtime.keys.create({ name: 'a' });
+  const b = await runtime.keys.create({ name: 'b' });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: SEEDS,
+    headers: bearer(a.key),
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const id: string = created.json().id;
+
+  for (const [method, url] of [
+    ['GET', `/v1/crawls/${id}`],
+    ['GET', `/v1/crawls/${id}/pages`],
+    ['GET', `/v1/crawls/${id}/graph`],
+    ['GET', `/v1/crawls/${id}/graph?format=gexf`],
+    ['POST', `/v1/crawls/${id}/rank`],
+    ['DELETE', `/v1/crawls/${id}`],
+  ] as const) {
+    const response = await app.inject({ method, url, headers: bearer(b.key) });
+    await problemOf(response, 404);
+    assert.doesNotMatch(response.body, /example\.org/, `${method} ${url} leaks the crawl`);
+  }
+  const listB = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(b.key) });
+  assert.deepEqual(listB.json().items, []);
+
+  // A still sees its crawl, running: B's DELETE did not cancel it
+  const statusA = await app.inject({ method: 'GET', url: `/v1/crawls/${id}`, headers: bearer(a.key) });
+  assert.equal(statusA.json().status, 'queued');
+  const listA = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(a.key) });
+  assert.deepEqual(
+    listA.json().items.map((item: { id: string }) => item.id),
+    [id],
+  );
+  const cancelled = await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}`, headers: bearer(a.key) });
+  assert.equal(cancelled.statusCode, 200, cancelled.body);
+  assert.equal(cancelled.json().status, 'cancelled');
+});
+
+test('tenancy: a ranking is seen only by the key that made it', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const a = await runtime.keys.create({ name: 'a' });
+  const b = await runtime.keys.create({ name: 'b' });
+  const ranked = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    payload: { edges: [['x', 'y']] },
+    headers: bearer(a.key),
+  });
+  assert.equal(ranked.statusCode, 201, ranked.body);
+  const id: string = ranked.json().id;
+  for (const url of [
+    `/v1/rankings/${id}`,
+    `/v1/rankings/${id}/vertices`,
+    `/v1/rankings/${id}/vertices?name=x`,
+  ]) {
+    await problemOf(await app.inject({ method: 'GET', url, headers: bearer(b.key) }), 404);
+    assert.equal((await app.inject({ method: 'GET', url, headers: bearer(a.key) })).statusCode, 200, url);
+  }
+});
+
+test('tenancy: a corpus is seen, listed and scored against only by the key that made it', async (t) => {
+  const { app, runtime } = await build(t);
+  const a = await runtime.keys.create({ name: 'a' });
+  const b = await runtime.keys.create({ name: 'b' });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/corpora',
+    payload: { name: 'pets', documents: [{ text: 'cats and dogs' }, { text: 'fish tanks' }] },
+    headers: bearer(a.key),
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const id: string = created.json().id;
+  for (let i = 0; ; i++) {
+    const status = (
+      await app.inject({ method: 'GET', url: `/v1/corpora/${id}`, headers: bearer(a.key) })
+    ).json();
+    if (status.status === 'completed') break;
+    assert.ok(i < 200, `corpus still ${status.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await problemOf(await app.inject({ method: 'GET', url: `/v1/corpora/${id}`, headers: bearer(b.key) }), 404);
+  const listed = (await app.inject({ method: 'GET', url: '/v1/corpora', headers: bearer(b.key) })).json();
+  assert.deepEqual(listed.items, []);
+  const score = (key: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/score',
+      payload: { similarTo: { documents: [{ text: 'cats' }] }, corpus: id, documents: [{ text: 'a cat' }] },
+      headers: bearer(key),
+    });
+  await problemOf(await score(b.key), 404);
+  assert.equal((await score(a.key)).statusCode, 200);
+});
+
+test('admin endpoints: issue, list and revoke keys; a revoked key is refused at once', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const admin = await runtime.keys.create({ name: 'root', admin: true });
+  const user = await runtime.keys.create({ name: 'user' });
+
+  await problemOf(await app.inject({ method: 'GET', url: '/v1/keys' }), 401);
+  await problemOf(await app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(user.key) }), 403);
+
+  const issued = await app.inject({
+    method: 'POST',
+    url: '/v1/keys',
+    payload: { name: 'ci' },
+    headers: bearer(admin.key),
+  });
+  assert.equal(issued.statusCode, 201, issued.body);
+  const ci = issued.json();
+  assert.match(ci.key, /^trawl_[A-Za-z0-9_-]{43}$/);
+  assert.ok(ci.key.startsWith(ci.prefix));
+  assert.equal(ci.admin, false);
+
+  const listed = await app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(admin.key) });
+  assert.equal(listed.statusCode, 200);
+  const items: Array<Record<string, unknown>> = listed.json().items;
+  assert.deepEqual(items.map((item) => item.name).sort(), ['ci', 'root', 'user']);
+  assert.ok(
+    items.every((item) => !('key' in item) && !JSON.stringify(item).includes(ci.key.slice(14))),
+    'listing never shows a key',
+  );
+
+  const ok = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(ci.key) });
+  assert.equal(ok.statusCode, 200);
+  const revoked = await app.inject({
+    method: 'DELETE',
+    url: `/v1/keys/${ci.prefix}`,
+    headers: bearer(admin.key),
+  });
+  assert.equal(revoked.statusCode, 200, revoked.body);
+  assert.equal(revoked.json().id, ci.id);
+  assert.ok(revoked.json().revokedAt);
+  const after = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(ci.key) });
+  assert.match((await problemOf(after, 401)).detail, /revoked/);
+  await problemOf(
+    await app.inject({ method: 'DELETE', url: '/v1/keys/trawl_zzzzzzzz', headers: bearer(admin.key) }),
+    404,
+  );
+});
+
+test('MAX_RUNNING_CRAWLS_PER_KEY caps a key’s queued and running crawls with a clear 429', async (t) => {
+  const { app, runtime } = await build(t, { worker: false, env: { MAX_RUNNING_CRAWLS_PER_KEY: '2' } });
+  const a = await runtime.keys.create({ name: 'a' });
+  const b = await runtime.keys.create({ name: 'b' });
+  const start = (key: string) =>
+    app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS, headers: bearer(key) });
+  const first = await start(a.key);
+  assert.equal(first.statusCode, 202);
+  assert.equal((await start(a.key)).statusCode, 202);
+  const third = await start(a.key);
+  assert.match(
+    (await problemOf(third, 429)).detail,
+    /2 crawls queued or running.*MAX_RUNNING_CRAWLS_PER_KEY/,
+  );
+  // the cap is per key
+  assert.equal((await start(b.key)).statusCode, 202);
+  // a cancelled crawl no longer counts
+  await app.inject({ method: 'DELETE', url: `/v1/crawls/${first.json().id}`, headers: bearer(a.key) });
+  assert.equal((await start(a.key)).statusCode, 202);
+});
+
+test('npm run keys: create prints the key once, list shows it, revoke by prefix refuses it', async (t) => {
+  const { app, config } = await build(t, { worker: false });
+  const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', ...args], {
+      env,
+      cwd: new URL('../../', import.meta.url),
+    });
+  const created = await cli('create', '--name', 'ci', '--admin');
+  const key = created.stdout.trim();
+  assert.match(key, /^trawl_[A-Za-z0-9_-]{43}$/);
+  assert.match(created.stderr, /created .* ci {2}\(admin\)/);
+  const listed = await cli('list');
+  assert.match(listed.stdout, new RegExp(`${key.slice(0, 14)}\\s+ci`));
+  assert.ok(!listed.stdout.includes(key), 'list never prints a key');
+  const admin = await app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(key) });
+  assert.equal(admin.statusCode, 200, admin.body);
+  await cli('revoke', key.slice(0, 14));
+  await problemOf(await app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(key) }), 401);
+});

@@ -1,0 +1,569 @@
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { build, waitForCrawl } from '../helper.js';
+import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
+
+// a → b, a → c, b → c, c → a with β = 0.85 and no dangling vertices: r = 0.05 + 0.85 · Σ r_u / out(u), so
+// r_b = 0.05 + 0.425 r_a, r_c = 0.05 + 0.425 r_a + 0.85 r_b = 0.0925 + 0.78625 r_a,
+// r_a = 0.05 + 0.85 r_c = 0.128625 + 0.6683125 r_a → r_a = 0.128625 / 0.3316875.
+const rA = 0.128625 / 0.3316875;
+const rB = 0.05 + 0.425 * rA;
+const rC = 0.0925 + 0.78625 * rA;
+const EDGES = [
+  ['a', 'b'],
+  ['a', 'c'],
+  ['b', 'c'],
+  ['c', 'a'],
+];
+
+interface RankingDoc {
+  status: string;
+  vertices: number;
+  edges: number;
+  converged: boolean;
+  iterations: number;
+  top: Record<
+    'pageRank' | 'inDegree' | 'outDegree',
+    Array<{ vertex: string; rank?: number; degree?: number }>
+  >;
+  jaccard: Record<string, number>;
+}
+interface Vertex {
+  vertex: string;
+  pageRank: number;
+  inDegree: number;
+  outDegree: number;
+}
+
+function assertHandComputed(ranking: RankingDoc) {
+  assert.equal(ranking.status, 'completed');
+  assert.equal(ranking.vertices, 3);
+  assert.equal(ranking.edges, 4);
+  assert.equal(ranking.converged, true);
+  assert.ok(ranking.iterations > 10, `iterations ${ranking.iterations}`);
+  assert.deepEqual(
+    ranking.top.pageRank.map((r: { vertex: string }) => r.vertex),
+    ['c', 'a', 'b'],
+  );
+  const rank = Object.fromEntries(ranking.top.pageRank.map((r) => [r.vertex, r.rank!]));
+  for (const [vertex, expected] of Object.entries({ a: rA, b: rB, c: rC })) {
+    assert.ok(
+      Math.abs((rank[vertex] ?? Number.NaN) - expected) < 1e-9,
+      `${vertex}: ${rank[vertex]} vs ${expected}`,
+    );
+  }
+  // ties broken by name
+  assert.deepEqual(ranking.top.inDegree, [
+    { vertex: 'c', degree: 2 },
+    { vertex: 'a', degree: 1 },
+    { vertex: 'b', degree: 1 },
+  ]);
+  assert.deepEqual(ranking.top.outDegree, [
+    { vertex: 'a', degree: 2 },
+    { vertex: 'b', degree: 1 },
+    { vertex: 'c', degree: 1 },
+  ]);
+  // top-3 sets of a 3-vertex graph are all the same set
+  assert.deepEqual(ranking.jaccard, {
+    'inDegree~pageRank': 1,
+    'inDegree~outDegree': 1,
+    'outDegree~pageRank': 1,
+  });
+}
+
+test('POST /v1/rankings ranks JSON edges, stores the ranking and answers its location', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    payload: { edges: EDGES, epsilon: 1e-12 },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const ranking = created.json();
+  assertHandComputed(ranking);
+  assert.equal(ranking.damping, 0.85);
+  assert.equal(ranking.epsilon, 1e-12);
+  assert.equal(ranking.crawlId, null);
+  assert.equal(created.headers.location, `/v1/rankings/${ranking.id}`);
+
+  const read = await app.inject({ method: 'GET', url: created.headers.location as string });
+  assert.equal(read.statusCode, 200);
+  assert.deepEqual(read.json(), ranking);
+
+  const vertex = await app.inject({ method: 'GET', url: `/v1/rankings/${ranking.id}/vertices?name=c` });
+  assert.equal(vertex.statusCode, 200, vertex.body);
+  assert.equal(vertex.json().inDegree, 2);
+  assert.equal(vertex.json().outDegree, 1);
+  assert.ok(Math.abs(vertex.json().pageRank - rC) < 1e-9);
+
+  const unknown = await app.inject({ method: 'GET', url: `/v1/rankings/${ranking.id}/vertices?name=zz` });
+  assert.equal(unknown.statusCode, 404);
+  assert.match(unknown.headers['content-type'] as string, /problem\+json/);
+  const missing = await app.inject({
+    method: 'GET',
+    url: '/v1/rankings/00000000-0000-4000-8000-000000000000',
+  });
+  assert.equal(missing.statusCode, 404);
+});
+
+test('POST /v1/rankings reads a text/plain edges file with options in the query string', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const file = '# a comment\n4\na b\na c\nb c\nc a\nb c\n';
+  const rejected = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings?epsilon=1e-12',
+    headers: { 'content-type': 'text/plain' },
+    payload: file,
+  });
+  assert.equal(rejected.statusCode, 400, rejected.body);
+  assert.equal(rejected.json().line, 7, 'the repeated edge is on line 7');
+
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings?epsilon=1e-12&duplicateEdges=drop&topK=2',
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    payload: file,
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const ranking = created.json();
+  assert.equal(ranking.declaredVertices, 4);
+  assert.equal(ranking.droppedDuplicates, 1);
+  assert.equal(ranking.topK, 2);
+  assert.deepEqual(
+    ranking.top.pageRank.map((r: { vertex: string }) => r.vertex),
+    ['c', 'a'],
+  );
+  const full = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings?epsilon=1e-12&duplicateEdges=drop',
+    headers: { 'content-type': 'text/plain' },
+    payload: file,
+  });
+  assert.equal(full.statusCode, 201, full.body);
+  assertHandComputed(full.json());
+});
+
+test('personalization teleports only to the given vertices (topic-sensitive PageRank)', async (t) => {
+  const { app } = await build(t, { worker: false });
+  // teleport only to a: r_a = 0.15 + 0.85 r_c, r_b = 0.425 r_a, r_c = 0.425 r_a + 0.85 r_b = 0.78625 r_a,
+  // so r_a = 0.15 / (1 − 0.85 · 0.78625) = 0.15 / 0.3316875.
+  const a = 0.15 / 0.3316875;
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    payload: { edges: EDGES, epsilon: 1e-12, personalization: ['a'] },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const ranking = created.json();
+  assert.deepEqual(ranking.personalization, ['a']);
+  const rank = Object.fromEntries(
+    ranking.top.pageRank.map((r: { vertex: string; rank: number }) => [r.vertex, r.rank]),
+  );
+  for (const [vertex, expected] of Object.entries({ a, b: 0.425 * a, c: 0.78625 * a })) {
+    assert.ok(Math.abs(rank[vertex] - expected) < 1e-9, `${vertex}: ${rank[vertex]} vs ${expected}`);
+  }
+  const unknown = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings?personalization=a&personalization=zz',
+    headers: { 'content-type': 'text/plain' },
+    payload: '3\na b\nb c\n',
+  });
+  assert.equal(unknown.statusCode, 400, unknown.body);
+  assert.equal(unknown.json().field, 'personalization[1]');
+});
+
+test('a malformed edges file is a 400 problem naming the line; bad JSON edges name the edge', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const cases: Array<[string, number]> = [
+    ['3\na b\nb c d\n', 3],
+    ['x\na b\n', 1],
+    ['2\na b\nb c\n', 3],
+    ['3\na b\nb b\n', 3],
+  ];
+  for (const [payload, line] of cases) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/rankings',
+      headers: { 'content-type': 'text/plain' },
+      payload,
+    });
+    assert.equal(response.statusCode, 400, `${JSON.stringify(payload)} → ${response.body}`);
+    assert.match(response.headers['content-type'] as string, /^application\/problem\+json/);
+    const problem = response.json();
+    assert.equal(problem.line, line, JSON.stringify(problem));
+    assert.equal(problem.field, 'body');
+    assert.match(problem.detail, new RegExp(`^line ${line}`));
+  }
+  const jsonCases: Array<[unknown, string]> = [
+    [
+      {
+        edges: [
+          ['a', 'b'],
+          ['b', 'b'],
+        ],
+      },
+      'edges[1]',
+    ],
+    [
+      {
+        edges: [
+          ['a', 'b'],
+          ['b', 'c'],
+          ['a', 'b'],
+        ],
+      },
+      'edges[2]',
+    ],
+    [{ edges: [['a', 'b', 'c']] }, 'edges[0]'],
+    [{ edges: [['a', 'b']], damping: 2 }, 'damping'],
+    [{ edges: [['a', 'b']], bogus: 1 }, 'bogus'],
+  ];
+  for (const [payload, field] of jsonCases) {
+    const response = await app.inject({ method: 'POST', url: '/v1/rankings', payload: payload as object });
+    assert.equal(response.statusCode, 400, `${JSON.stringify(payload)} → ${response.body}`);
+    assert.equal(response.json().field, field, response.body);
+  }
+  const dropped = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    payload: {
+      edges: [
+        ['a', 'b'],
+        ['b', 'b'],
+      ],
+      selfLoops: 'drop',
+    },
+  });
+  assert.equal(dropped.statusCode, 201, dropped.body);
+  assert.equal(dropped.json().droppedSelfLoops, 1);
+});
+
+test('GET /v1/rankings/:id/vertices pages through every vertex by each sort, largest first', async (t) => {
+  const { app } = await build(t, { worker: false });
+  // a hub every spoke links to, the hub linking back to some, and a chain among the spokes
+  const spokes = Array.from({ length: 11 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+  const edges = [
+    ...spokes.map((s) => [s, 'hub']),
+    ...spokes.slice(0, 4).map((s) => ['hub', s]),
+    ...spokes.slice(1).map((s, i) => [spokes[i]!, s]),
+  ];
+  const created = await app.inject({ method: 'POST', url: '/v1/rankings', payload: { edges } });
+  assert.equal(created.statusCode, 201, created.body);
+  const { id, vertices } = created.json();
+  assert.equal(vertices, 12);
+
+  for (const [sort, key] of [
+    ['-pageRank', 'pageRank'],
+    ['-inDegree', 'inDegree'],
+    ['-outDegree', 'outDegree'],
+  ] as const) {
+    const seen: Vertex[] = [];
+    let next: string | null = `/v1/rankings/${id}/vertices?sort=${sort}&limit=5`;
+    let pages = 0;
+    while (next) {
+      const response: { statusCode: number; body: string; json(): { items: Vertex[]; next: string | null } } =
+        await app.inject({
+          method: 'GET',
+          url: next,
+        });
+      assert.equal(response.statusCode, 200, response.body);
+      const page = response.json();
+      assert.ok(page.items.length <= 5);
+      seen.push(...page.items);
+      next = page.next;
+      pages++;
+    }
+    assert.equal(pages, 3);
+    assert.equal(seen.length, 12);
+    assert.equal(new Set(seen.map((v) => v.vertex)).size, 12, 'no vertex twice');
+    for (let i = 1; i < seen.length; i++) {
+      const a = seen[i - 1]!;
+      const b = seen[i]!;
+      assert.ok(a[key] > b[key] || (a[key] === b[key] && a.vertex < b.vertex), `${sort} order at ${i}`);
+    }
+    assert.equal(seen[0]!.vertex, 'hub');
+  }
+  const hub = (await app.inject({ method: 'GET', url: `/v1/rankings/${id}/vertices?name=hub` })).json();
+  assert.deepEqual([hub.inDegree, hub.outDegree], [11, 4]);
+
+  const badCursor = await app.inject({ method: 'GET', url: `/v1/rankings/${id}/vertices?cursor=nope` });
+  assert.equal(badCursor.statusCode, 400);
+  assert.equal(badCursor.json().field, 'cursor');
+  const mixed = await app.inject({ method: 'GET', url: `/v1/rankings/${id}/vertices?name=hub&limit=2` });
+  assert.equal(mixed.statusCode, 400);
+  assert.equal(mixed.json().field, 'name');
+});
+
+test("POST /v1/crawls/:id/rank ranks the crawl's link graph by page URL", async (t) => {
+  const web = await startTestWeb({ seed: 5, hosts: 1, pagesPerHost: 15, features: BENCHMARK_FEATURES });
+  t.after(() => web.close());
+  const { app, runtime } = await build(t);
+  const crawl = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: {
+      seeds: web.seeds,
+      scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
+      politeness: { delayMs: 0 },
+      maxPages: 15,
+    },
+  });
+  assert.equal(crawl.statusCode, 202, crawl.body);
+  const status = await waitForCrawl(app, crawl.json().id);
+  assert.equal(status.status, 'completed');
+
+  const ranked = await app.inject({
+    method: 'POST',
+    url: `/v1/crawls/${status.id}/rank`,
+    payload: { epsilon: 1e-10, topK: 5 },
+  });
+  assert.equal(ranked.statusCode, 201, ranked.body);
+  const ranking = ranked.json();
+  assert.equal(ranking.crawlId, status.id);
+  assert.equal(ranking.edges, status.links);
+  assert.equal(ranking.top.pageRank.length, 5);
+  assert.match(ranking.top.pageRank[0].vertex, /^http:/);
+  assert.equal(ranked.headers.location, `/v1/rankings/${ranking.id}`);
+
+  // the same graph uploaded as the crawl's edges file ranks the same (isolated pages aside: none here)
+  const file = await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/graph?format=edges` });
+  const uploaded = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings?epsilon=1e-10&topK=5',
+    headers: { 'content-type': 'text/plain' },
+    payload: file.body,
+  });
+  assert.equal(uploaded.statusCode, 201, uploaded.body);
+  assert.equal(uploaded.json().declaredVertices, ranking.vertices);
+  assert.equal(uploaded.json().vertices, ranking.vertices, 'every page of this crawl is an end of a link');
+  assert.deepEqual(uploaded.json().top, ranking.top);
+
+  const gexf = await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/graph?format=gexf` });
+  assert.equal(gexf.statusCode, 200);
+  assert.match(gexf.headers['content-type'] as string, /^application\/gexf\+xml/);
+  assert.match(gexf.body, /^<\?xml[\s\S]*<gexf xmlns="http:\/\/gexf.net\/1.3"[\s\S]*<\/gexf>\n$/);
+  assert.equal(gexf.body.match(/<node /g)?.length, ranking.vertices);
+  assert.equal(gexf.body.match(/<edge /g)?.length, ranking.edges);
+  assert.equal(gexf.body.match(/<attvalue for="pageRank"/g)?.length, ranking.vertices);
+
+  // past the job threshold the same request is queued for the rank job and ends with the same results
+  runtime.rankings.jobThresholds.crawlLinks = ranking.edges - 1;
+  const queued = await app.inject({
+    method: 'POST',
+    url: `/v1/crawls/${status.id}/rank`,
+    payload: { epsilon: 1e-10, topK: 5 },
+  });
+  assert.equal(queued.statusCode, 202, queued.body);
+  assert.equal(queued.json().crawlId, status.id);
+  const byJob = await waitForRanking(app, queued.headers.location as string);
+  assert.equal(byJob.status, 'completed', JSON.stringify(byJob));
+  assert.deepEqual({ ...byJob, id: ranking.id, createdAt: ranking.createdAt, links: ranking.links }, ranking);
+  runtime.rankings.jobThresholds.crawlLinks = ranking.edges;
+
+  const noBody = await app.inject({ method: 'POST', url: `/v1/crawls/${status.id}/rank` });
+  assert.equal(noBody.statusCode, 201, noBody.body);
+  assert.equal(noBody.json().damping, 0.85);
+  const unknown = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls/00000000-0000-4000-8000-000000000000/rank',
+    payload: {},
+  });
+  assert.equal(unknown.statusCode, 404);
+});
+
+test('an edges file over the upload limit is a 413, counted while it streams', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  runtime.rankings.limits.maxUploadBytes = 64;
+  const lines = ['100', ...Array.from({ length: 50 }, (_, i) => `v${i} v${i + 1}`)];
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    headers: { 'content-type': 'text/plain' },
+    payload: `${lines.join('\n')}\n`,
+  });
+  assert.equal(response.statusCode, 413, response.body);
+  assert.match(response.headers['content-type'] as string, /problem\+json/);
+  assert.equal(response.json().maxBytes, 64);
+  const small = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    headers: { 'content-type': 'text/plain' },
+    payload: '2\nv0 v1\n',
+  });
+  assert.equal(small.statusCode, 201, small.body);
+});
+
+/** Polls GET `location` until the ranking completes or fails (or `timeoutMs` passes, which fails the test). */
+async function waitForRanking(
+  app: FastifyInstance,
+  location: string,
+  timeoutMs = 30_000,
+): Promise<Record<string, unknown> & { status: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await app.inject({ method: 'GET', url: location });
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json();
+    if (body.status === 'completed' || body.status === 'failed') return body;
+    if (Date.now() > deadline)
+      throw new Error(`ranking ${location} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// A deterministic graph of 300 vertices and ~1,500 edges (a ring plus strides), with names of mixed length.
+function ringFile(): string {
+  const n = 300;
+  const lines = [String(n)];
+  for (let u = 0; u < n; u++) {
+    for (const stride of [1, 7, 31, 97, u % 13 === 0 ? 150 : 0]) {
+      if (stride > 0) lines.push(`page-${u} page-${(u + stride) % n}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// The upload as a request stream of small chunks, so the service sees it arrive piece by piece.
+function streamed(text: string, chunkBytes = 512): Readable {
+  const bytes = Buffer.from(text);
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.subarray(i, i + chunkBytes));
+  return Readable.from(chunks);
+}
+
+test('an edges file over the job threshold is stored, answered 202 and ranked by the rank job like the request would', async (t) => {
+  const { app, runtime } = await build(t, { env: { RANK_JOB_UPLOAD_BYTES: '2048' } });
+  assert.equal(runtime.rankings.jobThresholds.uploadBytes, 2048, 'RANK_JOB_UPLOAD_BYTES reaches the service');
+  const file = ringFile();
+  assert.ok(Buffer.byteLength(file) > 4 * 2048);
+  const url = '/v1/rankings?epsilon=1e-10&topK=7&jaccardK=20';
+
+  const queued = await app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'text/plain' },
+    payload: streamed(file),
+  });
+  assert.equal(queued.statusCode, 202, queued.body);
+  const job = queued.json();
+  assert.ok(['queued', 'running', 'completed'].includes(job.status), job.status);
+  assert.equal(job.crawlId, null);
+  assert.equal(job.epsilon, 1e-10);
+  assert.equal(job.topK, 7);
+  assert.equal(queued.headers.location, `/v1/rankings/${job.id}`);
+  const byJob = await waitForRanking(app, queued.headers.location as string);
+  assert.equal(byJob.status, 'completed', JSON.stringify(byJob));
+
+  // the same file under the threshold is ranked in the request: the same document but for id and time
+  runtime.rankings.jobThresholds.uploadBytes = Buffer.byteLength(file);
+  const direct = await app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'text/plain' },
+    payload: streamed(file),
+  });
+  assert.equal(direct.statusCode, 201, direct.body);
+  const ranking = direct.json();
+  assert.equal(ranking.vertices, 300);
+  assert.equal(ranking.declaredVertices, 300);
+  assert.deepEqual({ ...byJob, id: ranking.id, createdAt: ranking.createdAt, links: ranking.links }, ranking);
+
+  // and the per-vertex rows are the same, page by page
+  const all = async (id: string) =>
+    (await app.inject({ method: 'GET', url: `/v1/rankings/${id}/vertices?limit=1000` })).json().items;
+  const fromJob = await all(job.id);
+  assert.equal(fromJob.length, 300);
+  assert.deepEqual(fromJob, await all(ranking.id));
+  const uploads = await runtime.db.pool.query('SELECT count(*)::int AS n FROM ranking_uploads');
+  assert.equal(uploads.rows[0].n, 0, 'the stored upload is dropped once parsed');
+});
+
+test('a queued ranking shows its state, and its vertices are a 409 until it completes', async (t) => {
+  const { app } = await build(t, { worker: false, env: { RANK_JOB_UPLOAD_BYTES: '0' } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    headers: { 'content-type': 'text/plain' },
+    payload: '3\na b\nb c\n',
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const read = await app.inject({ method: 'GET', url: created.headers.location as string });
+  assert.equal(read.statusCode, 200);
+  const state = read.json();
+  assert.equal(state.status, 'queued');
+  assert.equal(state.error, null);
+  assert.equal(state.damping, 0.85);
+  assert.equal(state.iterations, undefined, 'no results before the job ran');
+  const vertices = await app.inject({ method: 'GET', url: `${created.headers.location}/vertices` });
+  assert.equal(vertices.statusCode, 409, vertices.body);
+  assert.equal(vertices.json().rankingStatus, 'queued');
+});
+
+test('a malformed edges file found by the rank job fails the ranking with the line in its error', async (t) => {
+  const { app, runtime } = await build(t, { env: { RANK_JOB_UPLOAD_BYTES: '1024' } });
+  const good = ringFile().split('\n');
+  const cases: Array<[string, number, RegExp]> = [
+    // a third field deep in the file, well past what the request read ahead
+    [
+      [...good.slice(0, 900), 'page-1 page-2 page-3', ...good.slice(900)].join('\n'),
+      901,
+      /expected "from to"/,
+    ],
+    // a repeated edge is only found when the job builds the graph
+    [[...good, 'page-5 page-6', ''].join('\n'), good.length + 1, /duplicate edge page-5 → page-6/],
+  ];
+  for (const [file, line, message] of cases) {
+    const queued = await app.inject({
+      method: 'POST',
+      url: '/v1/rankings',
+      headers: { 'content-type': 'text/plain' },
+      payload: streamed(file),
+    });
+    assert.equal(queued.statusCode, 202, queued.body);
+    const ended = await waitForRanking(app, queued.headers.location as string);
+    assert.equal(ended.status, 'failed', JSON.stringify(ended));
+    const error = ended.error as Record<string, unknown>;
+    assert.equal(error.code, 'validation');
+    assert.equal(error.field, 'body');
+    assert.equal(error.line, line, JSON.stringify(error));
+    assert.match(String(error.detail), new RegExp(`^line ${line}: `));
+    assert.match(String(error.detail), message);
+  }
+  const rows = await runtime.db.pool.query(
+    "SELECT (SELECT count(*) FROM ranking_uploads)::int AS uploads, (SELECT count(*) FROM rankings WHERE status = 'failed')::int AS failed",
+  );
+  assert.deepEqual(rows.rows[0], { uploads: 0, failed: 2 });
+});
+
+test('an upload over the size limit is a 413 on the job path too, and leaves no ranking behind', async (t) => {
+  const { app, runtime } = await build(t, {
+    worker: false,
+    env: {
+      RANK_JOB_UPLOAD_BYTES: '100',
+      RANK_MAX_UPLOAD_BYTES: '4096',
+      RANK_MAX_VERTICES: '1000',
+      RANK_MAX_EDGES: '5000',
+    },
+  });
+  assert.deepEqual(
+    [
+      runtime.rankings.limits.maxUploadBytes,
+      runtime.rankings.limits.maxVertices,
+      runtime.rankings.limits.maxEdges,
+    ],
+    [4096, 1000, 5000],
+    'RANK_MAX_* reach the service',
+  );
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    headers: { 'content-type': 'text/plain' },
+    payload: streamed(ringFile()),
+  });
+  assert.equal(response.statusCode, 413, response.body);
+  assert.equal(response.json().maxBytes, 4096);
+  const rows = await runtime.db.pool.query('SELECT count(*)::int AS n FROM rankings');
+  assert.equal(rows.rows[0].n, 0);
+});

@@ -1,0 +1,129 @@
+// trawl in-process for bench/focus.ts, as bench/peers/trawl.ts runs it (API + worker in this process, a fresh
+// PostgreSQL schema dropped afterwards), but one runtime for several crawls: each is started with
+// POST /v1/crawls, awaited on GET /v1/crawls/:id and read back page by page from GET /v1/crawls/:id/pages.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openRuntime, type Runtime } from '../../src/runtime.js';
+
+const POLL_MS = 100;
+const FINISHED = ['completed', 'failed', 'cancelled'];
+
+/** The fields of GET /v1/crawls/:id this bench reads; relevantPages/harvestRate only on focused builds. */
+export interface FocusCrawlStatus {
+  id: string;
+  status: string;
+  error: string | null;
+  pagesFetched: number;
+  counts: Record<string, number>;
+  relevantPages?: number;
+  harvestRate?: number;
+}
+
+export interface FocusCrawlPage {
+  url: string;
+  finalUrl: string | null;
+  type: string;
+  score?: number | null;
+}
+
+export type FocusCrawlOutcome =
+  | { rejected: string }
+  | { status: FocusCrawlStatus; pages: FocusCrawlPage[]; crawlMs: number };
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+export class FocusTrawl {
+  readonly #runtime: Runtime;
+  readonly #app: App;
+  readonly #admin: pg.Client;
+  readonly #schema: string;
+
+  private constructor(runtime: Runtime, app: App, admin: pg.Client, schema: string) {
+    this.#runtime = runtime;
+    this.#app = app;
+    this.#admin = admin;
+    this.#schema = schema;
+  }
+
+  static async open(databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test') {
+    const schema = `bench_focus_${randomBytes(5).toString('hex')}`;
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: '',
+      DB_SCHEMA: schema,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+      LEASE_SECS: '60',
+      WORKER_CONCURRENCY: '8',
+    });
+    const log = pino({ level: config.logLevel }, pino.destination(2));
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    let runtime: Runtime | null = null;
+    try {
+      runtime = await openRuntime(config, log);
+      runtime.startWorker();
+      const app = await buildApp({ runtime, logger: log });
+      await app.ready();
+      return new FocusTrawl(runtime, app, admin, schema);
+    } catch (error) {
+      await runtime?.close();
+      await FocusTrawl.#drop(admin, schema);
+      throw error;
+    }
+  }
+
+  /** Runs one crawl to its end; a 400 (a strategy or field this build does not know) comes back as rejected. */
+  async crawl(payload: Record<string, unknown>, timeoutMs = 5 * 60_000): Promise<FocusCrawlOutcome> {
+    const startedMs = performance.now();
+    const created = await this.#app.inject({ method: 'POST', url: '/v1/crawls', payload });
+    if (created.statusCode === 400) {
+      const problem = created.json() as { detail?: string; title?: string };
+      return { rejected: problem.detail ?? problem.title ?? created.body };
+    }
+    if (created.statusCode !== 202) throw new Error(`POST /v1/crawls: ${created.statusCode} ${created.body}`);
+    const { id } = created.json() as { id: string };
+    let status: FocusCrawlStatus;
+    for (;;) {
+      status = (
+        await this.#app.inject({ method: 'GET', url: `/v1/crawls/${id}` })
+      ).json() as FocusCrawlStatus;
+      if (FINISHED.includes(status.status)) break;
+      if (performance.now() - startedMs > timeoutMs) {
+        await this.#app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
+        throw new Error(`crawl ${id} still ${status.status} after ${timeoutMs / 1000} s; cancelled`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    const crawlMs = performance.now() - startedMs;
+    const pages: FocusCrawlPage[] = [];
+    let next: string | null = `/v1/crawls/${id}/pages?limit=1000`;
+    while (next !== null) {
+      const response = await this.#app.inject({ method: 'GET', url: next });
+      if (response.statusCode !== 200)
+        throw new Error(`GET ${next}: ${response.statusCode} ${response.body}`);
+      const list = response.json() as { items: FocusCrawlPage[]; next: string | null };
+      pages.push(...list.items);
+      next = list.next;
+    }
+    return { status, pages, crawlMs };
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.#app.close();
+      await this.#runtime.close();
+    } finally {
+      await FocusTrawl.#drop(this.#admin, this.#schema);
+      await this.#admin.end();
+    }
+  }
+
+  static async #drop(admin: pg.Client, schema: string): Promise<void> {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}_bullmq" CASCADE`).catch(() => {});
+  }
+}

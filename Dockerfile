@@ -1,0 +1,24 @@
+# trawl API (and in-process worker). Build: docker build -t trawl .  Run the worker alone with
+# `docker run … trawl node dist/worker.js`. DATABASE_URL should point at a real server in containers.
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# npm install, not npm ci: see .ci/run (the lock cannot list optional builds the registry lacks)
+RUN npm install
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM node:20-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY migrations ./migrations
+RUN useradd --system --create-home trawl && mkdir -p /data && chown trawl /data
+USER trawl
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/server.js"]

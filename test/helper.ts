@@ -25,16 +25,33 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/**
+ * Drops a test schema and its job namespace. A connection that outlived its runtime by a moment (a queue
+ * client's last poll) can make DROP ... CASCADE deadlock, so that error is retried a few times.
+ */
 export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}_bullmq" CASCADE`);
+    for (const name of [schema, `${schema}_bullmq`]) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        }
+      }
+    }
   } finally {
     await client.end();
   }
 }
+
+// Tests that start two runtimes on one schema (an API and a separate worker) must drop it only after the
+// last of them has closed; otherwise the drop races the other runtime's queries.
+const runtimesOnSchema = new Map<string, number>();
 
 export interface Built {
   app: FastifyInstance;
@@ -51,10 +68,19 @@ export async function build(
   const runtime = await openRuntime(config, log);
   if (options.worker ?? true) runtime.startWorker();
   const app = await buildApp({ runtime, logger: log });
+  runtimesOnSchema.set(config.dbSchema, (runtimesOnSchema.get(config.dbSchema) ?? 0) + 1);
   t.after(async () => {
-    await app.close();
-    await runtime.close();
-    await dropSchema(config.dbSchema);
+    try {
+      await app.close();
+      await runtime.close();
+    } finally {
+      const left = (runtimesOnSchema.get(config.dbSchema) ?? 1) - 1;
+      if (left > 0) runtimesOnSchema.set(config.dbSchema, left);
+      else {
+        runtimesOnSchema.delete(config.dbSchema);
+        await dropSchema(config.dbSchema);
+      }
+    }
   });
   return { app, runtime, config };
 }

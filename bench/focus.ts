@@ -6,8 +6,11 @@
 // pages fetched, relevant pages, harvest rate = relevant / fetched, and its ratio to BFS (target ≥ 2×).
 // A strategy the server rejects with a 400 (not built yet) is printed as "not available".
 // Args: --max-pages N (500), --web topic,wiki, --only bfs,keyword,tfidf,topic, --topic NAME (tennis),
-// --subject CATEGORY (subject.Science.Physics), --seed N (1), --pages-per-topic N (600), --concurrency N (4),
+// --subject CATEGORY (subject.Science.Physics), --seed N (1), --pages-per-topic N (600), --concurrency N,M (1,4),
 // --query Q and --topics a,b,c (override the keyword query and the topic words on every web run).
+// Each web is crawled at every listed concurrency: at 1 the order is exactly the reference's sequential
+// best-first (MISSION-NOTES §1–§2, the evaluation of record); with several fetches in flight, pages are claimed
+// before the links of the pages still in flight are queued, which blurs the order — the table shows how much.
 
 import {
   type LabelledWeb,
@@ -147,7 +150,7 @@ function judge(strategy: Strategy, outcome: FocusCrawlOutcome, setup: FocusSetup
   };
 }
 
-function printTable(setup: FocusSetup, rows: Row[]): void {
+function printTable(setup: FocusSetup, rows: Row[], concurrency: number): void {
   const bfs = rows.find((row) => row.strategy === 'bfs' && !row.unavailable && !row.failed);
   const header = [
     'strategy',
@@ -186,7 +189,9 @@ function printTable(setup: FocusSetup, rows: Row[]): void {
     cells.length <= 2
       ? cells.join('  ')
       : cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  process.stdout.write(`\n${setup.label}\n${line(header)}\n${body.map(line).join('\n')}\n`);
+  process.stdout.write(
+    `\n${setup.label}; concurrency ${concurrency}\n${line(header)}\n${body.map(line).join('\n')}\n`,
+  );
 }
 
 async function topicSetup(args: string[]): Promise<FocusSetup> {
@@ -251,12 +256,16 @@ async function wikiSetup(args: string[]): Promise<FocusSetup | string> {
 
 export async function run(args: string[]): Promise<void> {
   const maxPages = numberArg(args, '--max-pages', 500);
-  const concurrency = numberArg(args, '--concurrency', 4);
+  const concurrencies = stringArg(args, '--concurrency', '1,4')
+    .split(',')
+    .map((each) => Number(each));
+  if (concurrencies.some((each) => !(Number.isInteger(each) && each >= 1 && each <= 16)))
+    throw new Error('--concurrency: a comma-separated list of integers in [1, 16]');
   const webs = listArg(args, '--web', WEBS);
   const strategies = listArg(args, '--only', STRATEGIES);
   if (!strategies.includes('bfs')) process.stdout.write('(without bfs there is no ratio to print)\n');
   process.stdout.write(
-    `budget ${maxPages} pages per crawl (maxPages), delay 0, concurrency ${concurrency}, one runner; ` +
+    `budget ${maxPages} pages per crawl (maxPages), delay 0, concurrency ${concurrencies.join(' and ')}, one runner; ` +
       'relevant = by the web’s oracle on the crawl’s own page list\n',
   );
   const trawl = await FocusTrawl.open();
@@ -276,30 +285,32 @@ export async function run(args: string[]): Promise<void> {
           `\n${name}: query ${JSON.stringify(setup.query)}; topics ${JSON.stringify(setup.topics)}; ` +
             `similarTo ${setup.similarTo.length} pages\n`,
         );
-        const rows: Row[] = [];
-        for (const strategy of strategies) {
-          process.stdout.write(`${name}/${strategy}: crawling…\n`);
-          try {
-            const servedBefore = setup.web.pageRequests();
-            const outcome = await trawl.crawl(payloadFor(strategy, setup, maxPages, concurrency));
-            const row = judge(strategy, outcome, setup, setup.web.pageRequests() - servedBefore);
-            rows.push(row);
-            if (row.failed) failures.push(`${name}/${strategy}: ${row.failed}`);
-          } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            failures.push(`${name}/${strategy}: ${message}`);
-            rows.push({
-              strategy,
-              failed: message,
-              fetched: 0,
-              relevant: 0,
-              harvest: 0,
-              served: 0,
-              crawlMs: 0,
-            });
+        for (const concurrency of concurrencies) {
+          const rows: Row[] = [];
+          for (const strategy of strategies) {
+            process.stdout.write(`${name}/${strategy}, concurrency ${concurrency}: crawling…\n`);
+            try {
+              const servedBefore = setup.web.pageRequests();
+              const outcome = await trawl.crawl(payloadFor(strategy, setup, maxPages, concurrency));
+              const row = judge(strategy, outcome, setup, setup.web.pageRequests() - servedBefore);
+              rows.push(row);
+              if (row.failed) failures.push(`${name}/${strategy}: ${row.failed}`);
+            } catch (error) {
+              const message = error instanceof Error ? error.message : String(error);
+              failures.push(`${name}/${strategy}: ${message}`);
+              rows.push({
+                strategy,
+                failed: message,
+                fetched: 0,
+                relevant: 0,
+                harvest: 0,
+                served: 0,
+                crawlMs: 0,
+              });
+            }
           }
+          printTable(setup, rows, concurrency);
         }
-        printTable(setup, rows);
       } finally {
         await setup.web.close();
       }

@@ -5,11 +5,13 @@
 -- may be used. Pages leased for the first time are counted against the budget (a page retaken after a
 -- crash is not counted twice). Always returns one row with the crawl's status; page columns are null when
 -- nothing was leased. A focused crawl that has its max_results relevant pages has no budget left.
+-- Locks are NO KEY UPDATE, the strength the UPDATEs below take anyway: FOR UPDATE would also block the
+-- foreign-key checks (FOR KEY SHARE) of other workers' page and link inserts against these rows.
 WITH crawl AS (
   SELECT status,
          CASE WHEN relevant_pages >= (request ->> 'maxResults')::int THEN 0
               ELSE greatest(max_pages - claimed_pages, 0) END AS budget
-  FROM crawls WHERE id = $1 FOR UPDATE
+  FROM crawls WHERE id = $1 FOR NO KEY UPDATE
 ),
 free_slots AS (
   SELECT hs.site_id, hs.slot
@@ -20,7 +22,7 @@ free_slots AS (
     AND hs.next_fetch_at <= now()
     AND (hs.leased_until IS NULL OR hs.leased_until < now())
     AND (s.robots_fetched_at IS NOT NULL OR hs.slot = 0)
-  FOR UPDATE OF hs SKIP LOCKED
+  FOR NO KEY UPDATE OF hs SKIP LOCKED
 ),
 free_by_site AS (
   SELECT site_id, array_agg(slot ORDER BY slot) AS slots FROM free_slots GROUP BY site_id
@@ -34,7 +36,7 @@ candidates AS (
     WHERE site_id = f.site_id AND type = 'FRONTIER' AND (leased_until IS NULL OR leased_until < now())
     ORDER BY priority DESC, id
     LIMIT cardinality(f.slots)
-    FOR UPDATE SKIP LOCKED
+    FOR NO KEY UPDATE SKIP LOCKED
   ) p
 ),
 chosen AS (

@@ -217,6 +217,7 @@ export class PgCrawlStore implements CrawlStore {
       outcome.relevant,
       outcome.links.map((link) => link.url),
       outcome.links.map((link) => link.anchor),
+      crawlId,
     ]);
     return disallowed;
   }

@@ -1,8 +1,9 @@
 -- Writes the outcome of fetching page $1 and ends its lease, in one statement: the metadata row with its
 -- relevance score ($22), the body (gzip), the images it shows, its binary-document record, the page budget
 -- back for a page never requested ($16), one more relevant page for a focused crawl ($23), and its links
--- ($24 target URLs, $25 anchors) to the pages of the crawl they name — queued before this statement. Links were queued and recorded before this (they are idempotent), so a crash between
--- the two only means the page is leased again and redone.
+-- ($24 target URLs, $25 anchors) to the pages of crawl $26 they name. Those pages were queued before this
+-- statement (queuing is idempotent), so a crash between the two only means the page is leased again and
+-- redone.
 WITH done AS (
   UPDATE pages
   SET type = $2, status = $3, content_type = $4, bytes = $5, truncated = $6, sha256 = $7, load_ms = $8,
@@ -21,12 +22,15 @@ shown AS (
   SELECT done.id, i.url, i.alt FROM done, unnest($17::text[], $18::text[]) AS i(url, alt)
   ON CONFLICT (page_id, url) DO NOTHING
 ),
+-- Each target is looked up by the crawl's unique (crawl_id, canonical_url) key, one probe per link. Joined as
+-- a plain join on done.crawl_id, the planner (blind to the CTE's value, with a fast-growing table's stale
+-- statistics) scanned every page of the crawl for every page written: quadratic in the crawl's size.
 linked AS (
   INSERT INTO links (from_page, to_page, anchor)
   SELECT done.id, p.id, l.anchor
   FROM done
   CROSS JOIN unnest($24::text[], $25::text[]) AS l(url, anchor)
-  JOIN pages p ON p.crawl_id = done.crawl_id AND p.canonical_url = l.url
+  CROSS JOIN LATERAL (SELECT id FROM pages WHERE crawl_id = $26 AND canonical_url = l.url) AS p
   WHERE p.id <> done.id
   ON CONFLICT (from_page, to_page) DO NOTHING
 ),

@@ -22,15 +22,18 @@ shown AS (
   SELECT done.id, i.url, i.alt FROM done, unnest($17::text[], $18::text[]) AS i(url, alt)
   ON CONFLICT (page_id, url) DO NOTHING
 ),
--- Each target is looked up by the crawl's unique (crawl_id, canonical_url) key, one probe per link. Joined as
--- a plain join on done.crawl_id, the planner (blind to the CTE's value, with a fast-growing table's stale
--- statistics) scanned every page of the crawl for every page written: quadratic in the crawl's size.
+-- Each target is looked up by the crawl's unique (crawl_id, canonical_url) key, one probe per link. Planned
+-- as a join, with a fast-growing table's stale statistics, it became a scan of every page of the crawl
+-- hash-joined to the links, for every page written: quadratic in the crawl's size. LIMIT 1 keeps the
+-- LATERAL subquery from being flattened back into that join.
 linked AS (
   INSERT INTO links (from_page, to_page, anchor)
   SELECT done.id, p.id, l.anchor
   FROM done
   CROSS JOIN unnest($24::text[], $25::text[]) AS l(url, anchor)
-  CROSS JOIN LATERAL (SELECT id FROM pages WHERE crawl_id = $26 AND canonical_url = l.url) AS p
+  CROSS JOIN LATERAL (
+    SELECT id FROM pages WHERE crawl_id = $26 AND canonical_url = l.url LIMIT 1
+  ) AS p
   WHERE p.id <> done.id
   ON CONFLICT (from_page, to_page) DO NOTHING
 ),

@@ -11,7 +11,7 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../crawler/engine/ports.js';
-import { sql } from './sql.js';
+import { prepared, sql } from './sql.js';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -43,7 +43,7 @@ export class PgCrawlStore implements CrawlStore {
     leaseSecs: number,
     checkFinished = true,
   ): Promise<ClaimResult> {
-    const result = await this.pool.query(sql('claim_frontier'), [crawlId, workerId, max, leaseSecs]);
+    const result = await this.pool.query(prepared('claim_frontier', [crawlId, workerId, max, leaseSecs]));
     const first = result.rows[0];
     const crawlStatus: string = first?.crawl_status ?? 'missing';
     const budgetLeft: number = first?.budget ?? 0;
@@ -167,14 +167,9 @@ export class PgCrawlStore implements CrawlStore {
     nextFetchDelayMs: number,
     sha256: string | null,
   ): Promise<number | null> {
-    const result = await this.pool.query<{ page_id: number }>(sql('request_done'), [
-      page.siteId,
-      page.slot,
-      nextFetchDelayMs,
-      sha256,
-      crawlId,
-      page.id,
-    ]);
+    const result = await this.pool.query<{ page_id: number }>(
+      prepared('request_done', [page.siteId, page.slot, nextFetchDelayMs, sha256, crawlId, page.id]),
+    );
     const holder = result.rows[0]?.page_id;
     return holder === undefined || holder === page.id ? null : holder;
   }
@@ -191,34 +186,36 @@ export class PgCrawlStore implements CrawlStore {
     const fresh = outcome.links.filter((link) => !link.known);
     const disallowed =
       fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
-    await this.pool.query(sql('page_complete'), [
-      page.id,
-      outcome.type,
-      outcome.status,
-      outcome.contentType,
-      outcome.bytes,
-      outcome.truncated,
-      outcome.sha256,
-      outcome.loadMs,
-      outcome.fetchedAt,
-      outcome.finalUrl,
-      outcome.title,
-      outcome.error,
-      outcome.redirects === null ? null : JSON.stringify(outcome.redirects),
-      outcome.duplicateOf,
-      outcome.htmlGzip,
-      !outcome.requested,
-      outcome.images.map((image) => image.url),
-      outcome.images.map((image) => image.alt),
-      outcome.document?.dataType ?? null,
-      outcome.document?.contentType ?? null,
-      outcome.document?.bytes ?? null,
-      outcome.score,
-      outcome.relevant,
-      outcome.links.map((link) => link.url),
-      outcome.links.map((link) => link.anchor),
-      crawlId,
-    ]);
+    await this.pool.query(
+      prepared('page_complete', [
+        page.id,
+        outcome.type,
+        outcome.status,
+        outcome.contentType,
+        outcome.bytes,
+        outcome.truncated,
+        outcome.sha256,
+        outcome.loadMs,
+        outcome.fetchedAt,
+        outcome.finalUrl,
+        outcome.title,
+        outcome.error,
+        outcome.redirects === null ? null : JSON.stringify(outcome.redirects),
+        outcome.duplicateOf,
+        outcome.htmlGzip,
+        !outcome.requested,
+        outcome.images.map((image) => image.url),
+        outcome.images.map((image) => image.alt),
+        outcome.document?.dataType ?? null,
+        outcome.document?.contentType ?? null,
+        outcome.document?.bytes ?? null,
+        outcome.score,
+        outcome.relevant,
+        outcome.links.map((link) => link.url),
+        outcome.links.map((link) => link.anchor),
+        crawlId,
+      ]),
+    );
     return disallowed;
   }
 
@@ -242,8 +239,7 @@ export class PgCrawlStore implements CrawlStore {
     );
     const capped = frontier.maxDiscovered !== null;
     const inserted = await db.query<{ id: number; url: string; type: string; error: string | null }>(
-      sql(capped ? 'pages_enqueue_capped' : 'pages_enqueue'),
-      [
+      prepared(capped ? 'pages_enqueue_capped' : 'pages_enqueue', [
         crawlId,
         fromPageId,
         urls.map((url) => url.url),
@@ -252,7 +248,7 @@ export class PgCrawlStore implements CrawlStore {
         urls.map((url) => url.priority),
         urls.map((url) => url.disallowed ?? null),
         ...(capped ? [frontier.maxDiscovered] : []),
-      ],
+      ]),
     );
     return inserted.rows
       .filter((row) => row.type === 'DISALLOWED')

@@ -31,7 +31,9 @@ const TEXT_REFRESH_MS = 20_000;
 
 export function crawlProcessor(deps: CrawlProcessorDeps) {
   const repository = new CrawlsRepository(deps.pool);
-  const store = new PgCrawlStore(deps.pool);
+  const store = new PgCrawlStore(deps.pool, (error) =>
+    deps.log.warn({ err: error }, 'refreshing the page table statistics failed'),
+  );
   return async (job: Job<CrawlJobData>) => {
     const { crawlId, runner } = job.data;
     const crawl = await repository.get(crawlId);

@@ -17,7 +17,10 @@ export interface Database {
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbSchema'> & { embeddedPort?: number; poolSize?: number },
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbSchema'> & {
+    embeddedPort?: number;
+    dbPoolSize?: number;
+  },
   log: (message: string) => void,
 ): Promise<Database> {
   let embedded: EmbeddedDatabase | null = null;
@@ -32,7 +35,7 @@ export async function openDatabase(
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: config.poolSize ?? 20,
+    max: config.dbPoolSize ?? 8,
     // synchronous_commit off: a crash may lose the last few hundred ms of commits, which leases already
     // make good (an unfinished page is fetched again); every page write stops waiting for a disk flush.
     options: `-c search_path="${config.dbSchema}" -c synchronous_commit=off`,

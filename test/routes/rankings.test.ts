@@ -584,9 +584,9 @@ function roundedTop(top: TopLists): Record<string, Array<Record<string, number |
         ]),
       ),
     );
-    const valueOf = (row: Record<string, number | string>) =>
+    const measured = (row: Record<string, number | string>) =>
       Number(Object.entries(row).find(([key]) => key !== 'vertex')?.[1] ?? 0);
-    rows.sort((a, b) => valueOf(b) - valueOf(a) || String(a.vertex).localeCompare(String(b.vertex)));
+    rows.sort((a, b) => measured(b) - measured(a) || String(a.vertex).localeCompare(String(b.vertex)));
     rounded[measure] = rows;
   }
   return rounded;

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DiscoveredUrl } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
+import { sql } from '../../src/db/sql.js';
 import { build } from '../helper.js';
 
 test('queuing pages past the table’s last estimated size refreshes its statistics', async (t) => {
@@ -17,11 +18,7 @@ test('queuing pages past the table’s last estimated size refreshes its statist
   const crawlId: string = created.json().id;
   const pool = runtime.db.pool;
   const rowEstimate = async () =>
-    (
-      await pool.query<{ rows: number }>(
-        "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'pages'::regclass",
-      )
-    ).rows[0]!.rows;
+    (await pool.query<{ rows: number }>(sql('pages_row_estimate'))).rows[0]!.rows;
   assert.ok((await rowEstimate()) < 100, 'a new schema starts without statistics');
 
   const failures: Error[] = [];

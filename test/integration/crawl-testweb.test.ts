@@ -9,6 +9,7 @@ import {
   countDisallowedRequests,
   countRepeatedRequests,
   loggedPageUrls,
+  scopeOf,
   startTestWeb,
   type TestWeb,
 } from '../support/testweb/index.js';
@@ -60,7 +61,7 @@ test('a BFS crawl of the test web fetches exactly what a correct crawler fetches
       seeds: web.seeds,
       maxPages: 5000,
       maxDepth,
-      scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
+      scope: scopeOf(web),
       politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
       concurrency: 16,
       workers: 2,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { build, waitForCrawl } from '../helper.js';
-import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
+import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 
 interface ServerSentEvent {
   id: string | null;
@@ -73,7 +73,7 @@ test('live progress of a crawl run by another runtime, resumed with Last-Event-I
     url: '/v1/crawls',
     payload: {
       seeds: web.seeds,
-      scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
+      scope: scopeOf(web),
       // slow enough that the first connection ends mid-crawl
       politeness: { delayMs: 60, maxCrawlDelayMs: 60 },
       maxPages: 60,

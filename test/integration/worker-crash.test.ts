@@ -11,6 +11,7 @@ import {
   countDisallowedRequests,
   countRepeatedRequests,
   loggedPageUrls,
+  scopeOf,
   startTestWeb,
 } from '../support/testweb/index.js';
 
@@ -51,7 +52,7 @@ test('a crawl survives SIGKILL of a worker process', { timeout: 180_000 }, async
     payload: {
       seeds: web.seeds,
       maxPages: 10_000,
-      scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
+      scope: scopeOf(web),
       // slow enough that the kill lands mid-crawl
       politeness: { delayMs: 25, maxCrawlDelayMs: 50 },
       concurrency: 8,

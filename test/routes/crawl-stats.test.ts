@@ -9,7 +9,7 @@ import { CRAWL_TEXT_QUEUE } from '../../src/jobs/queues.js';
 import type { Runtime } from '../../src/runtime.js';
 import { enqueueCrawlText } from '../../src/services/crawl-stats.js';
 import { build, waitForCrawl } from '../helper.js';
-import { BENCHMARK_FEATURES, startTestWeb, type TestWeb } from '../support/testweb/index.js';
+import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 let web: TestWeb;
 before(async () => {
@@ -17,14 +17,7 @@ before(async () => {
 });
 after(() => web.close());
 
-function crawlOf(extra: Record<string, unknown> = {}) {
-  return {
-    seeds: web.seeds,
-    scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
-    politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
-    ...extra,
-  };
-}
+const crawlOf = (extra: Record<string, unknown> = {}) => crawlRequestFor(web, extra);
 
 async function get(app: FastifyInstance, url: string) {
   const response = await app.inject({ method: 'GET', url });

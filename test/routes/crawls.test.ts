@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { build, waitForCrawl } from '../helper.js';
-import { BENCHMARK_FEATURES, startTestWeb, type TestWeb } from '../support/testweb/index.js';
+import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 let web: TestWeb;
 before(async () => {
@@ -9,14 +9,7 @@ before(async () => {
 });
 after(() => web.close());
 
-function crawlOf(extra: Record<string, unknown> = {}) {
-  return {
-    seeds: web.seeds,
-    scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
-    politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
-    ...extra,
-  };
-}
+const crawlOf = (extra: Record<string, unknown> = {}) => crawlRequestFor(web, extra);
 
 test('POST /v1/crawls rejects bad input with problem+json naming the field', async (t) => {
   const { app } = await build(t, { worker: false });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { startMetricsServer } from '../../src/jobs/metrics.js';
 import { build, waitForCrawl } from '../helper.js';
-import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
+import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 interface Family {
   name: string;
@@ -54,12 +54,7 @@ test('/metrics parses as Prometheus text and its counters move when a crawl runs
   const created = await app.inject({
     method: 'POST',
     url: '/v1/crawls',
-    payload: {
-      seeds: web.seeds,
-      scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
-      politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
-      maxPages: 40,
-    },
+    payload: crawlRequestFor(web, { maxPages: 40 }),
   });
   assert.equal(created.statusCode, 202, created.body);
   const final = await waitForCrawl(app, created.json().id);

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { build, waitForCrawl } from '../helper.js';
-import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
+import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 
 // a → b, a → c, b → c, c → a with β = 0.85 and no dangling vertices: r = 0.05 + 0.85 · Σ r_u / out(u), so
 // r_b = 0.05 + 0.425 r_a, r_c = 0.05 + 0.425 r_a + 0.85 r_b = 0.0925 + 0.78625 r_a,
@@ -305,7 +305,7 @@ test("POST /v1/crawls/:id/rank ranks the crawl's link graph by page URL", async 
     url: '/v1/crawls',
     payload: {
       seeds: web.seeds,
-      scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
+      scope: scopeOf(web),
       politeness: { delayMs: 0 },
       maxPages: 15,
     },

@@ -1,3 +1,3 @@
--- Refreshes the planner's statistics of the page table and returns its estimated row count afterwards
--- (see PgCrawlStore.noteInsertedPages: cached plans of the per-page statements are rebuilt from them).
+-- Refreshes the planner's statistics of the page table, which also invalidates the cached plans built on
+-- them (see PgCrawlStore.noteInsertedPages; pages_row_estimate.sql reads the new size).
 ANALYZE pages

@@ -100,6 +100,21 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
   return web;
 }
 
+/** A crawl scope that keeps a crawl on this web: its hosts are the allowed domains. */
+export function scopeOf(web: TestWeb): { allowedDomains: string[] } {
+  return { allowedDomains: web.hosts.map((origin) => new URL(origin).host) };
+}
+
+/** A crawl request for this web: its seeds and scope, no politeness delay; `extra` adds or overrides fields. */
+export function crawlRequestFor(web: TestWeb, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    seeds: web.seeds,
+    scope: scopeOf(web),
+    politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
+    ...extra,
+  };
+}
+
 /** Page requests (GET, not robots.txt or sitemaps) of URLs that robots.txt forbids for `userAgent`. */
 export function countDisallowedRequests(web: TestWeb, userAgent = 'trawl'): number {
   return web.log.filter(

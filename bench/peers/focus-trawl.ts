@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { benchTrawlConfig } from './measure.js';
 
 const POLL_MS = 100;
 const FINISHED = ['completed', 'failed', 'cancelled'];
@@ -50,15 +50,7 @@ export class FocusTrawl {
 
   static async open(databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test') {
     const schema = `bench_focus_${randomBytes(5).toString('hex')}`;
-    const config = loadConfig({
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: '',
-      DB_SCHEMA: schema,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-      LEASE_SECS: '60',
-      WORKER_CONCURRENCY: '8',
-    });
+    const config = benchTrawlConfig(databaseUrl, '', schema);
     const log = pino({ level: config.logLevel }, pino.destination(2));
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();

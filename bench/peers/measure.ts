@@ -1,6 +1,7 @@
 // What each crawler child reports to bench/crawl.ts, and the /proc readings behind the server-side CPU
 // figures (PostgreSQL backends, redis-server): Linux only, and a reading that /proc refuses counts as absent.
 import { readdirSync, readFileSync } from 'node:fs';
+import { type Config, loadConfig } from '../../src/config.js';
 
 export interface CrawlerReport {
   /** Wall time from the crawl's start to the crawler saying it is done (process start-up excluded). */
@@ -99,4 +100,17 @@ export function ownUsage(): { cpuSecs: number; peakRssMiB: number } {
     cpuSecs: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
     peakRssMiB: usage.maxRSS / 1024,
   };
+}
+
+/** trawl's configuration in a benchmark: a schema of its own, loopback targets allowed, quiet logs. */
+export function benchTrawlConfig(databaseUrl: string, redisUrl: string, schema: string): Config {
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    DB_SCHEMA: schema,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+    LEASE_SECS: '60',
+    WORKER_CONCURRENCY: '8',
+  });
 }

@@ -11,9 +11,15 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { openRuntime } from '../../src/runtime.js';
-import { CpuMeter, type CrawlChildOptions, type CrawlerReport, ownUsage, pidsNamed } from './measure.js';
+import {
+  benchTrawlConfig,
+  CpuMeter,
+  type CrawlChildOptions,
+  type CrawlerReport,
+  ownUsage,
+  pidsNamed,
+} from './measure.js';
 
 const POLL_MS = 20;
 const SERVER_BACKENDS = ['checkpointer', 'background writer', 'walwriter', 'autovacuum worker'];
@@ -65,15 +71,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
   const applicationName = `trawl_bench_${tag}`;
   const baseUrl = options.databaseUrl ?? 'postgres://postgres@127.0.0.1:5432/test';
   const databaseUrl = `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}application_name=${applicationName}`;
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: options.redisUrl ?? '',
-    DB_SCHEMA: schema,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-    LEASE_SECS: '60',
-    WORKER_CONCURRENCY: '8',
-  });
+  const config = benchTrawlConfig(databaseUrl, options.redisUrl ?? '', schema);
   const log = pino({ level: config.logLevel }, pino.destination(2));
   const monitor = new pg.Client({ connectionString: baseUrl });
   await monitor.connect();

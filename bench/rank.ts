@@ -18,6 +18,7 @@ import {
   parseEdgesStream,
   splitLines,
 } from '../src/crawler/rank/index.js';
+import { Rng } from '../test/support/testweb/random.js';
 import { numberArg } from './args.js';
 
 // The package is CommonJS whose typings declare `export default`: require gives the function itself.
@@ -129,7 +130,8 @@ export async function run(args: string[]): Promise<void> {
  * shuffled over the ids so popular pages are scattered as in a crawl. Self-loops and repeats are dropped.
  */
 export function syntheticGraph(vertexCount: number, seed: number): Graph {
-  const random = mulberry32(seed);
+  const rng = new Rng(seed);
+  const random = () => rng.next();
   const builder = new GraphBuilder({ selfLoops: 'drop', duplicateEdges: 'drop' });
   for (let v = 0; v < vertexCount; v++) builder.addVertex(`p${v}`);
   const byPopularity = new Int32Array(vertexCount);
@@ -217,17 +219,6 @@ function toGraphology(graph: Graph): DirectedGraph {
     for (let j = graph.outOffsets[u]!; j < end; j++) g.addEdge(from, graph.names[graph.outTargets[j]!]!);
   }
   return g;
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function onceDrain(stream: NodeJS.WritableStream): Promise<void> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WeightedQueue } from '../../../src/crawler/frontier/weighted-queue.js';
+import { Rng } from '../../support/testweb/random.js';
 
 function drain<K>(queue: WeightedQueue<K>): Array<[K, number]> {
   const out: Array<[K, number]> = [];
@@ -108,18 +109,6 @@ test('infinite weights order correctly; NaN is refused', () => {
   assert.throws(() => queue.add('nan', Number.NaN), RangeError);
 });
 
-/** Deterministic PRNG (mulberry32) so a failing sequence can be replayed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The specification as a linear scan: obviously right, O(n) per extract. */
 class NaiveQueue {
   items: Array<{ key: number; weight: number; seq: number }> = [];
@@ -148,7 +137,8 @@ class NaiveQueue {
 
 test('randomized operations agree with a naive reference implementation', () => {
   for (const seed of [1, 2, 3, 42, 2024]) {
-    const random = mulberry32(seed);
+    const rng = new Rng(seed); // mulberry32, replayable from the seed
+    const random = () => rng.next();
     const queue = new WeightedQueue<number>();
     const naive = new NaiveQueue();
     for (let step = 0; step < 3000; step++) {

@@ -48,6 +48,12 @@ function text(x: number, y: number, content: string, attributes = ''): string {
   return `<text x="${fmt(x)}" y="${fmt(y)}"${attributes ? ` ${attributes}` : ''}>${content}</text>`;
 }
 
+/** A y-axis title, turned upright, centred on the frame's height at the left edge of the plot. */
+function yAxisLabel(frame: Frame, content: string): string {
+  const y = frame.top + frame.height / 2;
+  return text(20, y, content, `text-anchor="middle" transform="rotate(-90 20 ${fmt(y)})"`);
+}
+
 function frameRect(frame: Frame): string {
   return `<rect x="${fmt(frame.left)}" y="${fmt(frame.top)}" width="${fmt(frame.width)}" height="${fmt(frame.height)}" fill="none" stroke="#333333"/>`;
 }
@@ -141,14 +147,7 @@ export function zipfPlotSvg(top: RankFrequency[], totalWords: number): string {
   }
   body.push(frameRect(frame));
   body.push(text(frame.left + frame.width / 2, height - 14, 'rank r (log scale)', 'text-anchor="middle"'));
-  body.push(
-    text(
-      20,
-      frame.top + frame.height / 2,
-      'frequency f (log scale)',
-      `text-anchor="middle" transform="rotate(-90 20 ${fmt(frame.top + frame.height / 2)})"`,
-    ),
-  );
+  body.push(yAxisLabel(frame, 'frequency f (log scale)'));
 
   if (totalWords > 0) {
     const rEnd = 10 ** xMaxExp;
@@ -292,22 +291,8 @@ export function distributionPlotSvg(series: DistributionSeries[], options: Distr
   });
 
   body.push(frameRect(histogram), frameRect(ecdf));
-  body.push(
-    text(
-      20,
-      histogram.top + histogram.height / 2,
-      'share of values',
-      `text-anchor="middle" transform="rotate(-90 20 ${fmt(histogram.top + histogram.height / 2)})"`,
-    ),
-  );
-  body.push(
-    text(
-      20,
-      ecdf.top + ecdf.height / 2,
-      'cumulative share (ECDF)',
-      `text-anchor="middle" transform="rotate(-90 20 ${fmt(ecdf.top + ecdf.height / 2)})"`,
-    ),
-  );
+  body.push(yAxisLabel(histogram, 'share of values'));
+  body.push(yAxisLabel(ecdf, 'cumulative share (ECDF)'));
   body.push(text(left + width / 2, height - 22, `${escapeXml(options.xLabel)} (ms)`, 'text-anchor="middle"'));
   const beyond = all.reduce((sum, s) => sum + s.sorted.filter((v) => v > xMax).length, 0);
   if (beyond > 0) {

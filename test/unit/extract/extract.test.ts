@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { compositeTextDensity, DensityNode } from '../../../src/crawler/extract/density.js';
 import {
   DEFAULT_EXTRACTION_METHOD,
@@ -11,6 +10,7 @@ import {
   tokenF1,
 } from '../../../src/crawler/extract/index.js';
 import { InputError } from '../../../src/errors.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
 
 // Densities by hand (cetd: `a` removed, T = element descendants, 0 → 1):
 //   #menu  C = 0 (its text is all links)          TD 0    → dropped
@@ -169,7 +169,7 @@ test('token F1 counts word bags with multiplicity', () => {
 
 // Real pages from Mozilla Readability's fixtures; floors sit a little under the F1 measured when they were set
 // (ars-1 0.986, wikipedia 0.944, bbc-1 0.933, guardian-1 0.995, mozilla-1 0.874), so a regression fails.
-const PAGES_DIR = fileURLToPath(new URL('../../../../shared/data/readability-test-pages/', import.meta.url));
+const PAGES_DIR = sharedDataPath('readability-test-pages/');
 const F1_FLOORS: Record<string, number> = {
   'ars-1': 0.96,
   wikipedia: 0.92,
@@ -179,7 +179,7 @@ const F1_FLOORS: Record<string, number> = {
 };
 
 test(`the default method (${DEFAULT_EXTRACTION_METHOD}) keeps its token F1 on real pages`, {
-  skip: existsSync(PAGES_DIR) ? false : 'shared/data/readability-test-pages not present',
+  skip: skipWithoutSharedData(['readability-test-pages/']),
 }, () => {
   for (const [name, floor] of Object.entries(F1_FLOORS)) {
     const source = readFileSync(`${PAGES_DIR}${name}/source.html`, 'utf8');

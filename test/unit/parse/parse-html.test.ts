@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parseHtml } from '../../../src/crawler/parse/parse-html.js';
 import { contentWords, tokenize } from '../../../src/crawler/text/tokenize.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
 
 const PAGE = 'https://ex.com/a/b/page.html';
 const urls = (html: string, pageUrl = PAGE) => parseHtml(html, pageUrl).links.map((link) => link.url);
@@ -233,10 +233,10 @@ test('main text starts at the first <p> when asked: links before it are outside'
   assert.deepEqual(dropped.firstParagraph, { wordPosition: 2, linkIndex: 1 });
 });
 
-const pagesDir = fileURLToPath(new URL('../../../../shared/data/readability-test-pages', import.meta.url));
+const pagesDir = sharedDataPath('readability-test-pages');
 
 test('real pages: textWords = tokenize(text), words = contentWords(text), anchors are their words', {
-  skip: existsSync(pagesDir) ? false : 'shared/data/readability-test-pages not present',
+  skip: skipWithoutSharedData(['readability-test-pages']),
 }, () => {
   const names = readdirSync(pagesDir).sort().slice(0, 40);
   let linksChecked = 0;

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { analyzeGraph } from '../../../src/crawler/rank/analysis.js';
 import { GraphBuilder } from '../../../src/crawler/rank/graph.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
 
-const dir = fileURLToPath(new URL('../../../../shared/data/wikispeedia/', import.meta.url));
-const present = existsSync(`${dir}links.tsv`) && existsSync(`${dir}articles.tsv`);
+const dir = sharedDataPath('wikispeedia/');
 
 // Reference values from networkx 2.8.8 (Debian python3-networkx), an independent implementation, made with
 // /usr/bin/python3 on this script (self-loops removed as in our graph; dangling mass spread uniformly, the
@@ -53,7 +52,7 @@ function rows(file: string): string[][] {
 }
 
 test('Wikispeedia: top-10 by PageRank and in-degree agree with networkx', {
-  skip: present ? false : 'shared/data/wikispeedia not present',
+  skip: skipWithoutSharedData(['wikispeedia/links.tsv', 'wikispeedia/articles.tsv']),
 }, () => {
   // Articles first, so the 4,604 vertices include those without any link.
   const builder = new GraphBuilder({ selfLoops: 'drop' });

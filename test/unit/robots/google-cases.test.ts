@@ -1,13 +1,11 @@
 // Every allow/disallow case of Google's robots.txt test suite (shared/data/robotstxt) through RobotsPolicy.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { RobotsPolicy, robotsUrlFor } from '../../../src/crawler/robots/policy.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
 
-const casesPath = fileURLToPath(
-  new URL('../../../../shared/data/robotstxt/google-robots-cases.json', import.meta.url),
-);
+const casesPath = sharedDataPath('robotstxt/google-robots-cases.json');
 
 interface RobotsCase {
   name: string;
@@ -28,7 +26,7 @@ const KNOWN_DEVIATIONS: Record<string, string> = {
 };
 
 test('google/robotstxt cases: every ID_ case passes, GoogleOnly_ deviations are the documented ones', {
-  skip: existsSync(casesPath) ? false : 'shared/data/robotstxt/google-robots-cases.json not present',
+  skip: skipWithoutSharedData(['robotstxt/google-robots-cases.json']),
 }, (t) => {
   const cases = JSON.parse(readFileSync(casesPath, 'utf8')) as RobotsCase[];
   assert.ok(cases.length >= 100, `expected the full case list, got ${cases.length}`);

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
 import { buildWikiWeb, inSubject, startWikiWeb, wikiDataMissing } from '../../support/topicweb/index.js';
 
-const DATA_DIR = fileURLToPath(new URL('../../../../shared/data/wikispeedia/', import.meta.url));
-const skip = wikiDataMissing(DATA_DIR) ?? false;
+const DATA_DIR = sharedDataPath('wikispeedia/');
+const skip = skipWithoutSharedData(['wikispeedia/'], wikiDataMissing(DATA_DIR));
 const ORIGINS = ['http://127.0.0.2:1000', 'http://127.0.0.3:1000'];
 
 /** links.tsv read here on its own: the targets of one article, as URL-encoded names. */

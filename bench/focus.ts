@@ -25,7 +25,7 @@ const STRATEGIES = ['bfs', 'keyword', 'tfidf', 'topic'] as const;
 type Strategy = (typeof STRATEGIES)[number];
 const WEBS = ['topic', 'wiki'] as const;
 type WebName = (typeof WEBS)[number];
-/** Each focused strategy's harvest rate against BFS's (issue: "≥ 2× BFS's harvest rate on both webs"). */
+/** Each focused strategy's harvest rate against BFS's (the target: at least 2× BFS's harvest rate on both webs). */
 const TARGET_RATIO = 2;
 /** Pages of the similarity set for the TF-IDF runs. */
 const SIMILAR_PAGES = 5;

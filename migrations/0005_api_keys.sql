@@ -1,4 +1,4 @@
--- API keys and tenancy (issue 6). A key is stored only as the SHA-256 of its text: the key is 32 random
+-- API keys and tenancy. A key is stored only as the SHA-256 of its text: the key is 32 random
 -- bytes, so a fast hash is as safe as a slow one (nothing to brute-force) and lets every request look it up
 -- by an indexed equality instead of comparing against each row with bcrypt. Revoking sets revoked_at; keys
 -- are never deleted, so "some key exists" (the service is no longer open) never turns back to false.

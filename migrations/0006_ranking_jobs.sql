@@ -1,4 +1,4 @@
--- Rankings computed as BullMQ jobs (issue 4): a big upload is stored in chunks beside its queued ranking
+-- Rankings computed as BullMQ jobs: a big upload is stored in chunks beside its queued ranking
 -- and parsed by the job; a job that fails keeps its error (problem fields: code, detail, field, line).
 
 ALTER TABLE rankings ADD COLUMN error jsonb;

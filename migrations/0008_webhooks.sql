@@ -1,4 +1,4 @@
--- Webhooks (issue 6). An event is written once (started/completed/failed/cancelled at most once per crawl, a
+-- Webhooks. An event is written once (started/completed/failed/cancelled at most once per crawl, a
 -- row per batch of pages) and delivered in order per crawl by `webhook` jobs; every HTTP attempt is a
 -- delivery row, so GET /v1/crawls/:id/webhooks shows what the receiver answered and when.
 

@@ -14,9 +14,9 @@ export interface CrawlScopeSpec {
   allowedDomains?: string[];
   /** A link is in scope only when its host equals the host of the page it was found on. */
   sameHost?: boolean;
-  /** Regex sources matched against the full canonical URL; when non-empty, a URL must match one. */
+  /** RE2 patterns searched for in the full canonical URL; when non-empty, a URL must match one. */
   include?: string[];
-  /** Regex sources matched against the full canonical URL; a match puts the URL out of scope. */
+  /** RE2 patterns searched for in the full canonical URL; a match puts the URL out of scope. */
   exclude?: string[];
   /** Largest link depth followed (seeds are depth 0); null or absent: unlimited. */
   maxDepth?: number | null;
@@ -27,7 +27,8 @@ export interface CrawlScopeSpec {
 export type ScopeRejection = 'domain' | 'same-host' | 'exclude' | 'include' | 'depth' | 'scheme';
 export type ScopeVerdict = { inScope: true } | { inScope: false; reason: ScopeRejection };
 
-const IN_SCOPE: ScopeVerdict = { inScope: true };
+/** Verdicts are shared (remembered per URL), hence frozen. */
+const IN_SCOPE: ScopeVerdict = Object.freeze({ inScope: true });
 
 /** Most canonical URLs whose include/exclude verdict a scope remembers. */
 const MAX_REMEMBERED_VERDICTS = 10_000;
@@ -159,9 +160,9 @@ export class CrawlScope {
     const known = this.#verdicts.get(canonical);
     if (known !== undefined) return known;
     const verdict: ScopeVerdict = this.#exclude.matches(canonical)
-      ? { inScope: false, reason: 'exclude' }
+      ? Object.freeze({ inScope: false, reason: 'exclude' })
       : !this.#include.isEmpty && !this.#include.matches(canonical)
-        ? { inScope: false, reason: 'include' }
+        ? Object.freeze({ inScope: false, reason: 'include' })
         : IN_SCOPE;
     if (this.#verdicts.size >= MAX_REMEMBERED_VERDICTS) {
       this.#verdicts.delete(this.#verdicts.keys().next().value as string);

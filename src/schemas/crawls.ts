@@ -27,13 +27,15 @@ export const Scope = Type.Object(
     include: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
         maxItems: 100,
-        description: 'regular expressions; when given, a URL must match one',
+        description:
+          'RE2 regular expressions over the canonical URL (no lookaround or backreferences); when given, a URL must match one',
       }),
     ),
     exclude: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
         maxItems: 100,
-        description: 'regular expressions; a URL matching one is skipped',
+        description:
+          'RE2 regular expressions over the canonical URL (no lookaround or backreferences); a URL matching one is skipped',
       }),
     ),
   },

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
+import { InputError } from '../../errors.js';
 import type { Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
@@ -71,7 +72,9 @@ export function originOf(url: string): string {
 export class CrawlRunner {
   private readonly settings: CrawlSettings;
   private readonly options: RunnerOptions;
-  private readonly scope: CrawlScope;
+  private readonly scope: CrawlScope | null = null;
+  /** Why the stored scope cannot be used (a crawl stored before scope patterns were RE2): it fails at start. */
+  private readonly scopeFault: string | null = null;
   private readonly robotsBySite = new Map<number, Promise<SiteRobots>>();
   /** The robots.txt verdicts this runner has in hand, by origin (filled as robotsFor resolves). */
   private readonly knownRobots = new Map<string, SiteRobots>();
@@ -97,11 +100,12 @@ export class CrawlRunner {
     setMaxListeners(0, this.halt.signal);
     if (options.signal.aborted) this.halt.abort();
     options.signal.addEventListener('abort', () => this.halt.abort(), { once: true });
-    this.scope = new CrawlScope({
-      seeds: settings.seeds,
-      ...settings.scope,
-      maxDepth: settings.maxDepth,
-    });
+    try {
+      this.scope = new CrawlScope({ seeds: settings.seeds, ...settings.scope, maxDepth: settings.maxDepth });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.scopeFault = `the crawl's stored scope cannot be used: ${error.message}`;
+    }
   }
 
   /** Runs until the crawl is finished (by any runner), stopped (cancelled) or this runner is aborted. */
@@ -109,6 +113,11 @@ export class CrawlRunner {
     const { store, signal, workerId, leaseSecs, concurrency } = this.options;
     const { crawlId } = this.settings;
     await store.markRunning(crawlId);
+    if (this.scopeFault !== null) {
+      await store.finishCrawl(crawlId, 'failed', this.scopeFault);
+      this.options.events?.crawlEnded({ crawlId, status: 'failed', error: this.scopeFault });
+      return 'stopped';
+    }
     if (this.settings.relevance) {
       try {
         this.relevance = await PageRelevance.create(this.settings.relevance, {
@@ -166,6 +175,11 @@ export class CrawlRunner {
     }
     await this.drain();
     return 'aborted';
+  }
+
+  /** The crawl's scope verdict; nothing is in scope when the scope could not be built (the crawl fails). */
+  private inScope(url: string, depth: number, foundOn?: string): boolean {
+    return this.scope?.check(url, depth, foundOn).inScope ?? false;
   }
 
   private track(work: Promise<void>): void {
@@ -378,7 +392,7 @@ export class CrawlRunner {
       const discovered: DiscoveredUrl[] = [];
       for (const raw of urls) {
         const url = canonicalizeUrl(raw);
-        if (url && this.scope.check(url, 0).inScope) {
+        if (url && this.inScope(url, 0)) {
           discovered.push({ url, origin: originOf(url), depth: 0, priority: 0, anchor: '' });
         }
       }
@@ -425,7 +439,7 @@ export class CrawlRunner {
           refusal = { type: 'INVALID', reason: `redirect to an unsupported URL: ${to}` };
           return { follow: false, reason: refusal.reason };
         }
-        if (!this.scope.check(target, page.depth).inScope) {
+        if (!this.inScope(target, page.depth)) {
           refusal = { type: 'INVALID', reason: `redirect leaves the crawl's scope: ${target}` };
           return { follow: false, reason: refusal.reason };
         }
@@ -531,7 +545,7 @@ export class CrawlRunner {
         const priority = priorityOf(link.url);
         if (priority === null) continue;
         if (this.settings.ignoreInternal && new URL(link.url).host === pageHost) continue;
-        if (!this.scope.check(link.url, page.depth + 1, result.finalUrl).inScope) continue;
+        if (!this.inScope(link.url, page.depth + 1, result.finalUrl)) continue;
         links.push({
           url: link.url,
           origin: originOf(link.url),

@@ -116,6 +116,13 @@ function normalizeQuery(query: string, stripTracking: boolean, sort: boolean): s
   return pairs.join('&');
 }
 
+/** `host` without trailing dots ("example.com." → "example.com"); a loop, as /\.+$/ is quadratic on "a....b". */
+export function stripTrailingDots(host: string): string {
+  let end = host.length;
+  while (end > 0 && host[end - 1] === '.') end--;
+  return host.slice(0, end);
+}
+
 /**
  * The canonical form of `input` (resolved against `base` when given), or null when it is not a crawlable
  * http(s) URL: unparseable, another scheme, credentials in it, or an empty host.
@@ -131,7 +138,7 @@ export function canonicalizeUrl(input: string, base?: string, opts: Canonicalize
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null; // R2
   if (url.username !== '' || url.password !== '') return null; // R3
 
-  const hostname = url.hostname.replace(/\.+$/, ''); // R6
+  const hostname = stripTrailingDots(url.hostname); // R6
   if (hostname === '') return null;
   const host = url.port === '' ? hostname : `${hostname}:${url.port}`; // R7: WHATWG already emptied default ports
 

@@ -10,11 +10,14 @@ export {
 export {
   CrawlScope,
   type CrawlScopeSpec,
-  findNestedQuantifier,
-  MAX_PATTERN_LENGTH,
-  MAX_PATTERNS,
   type ScopeRejection,
   type ScopeVerdict,
 } from './scope.js';
 export { classifyUrl, type DocumentType, documentTypeFor, pathExtension, type UrlKind } from './url-kind.js';
+export {
+  MAX_PATTERN_LENGTH,
+  MAX_PATTERN_PROGRAM_SIZE,
+  MAX_PATTERNS,
+  UrlPatternList,
+} from './url-patterns.js';
 export { type WeightedItem, WeightedQueue } from './weighted-queue.js';

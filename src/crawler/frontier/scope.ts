@@ -1,10 +1,11 @@
 // Which discovered URLs a crawl may follow: scheme, depth, allowed domains (with optional port), same-host
 // restriction (MISSION-NOTES §2 ignoreInternal's counterpart), then user regexes on the canonical URL.
-// User patterns run on every link, so they are capped in size and checked for nested quantifiers, the usual
-// source of catastrophic backtracking ("(a+)+", "(\w*)*"); V8's regex engine has no time limit of its own.
+// User patterns run on RE2 (url-patterns.ts), in time linear in the URL, and only on URLs that passed the
+// cheap checks; their verdicts are remembered per canonical URL, since most links point at known pages.
 
 import { InputError } from '../../errors.js';
-import { canonicalizeUrl } from './canonicalize.js';
+import { canonicalizeUrl, stripTrailingDots } from './canonicalize.js';
+import { patternBudget, UrlPatternList } from './url-patterns.js';
 
 export interface CrawlScopeSpec {
   seeds: string[];
@@ -13,9 +14,9 @@ export interface CrawlScopeSpec {
   allowedDomains?: string[];
   /** A link is in scope only when its host equals the host of the page it was found on. */
   sameHost?: boolean;
-  /** Regex sources matched against the full canonical URL; when non-empty, a URL must match one. */
+  /** RE2 patterns searched for in the full canonical URL; when non-empty, a URL must match one. */
   include?: string[];
-  /** Regex sources matched against the full canonical URL; a match puts the URL out of scope. */
+  /** RE2 patterns searched for in the full canonical URL; a match puts the URL out of scope. */
   exclude?: string[];
   /** Largest link depth followed (seeds are depth 0); null or absent: unlimited. */
   maxDepth?: number | null;
@@ -26,10 +27,11 @@ export interface CrawlScopeSpec {
 export type ScopeRejection = 'domain' | 'same-host' | 'exclude' | 'include' | 'depth' | 'scheme';
 export type ScopeVerdict = { inScope: true } | { inScope: false; reason: ScopeRejection };
 
-/** Longest accepted pattern source, in characters. */
-export const MAX_PATTERN_LENGTH = 500;
-/** Most patterns accepted in one include or exclude list. */
-export const MAX_PATTERNS = 100;
+/** Verdicts are shared (remembered per URL), hence frozen. */
+const IN_SCOPE: ScopeVerdict = Object.freeze({ inScope: true });
+
+/** Most canonical URLs whose include/exclude verdict a scope remembers. */
+const MAX_REMEMBERED_VERDICTS = 10_000;
 
 interface AllowedDomain {
   /** Lower-case ASCII host (punycode), no trailing dot; "" means any host. */
@@ -43,93 +45,6 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:':
 
 function effectivePort(url: URL): number {
   return url.port === '' ? (DEFAULT_PORTS[url.protocol] ?? 0) : Number(url.port);
-}
-
-/**
- * A heuristic for star height > 1: a group that contains an unbounded or counted quantifier and is itself
- * quantified. Returns a description of the first offender, or null. Character classes and escapes are skipped.
- */
-export function findNestedQuantifier(source: string): string | null {
-  const groups: Array<{ start: number; quantified: boolean }> = [];
-  const quantifierAt = (index: number): number => {
-    const char = source[index];
-    if (char === '*' || char === '+') return 1;
-    if (char === '{') {
-      const match = /^\{\d+(?:,\d*)?\}/.exec(source.slice(index));
-      if (match) return match[0].length;
-    }
-    return 0;
-  };
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i];
-    if (char === '\\') {
-      i++;
-    } else if (char === '[') {
-      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
-    } else if (char === '(') {
-      groups.push({ start: i, quantified: false });
-    } else if (char === ')') {
-      const group = groups.pop();
-      if (group === undefined) continue; // unbalanced: the RegExp constructor reports it
-      const outer = quantifierAt(i + 1);
-      if (outer > 0 && group.quantified) {
-        return `nested quantifier in "${source.slice(group.start, i + 1 + outer)}"`;
-      }
-      const parent = groups.at(-1);
-      if (parent && (outer > 0 || group.quantified)) parent.quantified = true;
-    } else {
-      const length = quantifierAt(i);
-      if (length > 0) {
-        const top = groups.at(-1);
-        if (top) top.quantified = true;
-        i += length - 1;
-      }
-    }
-  }
-  return null;
-}
-
-function compilePatterns(sources: unknown, field: string): RegExp[] {
-  if (sources === undefined) return [];
-  if (!Array.isArray(sources))
-    throw new InputError(`${field} must be an array of regular expressions`, field);
-  if (sources.length > MAX_PATTERNS) {
-    throw new InputError(
-      `${field} has ${sources.length} patterns; at most ${MAX_PATTERNS} are accepted`,
-      field,
-    );
-  }
-  return sources.map((source: unknown, index) => {
-    const itemField = `${field}[${index}]`;
-    if (typeof source !== 'string' || source === '') {
-      throw new InputError(`${itemField} must be a non-empty string`, itemField);
-    }
-    if (source.length > MAX_PATTERN_LENGTH) {
-      throw new InputError(
-        `${itemField} is ${source.length} characters long; at most ${MAX_PATTERN_LENGTH} are accepted`,
-        itemField,
-      );
-    }
-    let regex: RegExp;
-    try {
-      regex = new RegExp(source);
-    } catch (error) {
-      throw new InputError(
-        `${itemField} is not a valid regular expression: ${(error as Error).message}`,
-        itemField,
-        {
-          pattern: source,
-        },
-      );
-    }
-    const nested = findNestedQuantifier(source);
-    if (nested !== null) {
-      throw new InputError(`${itemField} may backtrack catastrophically: ${nested}`, itemField, {
-        pattern: source,
-      });
-    }
-    return regex;
-  });
 }
 
 /** "example.com", "127.0.0.2:8080", "[::1]:8080", "*.example.com" or "*". */
@@ -149,7 +64,7 @@ function parseAllowedDomain(entry: unknown, field: string, allowSubdomains: bool
     throw new InputError(`${field} has an invalid port`, field);
   let host: string;
   try {
-    host = new URL(`http://${match[1]}/`).hostname.replace(/\.+$/, ''); // same normalization as canonicalizeUrl
+    host = stripTrailingDots(new URL(`http://${match[1]}/`).hostname); // same normalization as canonicalizeUrl
   } catch {
     throw new InputError(`${field} is not a valid host name, got "${entry}"`, field);
   }
@@ -162,8 +77,10 @@ export class CrawlScope {
   readonly seeds: readonly string[];
   readonly #domains: readonly AllowedDomain[];
   readonly #sameHost: boolean;
-  readonly #include: readonly RegExp[];
-  readonly #exclude: readonly RegExp[];
+  readonly #include: UrlPatternList;
+  readonly #exclude: UrlPatternList;
+  /** Include/exclude verdicts by canonical URL; the oldest is forgotten first. */
+  readonly #verdicts = new Map<string, ScopeVerdict>();
   readonly #maxDepth: number | null;
 
   /**
@@ -206,8 +123,9 @@ export class CrawlScope {
     }
 
     this.#sameHost = spec.sameHost ?? false;
-    this.#include = compilePatterns(spec.include, `${prefix}.include`);
-    this.#exclude = compilePatterns(spec.exclude, `${prefix}.exclude`);
+    const budget = patternBudget();
+    this.#include = UrlPatternList.compile(spec.include, `${prefix}.include`, budget);
+    this.#exclude = UrlPatternList.compile(spec.exclude, `${prefix}.exclude`, budget);
 
     const maxDepth = spec.maxDepth ?? null;
     if (maxDepth !== null && !(Number.isInteger(maxDepth) && maxDepth >= 0)) {
@@ -234,11 +152,23 @@ export class CrawlScope {
       if (page === null || new URL(page).host !== parsed.host) return { inScope: false, reason: 'same-host' };
     }
 
-    if (this.#exclude.some((regex) => regex.test(canonical))) return { inScope: false, reason: 'exclude' };
-    if (this.#include.length > 0 && !this.#include.some((regex) => regex.test(canonical))) {
-      return { inScope: false, reason: 'include' };
+    return this.#patternVerdict(canonical);
+  }
+
+  #patternVerdict(canonical: string): ScopeVerdict {
+    if (this.#include.isEmpty && this.#exclude.isEmpty) return IN_SCOPE;
+    const known = this.#verdicts.get(canonical);
+    if (known !== undefined) return known;
+    const verdict: ScopeVerdict = this.#exclude.matches(canonical)
+      ? Object.freeze({ inScope: false, reason: 'exclude' })
+      : !this.#include.isEmpty && !this.#include.matches(canonical)
+        ? Object.freeze({ inScope: false, reason: 'include' })
+        : IN_SCOPE;
+    if (this.#verdicts.size >= MAX_REMEMBERED_VERDICTS) {
+      this.#verdicts.delete(this.#verdicts.keys().next().value as string);
     }
-    return { inScope: true };
+    this.#verdicts.set(canonical, verdict);
+    return verdict;
   }
 
   #domainAllowed(url: URL): boolean {

@@ -54,7 +54,10 @@ export function normalizeRobotsBody(body: string): { rules: string; sitemaps: st
   const out: string[] = [];
   const sitemaps: string[] = [];
   for (const raw of body.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
-    const line = truncateUtf8(raw, MAX_LINE_BYTES).replace(/#.*$/, '').trim();
+    const kept = truncateUtf8(raw, MAX_LINE_BYTES);
+    // A comment runs to the end of the line; /#.*$/ would be quadratic on "###…\u2028" ("." stops at U+2028).
+    const hash = kept.indexOf('#');
+    const line = (hash < 0 ? kept : kept.slice(0, hash)).trim();
     let key: string;
     let value: string;
     const colon = line.indexOf(':');

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { CrawlScope, type CrawlScopeSpec, type ScopeVerdict } from '../../../src/crawler/frontier/scope.js';
 import {
-  CrawlScope,
-  type CrawlScopeSpec,
-  findNestedQuantifier,
+  estimateProgramSize,
   MAX_PATTERN_LENGTH,
-  type ScopeVerdict,
-} from '../../../src/crawler/frontier/scope.js';
+  MAX_PATTERN_PROGRAM_SIZE,
+} from '../../../src/crawler/frontier/url-patterns.js';
 import { InputError } from '../../../src/errors.js';
 
 interface Row {
@@ -109,9 +108,12 @@ const badRows: BadRow[] = [
   { name: 'empty pattern', spec: { ...seed, include: [''] }, field: 'scope.include[0]' },
   { name: 'pattern too long', spec: { ...seed, exclude: ['a', 'x'.repeat(MAX_PATTERN_LENGTH + 1)] }, field: 'scope.exclude[1]' },
   { name: 'too many patterns', spec: { ...seed, include: Array.from({ length: 101 }, (_, i) => `p${i}`) }, field: 'scope.include' },
-  { name: 'nested quantifier (a+)+', spec: { ...seed, exclude: ['^(a+)+$'] }, field: 'scope.exclude[0]' },
-  { name: 'nested quantifier (\\w*)*', spec: { ...seed, include: ['x', '(\\w*)*y'] }, field: 'scope.include[1]' },
-  { name: 'nested quantifier through a group', spec: { ...seed, include: ['((ab)+c){2,}'] }, field: 'scope.include[0]' },
+  { name: 'lookahead', spec: { ...seed, include: ['ok', '/blog/(?!draft)'] }, field: 'scope.include[1]' },
+  { name: 'negative lookbehind', spec: { ...seed, exclude: ['(?<!/en)/page'] }, field: 'scope.exclude[0]' },
+  { name: 'backreference', spec: { ...seed, include: ['/(\\w+)/\\1/'] }, field: 'scope.include[0]' },
+  { name: 'repeat count over RE2\'s 1000', spec: { ...seed, include: ['a{1001}'] }, field: 'scope.include[0]' },
+  { name: 'one pattern over the program budget', spec: { ...seed, exclude: ['(a|b){1000}'] }, field: 'scope.exclude[0]' },
+  { name: 'the pattern that exhausts the shared budget', spec: { ...seed, include: ['[a-z]{1,200}'], exclude: ['x', '[a-z]{1,200}', '[0-9]{1,150}'] }, field: 'scope.exclude[2]' },
   { name: 'no seeds', spec: { seeds: [] }, field: 'scope.seeds' },
   { name: 'seed not http', spec: { seeds: ['https://ok.test/', 'ftp://x.test/'] }, field: 'scope.seeds[1]' },
   { name: 'relative seed', spec: { seeds: ['/path'] }, field: 'scope.seeds[0]' },
@@ -144,21 +146,109 @@ test('fieldPrefix lets the API name its own path', () => {
   );
 });
 
-test('findNestedQuantifier: safe patterns pass, nested ones are named', () => {
-  for (const safe of [
+test('patterns RE2 cannot run are refused with the reason', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['/blog/(?=2024)', /lookahead is not supported.*RE2 syntax/],
+    ['/blog/(?!draft)', /lookahead is not supported/],
+    ['(?<=/en)/page', /lookbehind is not supported/],
+    ['(?<!/en)/page', /lookbehind is not supported/],
+    ['/(\\w+)/\\1/', /backreferences are not supported/],
+    ['(?<year>\\d{4})/\\k<year>', /backreferences are not supported/],
+    ['(unclosed', /missing closing \)/],
+  ];
+  for (const [pattern, reason] of cases) {
+    assert.throws(
+      () => new CrawlScope({ ...seed, include: ['fine', pattern] }),
+      (error: unknown) =>
+        error instanceof InputError &&
+        error.field === 'scope.include[1]' &&
+        error.message.startsWith('scope.include[1] is not a valid RE2 regular expression') &&
+        reason.test(error.message),
+      pattern,
+    );
+  }
+});
+
+// The patterns that froze the service on V8's backtracking engine, each beside a URL it must match and
+// one it must not; the long URLs (100,000 characters) would take V8 longer than the age of the universe.
+const hostile: Array<{ pattern: string; matching: string; other: string }> = [
+  { pattern: '(a|a)+$', matching: `/${'a'.repeat(40)}`, other: `/${'a'.repeat(40)}!` },
+  { pattern: '(?:a|a)*b', matching: `/${'a'.repeat(40)}b`, other: `/${'a'.repeat(40)}!` },
+  { pattern: '([a-z]|[a-z0-9])+\\.x$', matching: `/${'a'.repeat(40)}.x`, other: `/${'a'.repeat(40)}!` },
+  { pattern: '(a|aa)+$', matching: `/${'a'.repeat(40)}`, other: `/${'a'.repeat(40)}!` },
+  { pattern: '.*.*.*.*.*x$', matching: `/${'a'.repeat(40)}x`, other: `/${'a'.repeat(40)}!` },
+  { pattern: 'a*a*a*a*a*a*a*b', matching: `/${'a'.repeat(40)}b`, other: `/${'a'.repeat(40)}!` },
+  { pattern: '^(a+)+$', matching: 'never', other: `/${'a'.repeat(40)}!` },
+  { pattern: '(\\w*)*y', matching: `/${'w'.repeat(40)}y`, other: `/${'w'.repeat(40)}!` },
+];
+
+for (const { pattern, matching, other } of hostile) {
+  test(`hostile pattern ${pattern} is accepted and matched in linear time`, () => {
+    const url = (path: string) => `https://example.com${path}`;
+    const long = (path: string) => url(path.replace(/a{40}|w{40}/, (run) => run[0]!.repeat(100_000)));
+    for (const list of ['include', 'exclude'] as const) {
+      const scope = new CrawlScope({ ...seed, [list]: [pattern] });
+      const hit: ScopeVerdict = list === 'include' ? IN : out('exclude');
+      const miss: ScopeVerdict = list === 'include' ? out('include') : IN;
+      if (matching !== 'never') {
+        assert.deepEqual(scope.check(url(matching), 1), hit, `${list} ${matching}`);
+        assert.deepEqual(scope.check(long(matching), 1), hit, `${list} long ${matching}`);
+      }
+      assert.deepEqual(scope.check(url(other), 1), miss, `${list} ${other}`);
+      assert.deepEqual(scope.check(long(other), 1), miss, `${list} long ${other}`);
+    }
+    // the answers agree with V8's engine where it finishes: on short runs
+    const short = (path: string) => url(path.replace(/a{40}|w{40}/, (run) => run[0]!.repeat(12)));
+    assert.equal(new RegExp(pattern).test(short(other)), false);
+    if (matching !== 'never') assert.equal(new RegExp(pattern).test(short(matching)), true);
+  });
+}
+
+test('RE2 syntax: inline flags stay inside their pattern; classes and escapes work', () => {
+  const scope = new CrawlScope({ ...seed, include: ['(?i)/BLOG/', '/shop/[[:digit:]]+$', '\\.PDF$'] });
+  assert.deepEqual(scope.check('https://example.com/blog/x', 1), IN);
+  assert.deepEqual(scope.check('https://example.com/shop/42', 1), IN);
+  assert.deepEqual(scope.check('https://example.com/shop/42x', 1), out('include'));
+  // (?i) of the first pattern does not leak into the third
+  assert.deepEqual(scope.check('https://example.com/a.pdf', 1), out('include'));
+  assert.deepEqual(scope.check('https://example.com/a.PDF', 1), IN);
+});
+
+test('verdicts are remembered per URL and stay right past the memory bound', () => {
+  const scope = new CrawlScope({ ...seed, exclude: ['/private/', '[02468]$'] });
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 12_000; i++) {
+      const expected: ScopeVerdict = i % 2 === 0 ? out('exclude') : IN;
+      assert.deepEqual(scope.check(`https://example.com/p${i}`, 1), expected);
+    }
+  }
+  assert.deepEqual(scope.check('https://example.com/private/1', 1), out('exclude'));
+});
+
+test('the program-size estimate bounds what RE2 compiles to', async () => {
+  const { RE2JS } = await import('re2js');
+  for (const pattern of [
+    '/blog/',
     '^https?://[^/]+/blog/.*',
-    '/(en|de|fr)/',
-    '(ab)+',
-    '(a|b)?c+',
-    '[(a+)+]',
-    '\\(a+\\)+',
-    '(?:x)+y*',
-    'a{2,5}(b)',
-    '(a{)+',
+    '(?i)/(en|de|fr)/[a-z0-9-]+\\.html?$',
+    '[a-z]{1,100}',
+    '(a|b){300}',
+    '(?:x{2,5}y?){10}',
+    '\\p{Greek}+\\pL\\x{41}\\Qa.b{3}\\E{2}',
+    '[]a[:alpha:]-]{3,}',
+    '(?P<name>a)|b|c*',
+    'a{,5}{',
   ]) {
-    assert.equal(findNestedQuantifier(safe), null, safe);
+    const size = RE2JS.compile(pattern).programSize();
+    assert.ok(
+      estimateProgramSize(pattern) >= size,
+      `${pattern}: estimate ${estimateProgramSize(pattern)} < ${size}`,
+    );
   }
-  for (const nested of ['(a+)+', '(a*)*', '(?:\\d+)*x', '(a{1,3})+', '((a+))*', '(x(a+))+']) {
-    assert.match(findNestedQuantifier(nested) ?? '', /nested quantifier/, nested);
-  }
+  // a pattern whose expansion would take seconds to compile is refused before compiling
+  const alternatives = Array.from(
+    { length: 90 },
+    (_, i) => `a${String.fromCharCode(97 + (i % 26))}${i % 10}`,
+  );
+  assert.ok(estimateProgramSize(`(?:${alternatives.join('|')}){1000}`) > 4 * MAX_PATTERN_PROGRAM_SIZE);
 });

@@ -114,4 +114,66 @@ describe('parseSitemap', () => {
     );
     assert.equal(small.truncated, false);
   });
+
+  // A hostile or broken file must cost time linear in its size: the earlier regex reader took 23.5 s on
+  // 640 KB of unclosed <url> tags (each one scanned to the end of the file for its end tag).
+  test('unclosed tags: each entry ends at the next one, and the file is read in one pass', () => {
+    const count = 20_000;
+    const unclosed = Array.from({ length: count }, (_, i) => `<url><loc>https://example.com/p${i}</loc>`);
+    const xml = `<urlset>${unclosed.join('')}<url><loc>https://example.com/last</loc></url></urlset>`;
+    assert.ok(xml.length > 640_000);
+    const parsed = parseSitemap(xml, SITEMAP_URL);
+    assert.equal(parsed.format, 'urlset');
+    assert.equal(parsed.urls.length, count + 1);
+    assert.deepEqual(parsed.urls[0], { loc: 'https://example.com/p0' });
+    assert.deepEqual(parsed.urls[count - 1], { loc: `https://example.com/p${count - 1}` });
+    assert.deepEqual(parsed.urls[count], { loc: 'https://example.com/last' });
+  });
+
+  test('unclosed tags of every kind: nothing is invented, what can be read is read', () => {
+    const bare = parseSitemap(`<urlset>${'<url>'.repeat(130_000)}`, SITEMAP_URL);
+    assert.equal(bare.format, 'urlset');
+    assert.deepEqual(bare.urls, []);
+    // a <loc> left open runs to its entry's end: the next <url>
+    const openLoc = parseSitemap(
+      `<urlset>${'<url><loc>https://example.com/a<lastmod>2024-01-01'.repeat(10_000)}</urlset>`,
+      SITEMAP_URL,
+    );
+    assert.equal(openLoc.urls.length, 10_000);
+    assert.deepEqual(openLoc.urls[9_999], { loc: 'https://example.com/a', lastmod: '2024-01-01' });
+    // an unterminated CDATA section is text to the end of the file: one (odd) relative location
+    const openCdata = parseSitemap(`<urlset><url><loc><![CDATA[${'<url>'.repeat(100_000)}`, SITEMAP_URL);
+    assert.deepEqual(
+      openCdata.urls.map((url) => url.loc),
+      [`https://example.com/${'%3Curl%3E'.repeat(100_000)}`],
+    );
+    const comments = parseSitemap(
+      `${'<!--'.repeat(100_000)}<urlset><url><loc>https://example.com/</loc>`,
+      SITEMAP_URL,
+    );
+    assert.equal(comments.format, 'invalid');
+    const instructions = parseSitemap(
+      `${'<?a?>'.repeat(100_000)}<urlset><url><loc>https://example.com/</loc>`,
+      SITEMAP_URL,
+    );
+    assert.deepEqual(instructions.urls, [{ loc: 'https://example.com/' }]);
+  });
+
+  test('entities: the XML ones and character references decoded, others kept', () => {
+    const xml =
+      '<urlset><url><loc>https://example.com/a?x=1&amp;y=&#50;&#x33;&lt;&nbsp;</loc><lastmod> 2024 </lastmod><priority></priority></url></urlset>';
+    assert.deepEqual(parseSitemap(xml, SITEMAP_URL).urls, [
+      { loc: 'https://example.com/a?x=1&y=23%3C&nbsp;', lastmod: '2024' },
+    ]);
+  });
+
+  test('a root that is not the first element, or of another namespace, is no sitemap', () => {
+    assert.equal(parseSitemap('<rss><urlset></urlset></rss>', SITEMAP_URL).format, 'invalid');
+    assert.equal(parseSitemap('<!-- only a comment -->', SITEMAP_URL).format, 'invalid');
+    const other = parseSitemap(
+      '<urlset xmlns:x="y"><x:url><x:loc>https://example.com/x</x:loc></x:url><URL><LOC>https://example.com/u</LOC></URL></urlset>',
+      SITEMAP_URL,
+    );
+    assert.deepEqual(other.urls, [{ loc: 'https://example.com/u' }]);
+  });
 });

@@ -3,6 +3,7 @@
 // Also here: text PostgreSQL cannot store is refused before validation (any route, any part of the request),
 // a known path asked with another method is a 405 with Allow, and the router's own errors (a malformed
 // percent-encoding, a too-long parameter) are problems too (`frameworkErrors`, a server option).
+import { Stream } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InputError, TrawlError, type TrawlErrorCode } from '../errors.js';
@@ -146,10 +147,8 @@ const PARTS = [
 
 /** Parsed JSON and query objects are walked; a stream (an uploaded edges file) is its route's to read. */
 function isParsed(value: unknown): boolean {
-  if (typeof value === 'string' || Array.isArray(value)) return true;
-  if (value === null || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  if (typeof value === 'string') return true;
+  return value !== null && typeof value === 'object' && !(value instanceof Stream) && !Buffer.isBuffer(value);
 }
 
 export default fp(

@@ -131,6 +131,14 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
 /** The router's errors, before any route or hook runs: a malformed %-encoding (400), a too-long parameter (414). */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return send(reply, status, {
+      type: problemType('internal'),
+      detail: 'the service could not complete the request',
+      instance: request.url,
+    });
+  }
   return send(reply, status, {
     type: problemType(error.code?.toLowerCase() ?? 'bad-request'),
     detail: error.message,

@@ -23,14 +23,14 @@ declare module 'fastify' {
 // Unknown fields are errors, not silently dropped; defaults are the services' to fill.
 const AJV_OPTIONS = { removeAdditional: false, useDefaults: false, allErrors: true } as const;
 
+type BuildCompiler = AjvCompiler.BuildCompilerFromPool;
+type RouteValidator = (route: { httpPart?: string }) => unknown;
+
 /**
  * Query strings and path parameters arrive as text, so "100" is coerced to the integer their schema names
  * (and one value to a one-item array); a JSON body is typed already, so "100" for an integer or a string for
  * an array is a 400 there, as the OpenAPI file says.
  */
-type BuildCompiler = AjvCompiler.BuildCompilerFromPool;
-type RouteValidator = (route: { httpPart?: string }) => unknown;
-
 const buildValidator: BuildCompiler = (externalSchemas, options) => {
   const pool = AjvCompiler();
   const compilerFor = (coerceTypes: 'array' | false) =>

@@ -174,7 +174,7 @@ export default fp(
       }
     });
 
-    // method → whether it is registered at all; a 404 path that another method knows is a 405 instead
+    // every method some route takes: a path that is unknown to this method but known to another is a 405
     const methods = new Set<string>();
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) methods.add(method.toUpperCase());

@@ -1,11 +1,12 @@
 // The app as one Fastify plugin, built the same way by server.ts, the tests and the OpenAPI generator.
 // Plugins load in passes (fastify/demo): external (swagger, problems) → routes (routes/index.ts; folder = prefix).
+import AjvCompiler from '@fastify/ajv-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import auth from './plugins/auth.js';
 import metrics from './plugins/metrics.js';
-import problems from './plugins/problems.js';
+import problems, { frameworkErrors } from './plugins/problems.js';
 import queueBoard from './plugins/queue-board.js';
 import rateLimit from './plugins/rate-limit.js';
 import swagger from './plugins/swagger.js';
@@ -19,21 +20,40 @@ declare module 'fastify' {
   }
 }
 
+// Unknown fields are errors, not silently dropped; defaults are the services' to fill.
+const AJV_OPTIONS = { removeAdditional: false, useDefaults: false, allErrors: true } as const;
+
+type BuildCompiler = AjvCompiler.BuildCompilerFromPool;
+type RouteValidator = (route: { httpPart?: string }) => unknown;
+
+/**
+ * Query strings and path parameters arrive as text, so "100" is coerced to the integer their schema names
+ * (and one value to a one-item array); a JSON body is typed already, so "100" for an integer or a string for
+ * an array is a 400 there, as the OpenAPI file says.
+ */
+const buildValidator: BuildCompiler = (externalSchemas, options) => {
+  const pool = AjvCompiler();
+  const compilerFor = (coerceTypes: 'array' | false) =>
+    pool(externalSchemas, {
+      plugins: options?.plugins,
+      onCreate: options?.onCreate,
+      customOptions: { ...AJV_OPTIONS, coerceTypes },
+    }) as unknown as RouteValidator;
+  const lenient = compilerFor('array');
+  const strict = compilerFor(false);
+  const compile: RouteValidator = (route) => (route.httpPart === 'body' ? strict : lenient)(route);
+  return compile as unknown as ReturnType<BuildCompiler>;
+};
+
 export function serverOptions(logger: FastifyBaseLogger | false): FastifyServerOptions {
   return {
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // 5xx bodies never carry internals; request ids tie a problem to its log line
     requestIdHeader: 'x-request-id',
     bodyLimit: 8 * 1024 * 1024,
-    ajv: {
-      customOptions: {
-        // unknown fields are errors, not silently dropped; numbers in query strings are still coerced
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: false,
-        allErrors: true,
-      },
-    },
+    schemaController: { compilersFactory: { buildValidator } },
+    // the router's own 400/414 (bad %-encoding, over-long parameter) as problem+json like every other error
+    frameworkErrors,
   };
 }
 

@@ -106,7 +106,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
         payload: {
           seeds: options.seeds,
           maxPages: options.maxPages,
-          // maxDepth left out (default: unlimited): an explicit `null` is coerced to 0 by the body validator.
+          // maxDepth left out: unlimited by default (an explicit `null` means the same; bodies are not coerced).
           scope: { allowedDomains: options.origins.map((origin) => new URL(origin).host) },
           // perHostConcurrency at its maximum: the peers have no per-host cap below the crawl's concurrency.
           politeness: { delayMs: 0, maxCrawlDelayMs: 0, perHostConcurrency: 16, respectRobots: true },

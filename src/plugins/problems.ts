@@ -1,8 +1,14 @@
 // Every error leaves as application/problem+json (RFC 9457). TrawlError codes and Fastify's validation
 // errors are mapped here, once; a 5xx never carries internals (they go to the log with the request id).
+// Also here: text PostgreSQL cannot store is refused before validation (any route, any part of the request),
+// a known path asked with another method is a 405 with Allow, and the router's own errors (a malformed
+// percent-encoding, a too-long parameter) are problems too (`frameworkErrors`, a server option).
+import { Stream } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { TrawlError, type TrawlErrorCode } from '../errors.js';
+import { InputError, TrawlError, type TrawlErrorCode } from '../errors.js';
+import { PATTERN_MESSAGES } from '../schemas/common.js';
+import { findUnstorableText } from '../services/input-text.js';
 
 const STATUS: Record<TrawlErrorCode, number> = {
   bad_request: 400,
@@ -27,6 +33,7 @@ const TITLES: Record<number, string> = {
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
@@ -40,12 +47,26 @@ export function problemType(code: string): string {
 
 interface ValidationIssue {
   instancePath: string;
+  schemaPath: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
 }
 
-/** Ajv's `/scope/include/2` + missing/additional property → `scope.include[2]`, the field a person would name. */
+/** `['scope', 'include', 2]` → `scope.include[2]`, the field a person would name. */
+export function fieldName(segments: ReadonlyArray<string | number>): string {
+  return segments.reduce<string>(
+    (path, segment) =>
+      typeof segment === 'number' || /^\d+$/.test(segment)
+        ? `${path}[${segment}]`
+        : path
+          ? `${path}.${segment}`
+          : segment,
+    '',
+  );
+}
+
+/** Ajv's `/scope/include/2` + missing/additional property → `scope.include[2]`. */
 export function fieldOf(issue: ValidationIssue): string {
   const segments = issue.instancePath
     .split('/')
@@ -53,18 +74,51 @@ export function fieldOf(issue: ValidationIssue): string {
     .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
   const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
   if (typeof extra === 'string') segments.push(extra);
-  return segments.reduce(
-    (path, segment) =>
-      /^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment,
-    '',
-  );
+  return fieldName(segments);
 }
+
+const listOf = (values: unknown[]) => values.map((value) => JSON.stringify(value)).join(', ');
 
 function describe(issue: ValidationIssue): string {
   if (issue.keyword === 'additionalProperties')
     return `unknown field ${String(issue.params.additionalProperty)}`;
   if (issue.keyword === 'required') return `${String(issue.params.missingProperty)} is required`;
+  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues))
+    return `must be one of ${listOf(issue.params.allowedValues)}`;
+  if (issue.keyword === 'pattern') {
+    const known = PATTERN_MESSAGES[String(issue.params.pattern)];
+    if (known) return known;
+  }
   return issue.message ?? 'is invalid';
+}
+
+/**
+ * Ajv's issues as a person reads them: a union of constants (TypeBox's enums) is one "must be one of …"
+ * rather than an issue per constant, and a string that misses a pattern the schemas explain (an http(s) URL)
+ * says so alone, without the length or format issues that follow from it.
+ */
+export function readableIssues(issues: ValidationIssue[]): ValidationIssue[] {
+  let result = issues;
+  for (const union of issues.filter((issue) => issue.keyword === 'anyOf')) {
+    const branches = result.filter((issue) => issue.schemaPath.startsWith(`${union.schemaPath}/`));
+    if (branches.length === 0 || !branches.every((issue) => issue.keyword === 'const')) continue;
+    const merged: ValidationIssue = {
+      ...union,
+      keyword: 'enum',
+      params: { allowedValues: branches.map((issue) => issue.params.allowedValue) },
+    };
+    result = result
+      .filter((issue) => !branches.includes(issue))
+      .map((issue) => (issue === union ? merged : issue));
+  }
+  const explained = new Set(
+    result
+      .filter((issue) => issue.keyword === 'pattern' && PATTERN_MESSAGES[String(issue.params.pattern)])
+      .map((issue) => issue.instancePath),
+  );
+  return result.filter(
+    (issue) => !explained.has(issue.instancePath) || !['minLength', 'format'].includes(issue.keyword),
+  );
 }
 
 function send(reply: FastifyReply, status: number, body: Record<string, unknown>) {
@@ -74,15 +128,73 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
     .send({ title: TITLES[status] ?? 'Error', status, ...body });
 }
 
+/** The router's errors, before any route or hook runs: a malformed %-encoding (400), a too-long parameter (414). */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return send(reply, status, {
+      type: problemType('internal'),
+      detail: 'the service could not complete the request',
+      instance: request.url,
+    });
+  }
+  return send(reply, status, {
+    type: problemType(error.code?.toLowerCase() ?? 'bad-request'),
+    detail: error.message,
+    field: 'path',
+    instance: request.url,
+  });
+}
+
+const PARTS = [
+  ['params', 'params'],
+  ['query', 'querystring'],
+  ['body', 'body'],
+] as const;
+
+/** Parsed JSON and query objects are walked; a stream (an uploaded edges file) is its route's to read. */
+function isParsed(value: unknown): boolean {
+  if (typeof value === 'string') return true;
+  return value !== null && typeof value === 'object' && !(value instanceof Stream) && !Buffer.isBuffer(value);
+}
+
 export default fp(
   async (app: FastifyInstance) => {
+    app.addHook('preValidation', async (request: FastifyRequest) => {
+      for (const [key, part] of PARTS) {
+        const value = request[key];
+        if (!isParsed(value)) continue;
+        const found = findUnstorableText(value);
+        if (!found) continue;
+        const field = fieldName(found.path) || part;
+        throw new InputError(`${field}: ${found.message}`, field, {
+          errors: [{ field, in: part, message: found.message }],
+        });
+      }
+    });
+
+    // every method some route takes: a path that is unknown to this method but known to another is a 405
+    const methods = new Set<string>();
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) methods.add(method.toUpperCase());
+    });
+    const allowedMethods = (path: string) =>
+      [...methods].filter((method) => {
+        try {
+          return app.findRoute({ method: method as 'GET', url: path }) !== null;
+        } catch {
+          return false;
+        }
+      });
+
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const instance = request.url;
       if (error.validation) {
         const context = error.validationContext ?? 'body';
-        const errors = error.validation.map((issue) => {
-          const field = fieldOf(issue as ValidationIssue);
-          return { field: field || context, in: context, message: describe(issue as ValidationIssue) };
+        const errors = readableIssues(error.validation as ValidationIssue[]).map((issue) => {
+          const field = fieldOf(issue);
+          return { field: field || context, in: context, message: describe(issue) };
         });
         const first = errors[0]!;
         return send(reply, 400, {
@@ -123,13 +235,23 @@ export default fp(
       });
     });
 
-    app.setNotFoundHandler((request, reply) =>
-      send(reply, 404, {
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0]!;
+      const allowed = allowedMethods(path);
+      if (allowed.length > 0) {
+        return send(reply.header('allow', allowed.join(', ')), 405, {
+          type: problemType('method-not-allowed'),
+          detail: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}`,
+          field: 'method',
+          instance: request.url,
+        });
+      }
+      return send(reply, 404, {
         type: problemType('not-found'),
-        detail: `no route ${request.method} ${request.url.split('?')[0]}`,
+        detail: `no route ${request.method} ${path}`,
         instance: request.url,
-      }),
-    );
+      });
+    });
   },
   { name: 'problems' },
 );

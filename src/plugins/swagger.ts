@@ -4,7 +4,72 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Problem } from '../schemas/common.js';
+import { Problem, problemResponses } from '../schemas/common.js';
+import { type Access, accessOf } from './auth.js';
+
+interface RouteSchema {
+  response?: Record<string, unknown>;
+  operationId?: string;
+  [key: string]: unknown;
+}
+
+const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** `GET /v1/crawls/:id/stats/words.svg` → `getCrawlsByIdStatsWordsSvg`: stable, unique per route. */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter((segment) => segment && segment !== 'v1')
+    .flatMap((segment) => {
+      const param = /^(?::(.+)|\{(.+)\})$/.exec(segment);
+      if (param) return ['by', (param[1] ?? param[2])!];
+      return segment.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    });
+  return method.toLowerCase() + words.map(capitalize).join('');
+}
+
+/**
+ * The spec says what the server does: paths as README writes them (no trailing slash), open routes without
+ * security, a key-guarded route's 401 (and 403 for admin routes) and rate limit's 429 declared on it, and an
+ * operationId on each operation. Access comes from plugins/auth.ts's accessOf, the function the server uses.
+ */
+function describeRoute({
+  schema,
+  url,
+  route,
+}: {
+  schema: RouteSchema | undefined;
+  url: string;
+  route: { method: string | string[]; config?: { auth?: Access } };
+}) {
+  const path = url.length > 1 ? url.replace(/\/+$/, '') : url;
+  if (!schema) return { url: path };
+  const alwaysOpen = accessOf(path, { metricsRequireKey: true }) === 'open';
+  const openByDefault = accessOf(path, { metricsRequireKey: false }) === 'open';
+  const access = route.config?.auth ?? (alwaysOpen ? 'open' : 'key');
+  let security: Array<Record<string, string[]>> | undefined; // undefined: the document's (an API key)
+  let statuses: number[];
+  if (access === 'open') {
+    security = [];
+    statuses = [];
+  } else if (openByDefault && !route.config?.auth) {
+    // /metrics: open unless METRICS_REQUIRE_KEY=true
+    security = [{}, { apiKey: [] }];
+    statuses = [401, 429];
+  } else {
+    statuses = access === 'admin' ? [401, 403, 429] : [401, 429];
+  }
+  const method = [route.method].flat()[0] ?? 'get';
+  return {
+    url: path,
+    schema: {
+      ...schema,
+      operationId: schema.operationId ?? operationIdOf(method, path),
+      ...(security ? { security } : {}),
+      response: { ...problemResponses(...statuses), ...(schema.response ?? {}) },
+    },
+  };
+}
 
 export default fp(
   async (app: FastifyInstance) => {
@@ -23,6 +88,8 @@ export default fp(
           { name: 'health', description: 'liveness and readiness' },
           { name: 'keys', description: 'API keys (admin key only)' },
         ],
+        // relative: the spec describes whichever host serves it
+        servers: [{ url: '/' }],
         // Every route but /healthz, /readyz and /docs takes an API key once one exists (README "Authentication").
         components: {
           securitySchemes: {
@@ -36,6 +103,7 @@ export default fp(
         },
         security: [{ apiKey: [] }],
       },
+      transform: describeRoute as never,
       refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });

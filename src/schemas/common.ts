@@ -18,12 +18,23 @@ export const Problem = Type.Object(
   { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details' },
 );
 
+/** Error responses as they are sent: application/problem+json bodies (RFC 9457). */
 export const problemResponses = (...statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((status) => [status, { ...Type.Ref('Problem'), description: 'problem+json (RFC 9457)' }]),
+    statuses.map((status) => [
+      status,
+      {
+        description: 'problem+json (RFC 9457)',
+        content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+      },
+    ]),
   );
 
 export const Uuid = Type.String({ format: 'uuid' });
+
+/** A bigint row id (pages, webhook deliveries) as JSON has it: a safe integer, so it reaches PostgreSQL whole. */
+export const RowId = (options: { minimum: number; description?: string }) =>
+  Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
 
 export const CrawlIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
@@ -35,12 +46,19 @@ export const Cursor = Type.String({
 
 export const IsoDate = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
+const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+
+/** What a person is told when a string misses a pattern the schemas share (Ajv would quote the regex). */
+export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  [HTTP_URL_PATTERN]: 'must be an http(s) URL',
+};
+
 /** An absolute http(s) URL, as seeds and documents are given. */
 export const httpUrl = (description?: string) =>
   Type.String({
     minLength: 8,
     maxLength: 2048,
-    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+    pattern: HTTP_URL_PATTERN,
     format: 'uri',
     ...(description ? { description } : {}),
   });

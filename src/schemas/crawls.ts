@@ -1,7 +1,7 @@
 // POST /v1/crawls and the crawl resources: the one source of validation, TypeScript types and OpenAPI.
 import { type Static, Type } from 'typebox';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
-import { Cursor, httpUrl, IsoDate, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, httpUrl, IsoDate, PageQueryLimit, RowId, Uuid } from './common.js';
 import { Method as ExtractionMethod } from './extract.js';
 
 const HttpUrl = httpUrl();
@@ -414,7 +414,7 @@ export const PageList = Type.Object({
 });
 
 export const PageParams = Type.Object(
-  { id: Uuid, pageId: Type.Integer({ minimum: 1 }) },
+  { id: Uuid, pageId: RowId({ minimum: 1 }) },
   { additionalProperties: false },
 );
 export const PageDetailQuery = Type.Object(

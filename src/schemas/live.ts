@@ -1,5 +1,6 @@
 // GET /v1/crawls/:id/events (server-sent events) and GET /v1/crawls/:id/webhooks.
 import { Type } from 'typebox';
+import { RowId } from './common.js';
 
 export const LiveQuery = Type.Object(
   {
@@ -45,7 +46,7 @@ export const PageEvent = Type.Object(
 export const WebhookDeliveriesQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-    after: Type.Optional(Type.Integer({ minimum: 0, description: 'delivery id to list after (cursor)' })),
+    after: Type.Optional(RowId({ minimum: 0, description: 'delivery id to list after (cursor)' })),
   },
   { additionalProperties: false },
 );

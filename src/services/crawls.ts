@@ -16,13 +16,13 @@ import {
 import { InputError, TrawlError } from '../errors.js';
 import { addCrawlRunners, type JobBackend } from '../jobs/queues.js';
 import { type CrawlRequest, PAGE_TYPES } from '../schemas/crawls.js';
-import { decodeCursor, encodeCursor, isCreatedAtCursor, iso } from './pagination.js';
+import { decodeCursor, encodeCursor, isCreatedAtCursor, iso, isRowId } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 
 /** Pages are listed by id, or by (score, id): the cursor holds the last of each. */
 function isPageCursor(value: unknown): value is { after: number; score?: number | null } {
   const { after, score } = (value ?? {}) as Record<string, unknown>;
-  return Number.isSafeInteger(after) && (score === undefined || score === null || typeof score === 'number');
+  return isRowId(after) && (score === undefined || score === null || Number.isFinite(score));
 }
 
 import { normalizeWebhook } from './webhooks.js';

@@ -24,14 +24,26 @@ export interface CreatedAtCursor {
   id: string;
 }
 
+// The form Date.toISOString() writes (and only that): PostgreSQL reads "2000" or "1" as something else or
+// not at all, and a year past 9999 is out of timestamptz's range or toISOString's four digits.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An instant as this service writes it in a cursor, that reads back to itself. */
+export function isIsoInstant(value: unknown): value is string {
+  if (typeof value !== 'string' || !ISO_INSTANT.test(value)) return false;
+  const time = Date.parse(value);
+  return !value.startsWith('0000') && !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
+
+/** A bigint id as a JSON number: a safe integer, so it reaches PostgreSQL unrounded. */
+export function isRowId(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
 export function isCreatedAtCursor(value: unknown): value is CreatedAtCursor {
   const { createdAt, id } = (value ?? {}) as Record<string, unknown>;
-  return (
-    typeof createdAt === 'string' &&
-    !Number.isNaN(Date.parse(createdAt)) &&
-    typeof id === 'string' &&
-    /^[0-9a-f-]{36}$/i.test(id)
-  );
+  return isIsoInstant(createdAt) && typeof id === 'string' && UUID.test(id);
 }
 
 export function iso(date: Date | null): string | null {

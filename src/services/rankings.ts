@@ -25,6 +25,7 @@ import { InputError, TrawlError } from '../errors.js';
 import { type JobBackend, RANK_QUEUE, type RankJobData } from '../jobs/queues.js';
 import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
 import type { CrawlService } from './crawls.js';
+import { unstorableText } from './input-text.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 export interface RankingLimits {
@@ -109,9 +110,20 @@ const SORTS: Record<NonNullable<VerticesQuery['sort']>, VertexSort> = {
   '-outDegree': 'outDegree',
 };
 
-/** Vertices are listed by (measure, name): the cursor holds the last pair. */
-function isVertexCursor(value: unknown): value is [number, string] {
-  return Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string';
+const INT4_MAX = 2 ** 31 - 1;
+
+/** Vertices are listed by (measure, name): the cursor holds the last pair, the measure of the sort's type. */
+function vertexCursorOf(sort: VertexSort) {
+  return (value: unknown): value is [number, string] => {
+    if (!Array.isArray(value) || value.length !== 2) return false;
+    const [measure, vertex] = value as unknown[];
+    // page_rank is float8; in_degree and out_degree are integer columns
+    const measureFits =
+      sort === 'pageRank'
+        ? Number.isFinite(measure)
+        : Number.isInteger(measure) && (measure as number) >= 0 && (measure as number) <= INT4_MAX;
+    return measureFits && typeof vertex === 'string' && unstorableText(vertex) === null;
+  };
 }
 
 function vertexOf(row: RankingVertexRow) {
@@ -477,7 +489,7 @@ export class RankingService {
     const sortParam = query.sort ?? '-pageRank';
     const sort = SORTS[sortParam];
     const limit = query.limit ?? 50;
-    const afterPair = query.cursor ? decodeCursor(query.cursor, isVertexCursor) : null;
+    const afterPair = query.cursor ? decodeCursor(query.cursor, vertexCursorOf(sort)) : null;
     const after = afterPair ? { value: afterPair[0], vertex: afterPair[1] } : null;
     const rows = await this.options.repository.vertices(id, sort, after, limit + 1);
     const items = rows.slice(0, limit).map(vertexOf);

@@ -9,8 +9,8 @@ WHERE p.crawl_id = $1
   AND ($5::text IS NULL OR p.site_id IN (SELECT id FROM sites WHERE crawl_id = $1 AND split_part(origin, '://', 2) = $5))
   AND ($9::float8 IS NULL OR p.score >= $9)
   AND CASE WHEN $8::boolean
-        THEN ($7::float8 IS NULL AND $2 = 0)
+        THEN ($7::float8 IS NULL AND $2::bigint = 0)
              OR (coalesce(p.score, -1), -p.id) < (coalesce($7::float8, -1), -$2::bigint)
-        ELSE p.id > $2 END
+        ELSE p.id > $2::bigint END
 ORDER BY CASE WHEN $8::boolean THEN coalesce(p.score, -1) END DESC, CASE WHEN $8::boolean THEN -p.id END DESC, p.id
 LIMIT $6

@@ -46,7 +46,7 @@ import { KeyService } from './services/keys.js';
 import { LiveProgressService } from './services/live-progress.js';
 import { RankingService } from './services/rankings.js';
 import { ScoringService } from './services/scoring.js';
-import { WebhookDeliverer } from './services/webhooks.js';
+import { WebhookDeliverer, webhookCrawlSnapshot } from './services/webhooks.js';
 
 export interface Runtime {
   config: Config;
@@ -145,6 +145,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     repository: webhooksRepository,
     jobs,
     pageBatchMs: 1000,
+    snapshot: (crawlId) => webhookCrawlSnapshot(crawls, crawlId),
     onError: (err) => log.warn({ err }, 'webhook event of a cancel'),
   });
   // Deliveries go through an SSRF-guarded client of their own: a receiver's slowness never holds crawl sockets.
@@ -194,6 +195,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
         repository: webhooksRepository,
         jobs,
         pageBatchMs: 1000,
+        snapshot: (crawlId) => webhookCrawlSnapshot(crawls, crawlId),
         onError: onSinkError,
       });
       const events = fanOutEventSink([metricsEventSink(metrics), publishing, webhookEvents], onSinkError);

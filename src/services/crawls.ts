@@ -39,6 +39,12 @@ export interface CrawlServiceOptions {
   onCancelled?: (crawlId: string) => void;
 }
 
+/**
+ * Retry-After of a start refused by the running-crawls cap: when a crawl ends cannot be known, so this is a
+ * polite interval to ask again at (crawls run for minutes), not a promise.
+ */
+const RUNNING_CAP_RETRY_AFTER_SECS = 30;
+
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
 export function crawlLinks(id: string) {
@@ -271,7 +277,7 @@ export class CrawlService {
       throw new TrawlError(
         'rate_limited',
         `this API key already has ${error.active} crawls queued or running (the limit is ${maxActive}, MAX_RUNNING_CRAWLS_PER_KEY); wait for one to finish or cancel one`,
-        { detail: { active: error.active, limit: maxActive } },
+        { detail: { active: error.active, limit: maxActive, retryAfterSecs: RUNNING_CAP_RETRY_AFTER_SECS } },
       );
     }
     await addCrawlRunners(this.options.jobs, id, normalized.workers);

@@ -96,6 +96,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
     mainText: crawlStats,
     repository: new CrawlsRepository(db.pool),
+    corpora: new CorporaRepository(db.pool),
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,

@@ -35,6 +35,8 @@ export interface CrawlServiceOptions {
   maxRunningCrawlsPerKey?: number;
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
   mainText?: { pageText(crawl: CrawlRow, pageId: number): Promise<string | null> };
+  /** Stored corpora, to check that `relevance.corpus` names one the caller may read. */
+  corpora?: { get(id: string, owner: Owner): Promise<unknown> };
   /** Told when a crawl is cancelled (webhooks: a crawl cancelled while queued has no runner to tell). */
   onCancelled?: (crawlId: string) => void;
 }
@@ -258,6 +260,11 @@ export class CrawlService {
       if (!url) throw new InputError('seed is not a crawlable http(s) URL', `seeds[${index}]`);
       return { url, origin: new URL(url).origin };
     });
+    const corpusId = normalized.relevance?.corpus;
+    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist
+    if (corpusId && this.options.corpora && !(await this.options.corpora.get(corpusId, owner ?? null))) {
+      throw new TrawlError('not_found', `no corpus with id ${corpusId}`, { field: 'relevance.corpus' });
+    }
     const id = randomUUID();
     const maxActive = this.options.maxRunningCrawlsPerKey ?? 0;
     let row: CrawlRow;

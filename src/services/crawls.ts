@@ -186,6 +186,9 @@ export function validateFocus(request: NormalizedCrawlRequest): void {
   if (strategy === 'best-first' && !relevance) {
     throw new InputError('best-first needs relevance: a query or a similarity set', 'relevance');
   }
+  if (strategy === 'topic' && new Set(request.seeds).size > request.maxPages) {
+    throw new InputError('a topic crawl holds maxPages pages, seeds included: give fewer seeds', 'seeds');
+  }
   if (request.maxResults !== null && !relevance) {
     throw new InputError('maxResults counts relevant pages, so it needs relevance', 'maxResults');
   }

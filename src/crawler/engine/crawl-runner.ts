@@ -240,6 +240,9 @@ export class CrawlRunner {
         await releaseSlot(0);
         return;
       }
+      // A capped crawl's graph holds only URLs it may crawl: robots.txt of each new host is read before
+      // its links take room (MISSION-NOTES §2), rather than when they are leased.
+      if (this.settings.maxDiscovered !== null) outcome.links = await this.withRobotsVerdicts(outcome.links);
       const disallowed = await store.completePage(crawlId, page, outcome, this.frontierLimits);
       for (const refused of disallowed) {
         this.options.events?.pageRecorded({
@@ -324,6 +327,26 @@ export class CrawlRunner {
     const robots = this.knownRobots.get(originOf(url));
     if (!robots || robots.fetchError?.startsWith('blocked-address')) return null;
     return this.disallowedBecause(robots, url);
+  }
+
+  /** `links` with the robots.txt verdict of every new link, its host's robots.txt fetched when unknown. */
+  private async withRobotsVerdicts(links: DiscoveredUrl[]): Promise<DiscoveredUrl[]> {
+    if (!this.settings.respectRobots) return links;
+    const unknown = [
+      ...new Set(
+        links.filter((link) => !link.known && !this.knownRobots.has(link.origin)).map((l) => l.origin),
+      ),
+    ];
+    if (unknown.length > 0) {
+      const sites = await this.siteIdsFor(unknown);
+      // a host whose robots.txt cannot be had is judged when its URLs are leased, as before
+      await Promise.all(
+        unknown.map((origin) => this.robotsFor(sites.get(origin) ?? -1, origin).catch(() => null)),
+      );
+    }
+    return links.map((link) =>
+      link.known || link.disallowed ? link : { ...link, disallowed: this.knownDisallowance(link.url) },
+    );
   }
 
   /** robots.txt of a site: loaded from the store when another runner fetched it, else fetched once here. */

@@ -245,6 +245,7 @@ function pageSummary(row: PageRow) {
     title: row.title,
     error: row.error,
     score: row.score,
+    result: row.result,
   };
 }
 
@@ -393,6 +394,7 @@ export class CrawlService {
       status?: number;
       host?: string;
       minScore?: number;
+      result?: boolean;
       sort?: string;
     },
     owner?: Owner,
@@ -411,6 +413,7 @@ export class CrawlService {
       byScore,
       afterScore: byScore ? (cursor.score ?? null) : null,
       minScore: query.minScore ?? null,
+      result: query.result ?? null,
     });
     const items = rows.slice(0, limit).map(pageSummary);
     let next: string | null = null;
@@ -422,6 +425,7 @@ export class CrawlService {
       if (query.status) params.set('status', String(query.status));
       if (query.host) params.set('host', query.host);
       if (query.minScore !== undefined) params.set('minScore', String(query.minScore));
+      if (query.result !== undefined) params.set('result', String(query.result));
       if (byScore) params.set('sort', '-score');
       params.set(
         'cursor',

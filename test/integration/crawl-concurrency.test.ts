@@ -121,3 +121,69 @@ test('a topic crawl holds exactly maxPages vertices under any concurrency, none 
     'no disallowed URL was requested',
   );
 });
+
+interface PageItem {
+  id: number;
+  url: string;
+  type: string;
+  score: number | null;
+  result: boolean;
+  fetchedAt: string | null;
+}
+
+async function allPages(app: FastifyInstance, id: string, query = ''): Promise<PageItem[]> {
+  const items: PageItem[] = [];
+  let next: string | null = `/v1/crawls/${id}/pages?limit=200${query}`;
+  while (next) {
+    const response: { statusCode: number; body: string; json(): unknown } = await app.inject({
+      method: 'GET',
+      url: next,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json() as { items: PageItem[]; next: string | null };
+    items.push(...body.items);
+    next = body.next;
+  }
+  return items;
+}
+
+test('maxResults with fetches in parallel: exactly maxResults results, the rest visible but not counted', {
+  timeout: 240_000,
+}, async (t) => {
+  const { app } = await build(t);
+  for (let run = 1; run <= 3; run++) {
+    // every page scores 1/2 (its anchors say "tennis"); one in three also says "slam" and scores 1
+    const id = await startCrawl(app, {
+      seeds: [`${origins[0]}/p/1`, `${origins[1]}/p/2`],
+      strategy: 'best-first',
+      relevance: { query: 'tennis slam', threshold: 1 },
+      maxResults: 3,
+      maxPages: 400,
+      workers: 2,
+      concurrency: 8,
+      politeness: { delayMs: 0, perHostConcurrency: 4 },
+    });
+    const status = await waitForCrawl(app, id, 120_000);
+    assert.equal(status.status, 'completed', JSON.stringify(status));
+    assert.equal(status.relevantPages, 3, `run ${run}: relevantPages`);
+    const results = await allPages(app, id, '&result=true');
+    assert.equal(results.length, 3, `run ${run}: the result list`);
+    assert.ok(results.every((page) => page.result && page.score === 1));
+    // what was fetched in parallel past the third result is there, with its score, but not a result
+    const pages = await allPages(app, id);
+    const relevant = pages.filter((page) => page.score === 1);
+    assert.deepEqual(
+      relevant.filter((page) => page.result).map((page) => page.id),
+      results.map((page) => page.id),
+    );
+    // results are the first relevant pages recorded: none of them was fetched after a relevant non-result
+    const lastResultMs = Math.max(...results.map((page) => Date.parse(page.fetchedAt ?? '')));
+    const laterRelevant = relevant.filter((page) => !page.result);
+    assert.ok(
+      laterRelevant.every((page) => Date.parse(page.fetchedAt ?? '') >= lastResultMs - 1000),
+      `run ${run}: a non-result fetched well before a result`,
+    );
+    // claims stopped once the third result was in (crawl-store.test.ts shows the claim itself)
+    assert.ok((status.pagesFetched as number) < 400, `run ${run}: ${status.pagesFetched} pages fetched`);
+  }
+});

@@ -172,6 +172,21 @@ export class PgCrawlStore implements CrawlStore {
     return row.reserved ? { reserved: true as const } : { reserved: false as const, existingPageId: row.id };
   }
 
+  async leaseHostSlot(siteId: number, workerId: string, leaseSecs: number) {
+    const result = await this.pool.query<{ slot: number | null; retry_in_ms: number | null }>(
+      sql('host_slot_lease'),
+      [siteId, workerId, leaseSecs],
+    );
+    const row = result.rows[0];
+    if (row && row.slot !== null) return { slot: row.slot };
+    const retry = row?.retry_in_ms ?? null;
+    return { slot: null, retryInMs: retry === null ? null : Math.max(0, retry) };
+  }
+
+  async releaseHostSlot(siteId: number, slot: number, delayMs: number): Promise<void> {
+    await this.pool.query(sql('host_slot_release'), [siteId, slot, delayMs]);
+  }
+
   async requestDone(
     crawlId: string,
     page: ClaimedPage,

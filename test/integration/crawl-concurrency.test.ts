@@ -29,6 +29,7 @@ function pageHtml(origin: number, n: number): string {
     `<a href="/private/${n}-a">tennis private</a>`,
     `<a href="/private/${n}-b">more private</a>`,
     `<a href="/r/${n}">tennis moved</a>`,
+    `<a href="/x/${n}">tennis moved abroad</a>`,
   ];
   // "tennis" in a few words of the link texts so the topic weighting has something to weigh
   const words = n % 3 === 0 ? 'tennis tennis grand slam' : 'cooking recipes bread';
@@ -49,6 +50,11 @@ function handler(index: number) {
     const redirect = /^\/r\/(\d+)$/.exec(path);
     if (redirect) {
       res.writeHead(301, { location: `/p/${Number(redirect[1]) + 7000}` }).end();
+      return;
+    }
+    const abroad = /^\/x\/(\d+)$/.exec(path);
+    if (abroad) {
+      res.writeHead(302, { location: `${origins[1 - index]}/p/${Number(abroad[1]) + 8000}` }).end();
       return;
     }
     const chain = /^\/chain\/(\d+)$/.exec(path);
@@ -185,5 +191,52 @@ test('maxResults with fetches in parallel: exactly maxResults results, the rest 
     );
     // claims stopped once the third result was in (crawl-store.test.ts shows the claim itself)
     assert.ok((status.pagesFetched as number) < 400, `run ${run}: ${status.pagesFetched} pages fetched`);
+  }
+});
+
+test('every request to a host, redirect hops included, waits for its host’s delay, across runners', {
+  timeout: 240_000,
+}, async (t) => {
+  const { app } = await build(t);
+  // Crawl-delay: 2 in robots.txt, capped at 500 ms by the request
+  crawlDelaySecs[0] = 2;
+  crawlDelaySecs[1] = 2;
+  t.after(() => {
+    crawlDelaySecs[0] = 0;
+    crawlDelaySecs[1] = 0;
+  });
+  const delayMs = 500;
+  const from = log.length;
+  const id = await startCrawl(app, {
+    // a chain of three same-host hops, pages with same-host and cross-host redirects
+    seeds: [`${origins[0]}/chain/1`, `${origins[0]}/p/1`, `${origins[1]}/p/2`],
+    maxPages: 16,
+    workers: 2,
+    concurrency: 4,
+    politeness: { delayMs: 0, maxCrawlDelayMs: delayMs, perHostConcurrency: 1 },
+  });
+  const status = await waitForCrawl(app, id, 120_000);
+  assert.equal(status.status, 'completed', JSON.stringify(status));
+  const requests = log.slice(from).filter((entry) => entry.path !== '/robots.txt');
+  assert.ok(
+    requests.some((entry) => entry.path.startsWith('/chain/')) &&
+      requests.some((entry) => entry.path.startsWith('/x/')),
+    'the crawl followed same-host and cross-host redirects',
+  );
+  // robots.txt is not a page request: it is read once, before the host's first page, which then waits
+  const toleranceMs = 2;
+  for (const origin of origins) {
+    const times = requests
+      .filter((entry) => entry.origin === origin)
+      .map((entry) => entry.at)
+      .sort((a, b) => a - b);
+    assert.ok(times.length >= 4, `${origin}: ${times.length} requests`);
+    const gaps = times.slice(1).map((at, i) => at - times[i]!);
+    const short = gaps.filter((gap) => gap < delayMs - toleranceMs);
+    assert.deepEqual(
+      short,
+      [],
+      `${origin}: gaps below ${delayMs} ms among ${gaps.map(Math.round).join(', ')}`,
+    );
   }
 });

@@ -509,7 +509,7 @@ export class CrawlRunner {
           };
           return { follow: false, reason: refusal.reason };
         }
-        await this.awaitHopTurn(held, siteId, this.delayFor(robots));
+        await this.awaitHopTurn(held, siteId, origin, this.delayFor(robots));
         return { follow: true };
       },
     });
@@ -643,7 +643,12 @@ export class CrawlRunner {
    * host, the slot held is freed first (no runner ever waits for a slot while holding one, so two crossing
    * redirects cannot deadlock) and a slot of the new host is leased when its delay has passed.
    */
-  private async awaitHopTurn(held: { current: HeldSlot | null }, siteId: number, delayMs: number) {
+  private async awaitHopTurn(
+    held: { current: HeldSlot | null },
+    siteId: number,
+    origin: string,
+    delayMs: number,
+  ) {
     const { store, workerId, leaseSecs } = this.options;
     const current = held.current;
     if (current && current.siteId === siteId) {
@@ -659,6 +664,8 @@ export class CrawlRunner {
       const lease = await store.leaseHostSlot(siteId, workerId, leaseSecs);
       if (lease.slot !== null) {
         held.current = { siteId, slot: lease.slot, delayMs };
+        // robots.txt of the new host may have just been asked for this very hop
+        await this.politeSleep((this.robotsAskedAtMs.get(origin) ?? 0) + delayMs - Date.now());
         return;
       }
       await this.politeSleep(

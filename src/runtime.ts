@@ -46,7 +46,7 @@ import { KeyService } from './services/keys.js';
 import { LiveProgressService } from './services/live-progress.js';
 import { RankingService } from './services/rankings.js';
 import { ScoringService } from './services/scoring.js';
-import { WebhookDeliverer } from './services/webhooks.js';
+import { WebhookDeliverer, webhookCrawlSnapshot } from './services/webhooks.js';
 
 export interface Runtime {
   config: Config;
@@ -96,6 +96,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
     mainText: crawlStats,
     repository: new CrawlsRepository(db.pool),
+    corpora: new CorporaRepository(db.pool),
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
@@ -145,6 +146,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     repository: webhooksRepository,
     jobs,
     pageBatchMs: 1000,
+    snapshot: (crawlId) => webhookCrawlSnapshot(crawls, crawlId),
     onError: (err) => log.warn({ err }, 'webhook event of a cancel'),
   });
   // Deliveries go through an SSRF-guarded client of their own: a receiver's slowness never holds crawl sockets.
@@ -194,6 +196,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
         repository: webhooksRepository,
         jobs,
         pageBatchMs: 1000,
+        snapshot: (crawlId) => webhookCrawlSnapshot(crawls, crawlId),
         onError: onSinkError,
       });
       const events = fanOutEventSink([metricsEventSink(metrics), publishing, webhookEvents], onSinkError);

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
@@ -26,7 +27,26 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /**
- * Drops a test schema and its job namespace. A connection that outlived its runtime by a moment (a queue
+ * Removes the Redis keys of a test namespace (BullMQ queues, rate-limit counters: all under `<schema>:`), so
+ * runs on the Redis backend leave nothing behind. SCAN + UNLINK: never KEYS, never the keys of other runs.
+ */
+async function dropRedisKeys(namespace: string): Promise<void> {
+  if (!process.env.REDIS_URL) return;
+  const redis = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Drops a test schema and its job namespace (in PostgreSQL, or on Redis when REDIS_URL is set). A connection that outlived its runtime by a moment (a queue
  * client's last poll) can make DROP ... CASCADE deadlock, so that error is retried a few times.
  */
 export async function dropSchema(schema: string): Promise<void> {
@@ -47,6 +67,7 @@ export async function dropSchema(schema: string): Promise<void> {
   } finally {
     await client.end();
   }
+  await dropRedisKeys(schema);
 }
 
 // Tests that start two runtimes on one schema (an API and a separate worker) must drop it only after the

@@ -12,6 +12,7 @@ import type {
   StoredRobots,
 } from '../crawler/engine/ports.js';
 import { prepared, sql } from './sql.js';
+import { withTransaction } from './transaction.js';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -171,6 +172,21 @@ export class PgCrawlStore implements CrawlStore {
     return row.reserved ? { reserved: true as const } : { reserved: false as const, existingPageId: row.id };
   }
 
+  async leaseHostSlot(siteId: number, workerId: string, leaseSecs: number) {
+    const result = await this.pool.query<{ slot: number | null; retry_in_ms: number | null }>(
+      sql('host_slot_lease'),
+      [siteId, workerId, leaseSecs],
+    );
+    const row = result.rows[0];
+    if (row && row.slot !== null) return { slot: row.slot };
+    const retry = row?.retry_in_ms ?? null;
+    return { slot: null, retryInMs: retry === null ? null : Math.max(0, retry) };
+  }
+
+  async releaseHostSlot(siteId: number, slot: number, delayMs: number): Promise<void> {
+    await this.pool.query(sql('host_slot_release'), [siteId, slot, delayMs]);
+  }
+
   async requestDone(
     crawlId: string,
     page: ClaimedPage,
@@ -247,19 +263,27 @@ export class PgCrawlStore implements CrawlStore {
       frontier.slots,
       db,
     );
-    const capped = frontier.maxDiscovered !== null;
-    const inserted = await db.query<{ id: number; url: string; type: string; error: string | null }>(
-      prepared(capped ? 'pages_enqueue_capped' : 'pages_enqueue', [
-        crawlId,
-        fromPageId,
-        urls.map((url) => url.url),
-        urls.map((url) => sites.get(url.origin)),
-        urls.map((url) => url.depth),
-        urls.map((url) => url.priority),
-        urls.map((url) => url.disallowed ?? null),
-        ...(capped ? [frontier.maxDiscovered] : []),
-      ]),
-    );
+    const columns = [
+      crawlId,
+      fromPageId,
+      urls.map((url) => url.url),
+      urls.map((url) => sites.get(url.origin)),
+      urls.map((url) => url.depth),
+      urls.map((url) => url.priority),
+      urls.map((url) => url.disallowed ?? null),
+    ];
+    type Inserted = { id: number; url: string; type: string; error: string | null };
+    // The cap: the crawl row is locked by a statement of its own first, so the insert's snapshot (taken
+    // when it starts, under READ COMMITTED) counts every page queued by the runner that held the lock before.
+    const inserted =
+      frontier.maxDiscovered === null
+        ? await db.query<Inserted>(prepared('pages_enqueue', columns))
+        : await withTransaction(this.pool, async (client) => {
+            await client.query(prepared('crawl_lock', [crawlId]));
+            return client.query<Inserted>(
+              prepared('pages_enqueue_capped', [...columns, frontier.maxDiscovered]),
+            );
+          });
     this.noteInsertedPages(inserted.rowCount ?? inserted.rows.length);
     return inserted.rows
       .filter((row) => row.type === 'DISALLOWED')

@@ -57,6 +57,8 @@ export interface PageRow {
   title: string | null;
   error: string | null;
   score: number | null;
+  /** One of the first maxResults relevant pages of a focused crawl (its result list). */
+  result: boolean;
 }
 
 export class CrawlsRepository {
@@ -161,6 +163,8 @@ export class CrawlsRepository {
       byScore: boolean;
       afterScore: number | null;
       minScore: number | null;
+      /** Only results (true), only other pages (false), or all (null). */
+      result: boolean | null;
     },
   ): Promise<PageRow[]> {
     const result = await this.pool.query<PageRow>(sql('pages_list'), [
@@ -173,6 +177,7 @@ export class CrawlsRepository {
       filter.afterScore,
       filter.byScore,
       filter.minScore,
+      filter.result,
     ]);
     return result.rows;
   }

@@ -1,7 +1,8 @@
 // The engine's events as webhook events: `started` when this process first sees the crawl work, written
 // pages batched per crawl at most once per `pageBatchMs`, and the crawl's end after its last page batch.
 // Each event is a row (lifecycle events once per crawl, whichever runner sees them first) and a `webhook`
-// job; the engine's calls return at once and a slow receiver only ever delays the delivery jobs.
+// job; the body's crawl snapshot is taken as the event is recorded (a retry resends that moment, not a later
+// one); the engine's calls return at once and a slow receiver only ever delays the delivery jobs.
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
 import type { WebhooksRepository } from '../db/webhooks-repo.js';
 import type { WebhookConfig, WebhookEvent } from '../services/webhooks.js';
@@ -30,6 +31,8 @@ export class WebhookEventSink implements CrawlEventSink {
       repository: WebhooksRepository;
       jobs: JobBackend;
       pageBatchMs: number;
+      /** The crawl as it is now: stored with each event, so every delivery of it shows the same moment. */
+      snapshot(crawlId: string): Promise<object>;
       onError(error: unknown): void;
     },
   ) {}
@@ -76,7 +79,8 @@ export class WebhookEventSink implements CrawlEventSink {
     data: object,
   ): Promise<void> {
     if (!config.events.includes(event)) return;
-    const id = await this.deps.repository.insertEvent(crawlId, event, data);
+    const crawl = await this.deps.snapshot(crawlId);
+    const id = await this.deps.repository.insertEvent(crawlId, event, { crawl, ...data });
     if (id === null) return;
     await this.deps.jobs.queue(WEBHOOK_QUEUE).add('deliver', { crawlId } satisfies WebhookJobData, {
       jobId: `${crawlId}.${id}`,

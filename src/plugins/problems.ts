@@ -208,6 +208,10 @@ export default fp(
       if (error instanceof TrawlError) {
         const status = STATUS[error.code];
         if (status >= 500) request.log.error({ err: error }, 'request failed');
+        // a problem that says when to come back says it in the header too (RFC 9110 §10.2.3)
+        const retryAfterSecs = error.detail?.retryAfterSecs;
+        if (typeof retryAfterSecs === 'number' && !reply.hasHeader('retry-after'))
+          reply.header('retry-after', retryAfterSecs);
         return send(reply, status, {
           type: problemType(error.code),
           detail: status >= 500 ? 'the service could not complete the request' : error.message,

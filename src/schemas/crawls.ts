@@ -324,7 +324,12 @@ export const CrawlStatus = Type.Object(
     finishedAt: IsoDate,
     error: Type.Union([Type.String(), Type.Null()]),
     strategy: Type.Optional(Type.String()),
-    relevantPages: Type.Optional(Type.Integer({ description: 'pages scored at or above the threshold' })),
+    relevantPages: Type.Optional(
+      Type.Integer({
+        description:
+          'results: pages scored at or above the threshold, at most maxResults (the first ones recorded)',
+      }),
+    ),
     harvestRate: Type.Optional(Type.Number({ description: 'relevant pages / pages fetched' })),
     scoring: Type.Optional(
       Type.Object({
@@ -373,6 +378,12 @@ export const PageListQuery = Type.Object(
     minScore: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1, description: 'pages scored at least this' }),
     ),
+    result: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: the crawl's results only (its first maxResults relevant pages, in the order they were recorded)",
+      }),
+    ),
     sort: Type.Optional(
       Type.String({
         enum: ['id', '-score'],
@@ -405,6 +416,10 @@ export const PageSummary = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   score: Type.Union([Type.Number(), Type.Null()], {
     description: 'relevance in [0, 1], when the crawl scores pages',
+  }),
+  result: Type.Boolean({
+    description:
+      "one of the crawl's results: relevant and among its first maxResults relevant pages (pages fetched in parallel past that point keep their score but are not results)",
   }),
 });
 

@@ -35,9 +35,17 @@ export interface CrawlServiceOptions {
   maxRunningCrawlsPerKey?: number;
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
   mainText?: { pageText(crawl: CrawlRow, pageId: number): Promise<string | null> };
+  /** Stored corpora, to check that `relevance.corpus` names one the caller may read. */
+  corpora?: { get(id: string, owner: Owner): Promise<unknown> };
   /** Told when a crawl is cancelled (webhooks: a crawl cancelled while queued has no runner to tell). */
   onCancelled?: (crawlId: string) => void;
 }
+
+/**
+ * Retry-After of a start refused by the running-crawls cap: when a crawl ends cannot be known, so this is a
+ * polite interval to ask again at (crawls run for minutes), not a promise.
+ */
+const RUNNING_CAP_RETRY_AFTER_SECS = 30;
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
@@ -178,6 +186,9 @@ export function validateFocus(request: NormalizedCrawlRequest): void {
   if (strategy === 'best-first' && !relevance) {
     throw new InputError('best-first needs relevance: a query or a similarity set', 'relevance');
   }
+  if (strategy === 'topic' && new Set(request.seeds).size > request.maxPages) {
+    throw new InputError('a topic crawl holds maxPages pages, seeds included: give fewer seeds', 'seeds');
+  }
   if (request.maxResults !== null && !relevance) {
     throw new InputError('maxResults counts relevant pages, so it needs relevance', 'maxResults');
   }
@@ -234,6 +245,7 @@ function pageSummary(row: PageRow) {
     title: row.title,
     error: row.error,
     score: row.score,
+    result: row.result,
   };
 }
 
@@ -252,6 +264,11 @@ export class CrawlService {
       if (!url) throw new InputError('seed is not a crawlable http(s) URL', `seeds[${index}]`);
       return { url, origin: new URL(url).origin };
     });
+    const corpusId = normalized.relevance?.corpus;
+    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist
+    if (corpusId && this.options.corpora && !(await this.options.corpora.get(corpusId, owner ?? null))) {
+      throw new TrawlError('not_found', `no corpus with id ${corpusId}`, { field: 'relevance.corpus' });
+    }
     const id = randomUUID();
     const maxActive = this.options.maxRunningCrawlsPerKey ?? 0;
     let row: CrawlRow;
@@ -271,7 +288,7 @@ export class CrawlService {
       throw new TrawlError(
         'rate_limited',
         `this API key already has ${error.active} crawls queued or running (the limit is ${maxActive}, MAX_RUNNING_CRAWLS_PER_KEY); wait for one to finish or cancel one`,
-        { detail: { active: error.active, limit: maxActive } },
+        { detail: { active: error.active, limit: maxActive, retryAfterSecs: RUNNING_CAP_RETRY_AFTER_SECS } },
       );
     }
     await addCrawlRunners(this.options.jobs, id, normalized.workers);
@@ -377,6 +394,7 @@ export class CrawlService {
       status?: number;
       host?: string;
       minScore?: number;
+      result?: boolean;
       sort?: string;
     },
     owner?: Owner,
@@ -395,6 +413,7 @@ export class CrawlService {
       byScore,
       afterScore: byScore ? (cursor.score ?? null) : null,
       minScore: query.minScore ?? null,
+      result: query.result ?? null,
     });
     const items = rows.slice(0, limit).map(pageSummary);
     let next: string | null = null;
@@ -406,6 +425,7 @@ export class CrawlService {
       if (query.status) params.set('status', String(query.status));
       if (query.host) params.set('host', query.host);
       if (query.minScore !== undefined) params.set('minScore', String(query.minScore));
+      if (query.result !== undefined) params.set('result', String(query.result));
       if (byScore) params.set('sort', '-score');
       params.set(
         'cursor',

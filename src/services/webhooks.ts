@@ -56,6 +56,26 @@ export function webhookSignature(secret: string, timestampSecs: number, body: st
   return `sha256=${createHmac('sha256', secret).update(`${timestampSecs}.${body}`).digest('hex')}`;
 }
 
+/**
+ * The `crawl` object of a webhook body: the crawl at the moment its event happens. Taken when the event is
+ * recorded and stored with it, so a retried `started` event still says `running`.
+ */
+export async function webhookCrawlSnapshot(crawls: Pick<CrawlService, 'status'>, crawlId: string) {
+  const status = await crawls.status(crawlId);
+  return {
+    status: status.status,
+    counts: status.counts,
+    pagesFetched: status.pagesFetched,
+    frontier: status.frontier,
+    pagesPerSecond: status.pagesPerSecond,
+    ...(status.relevantPages !== undefined
+      ? { relevantPages: status.relevantPages, harvestRate: status.harvestRate }
+      : {}),
+    error: status.error,
+    links: status._links,
+  };
+}
+
 export interface WebhookDelivererOptions {
   repository: WebhooksRepository;
   crawls: CrawlService;
@@ -103,7 +123,12 @@ export class WebhookDeliverer {
         continue;
       }
       const attempt = head.attempts + 1;
-      const status = await this.options.crawls.status(crawlId);
+      // The crawl as it was when the event happened (stored with it); events recorded before snapshots were
+      // stored get the crawl as it is now.
+      const data =
+        'crawl' in head.data
+          ? head.data
+          : { crawl: await webhookCrawlSnapshot(this.options.crawls, crawlId), ...head.data };
       const body = JSON.stringify({
         id: head.id,
         event: head.event,
@@ -111,19 +136,7 @@ export class WebhookDeliverer {
         occurredAt: head.created_at.toISOString(),
         sentAt: new Date().toISOString(),
         attempt,
-        crawl: {
-          status: status.status,
-          counts: status.counts,
-          pagesFetched: status.pagesFetched,
-          frontier: status.frontier,
-          pagesPerSecond: status.pagesPerSecond,
-          ...(status.relevantPages !== undefined
-            ? { relevantPages: status.relevantPages, harvestRate: status.harvestRate }
-            : {}),
-          error: status.error,
-          links: status._links,
-        },
-        ...head.data,
+        ...data,
       });
       const timestampSecs = Math.floor(Date.now() / 1000);
       const headers: Record<string, string> = {

@@ -2,7 +2,7 @@
 // only as good as the page table's statistics; the store refreshes them itself as a crawl fills the table.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DiscoveredUrl } from '../../src/crawler/engine/ports.js';
+import type { DiscoveredUrl, PageOutcome } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { sql } from '../../src/db/sql.js';
 import { build } from '../helper.js';
@@ -43,4 +43,93 @@ test('queuing pages past the table’s last estimated size refreshes its statist
   }
   assert.ok((await rowEstimate()) >= 500, 'ANALYZE ran once 500 pages were queued: the estimate counts them');
   assert.deepEqual(failures, []);
+});
+
+test('maxResults: claims stop at the result that reaches it; relevant pages recorded later are not results', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const origin = 'http://127.0.0.1:9';
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: {
+      seeds: [`${origin}/`],
+      maxPages: 50,
+      maxResults: 1,
+      relevance: { query: 'tennis' },
+      politeness: { delayMs: 0, perHostConcurrency: 4 },
+    },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const crawlId: string = created.json().id;
+  const store = new PgCrawlStore(runtime.db.pool);
+  await store.markRunning(crawlId);
+  const frontier = { slots: 4, maxDiscovered: null };
+  const urls: DiscoveredUrl[] = Array.from({ length: 6 }, (_, i) => ({
+    url: `${origin}/p${i}`,
+    origin,
+    depth: 1,
+    priority: 0,
+    anchor: '',
+  }));
+  await store.enqueue(crawlId, null, urls, frontier);
+  const sites = await store.ensureSites(crawlId, [origin], 4);
+  // robots.txt known: every politeness slot of the host may be used
+  await store.saveRobots(
+    sites.get(origin)!,
+    { status: 404, body: null, error: null, fetchedAt: new Date() },
+    null,
+    [],
+  );
+  const claimed = await store.claim(crawlId, 'w1', 3, 60);
+  assert.equal(claimed.pages.length, 3);
+  const relevantOutcome = (): PageOutcome => ({
+    type: 'HTML',
+    status: 200,
+    contentType: 'text/html',
+    bytes: 10,
+    truncated: false,
+    sha256: null,
+    loadMs: 1,
+    fetchedAt: new Date(),
+    finalUrl: null,
+    title: null,
+    error: null,
+    redirects: null,
+    duplicateOf: null,
+    requested: true,
+    score: 1,
+    relevant: true,
+    htmlGzip: null,
+    links: [],
+    images: [],
+    document: null,
+  });
+  const [first, second, third] = claimed.pages;
+  for (const page of claimed.pages) await store.requestDone(crawlId, page, 0, null);
+  await store.completePage(crawlId, first!, relevantOutcome(), frontier);
+  // the result is in: nothing more is leased though the frontier still holds pages
+  const after = await store.claim(crawlId, 'w1', 3, 60);
+  assert.equal(after.pages.length, 0);
+  // the two fetched in parallel are recorded after it: relevant, visible, not results
+  await Promise.all(
+    [second!, third!].map((page) => store.completePage(crawlId, page, relevantOutcome(), frontier)),
+  );
+  const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}` })).json();
+  assert.equal(status.relevantPages, 1);
+  const pages = (await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}/pages?minScore=1` })).json();
+  assert.deepEqual(
+    pages.items.map((page: { id: number; result: boolean }) => [page.id, page.result]),
+    [
+      [first!.id, true],
+      [second!.id, false],
+      [third!.id, false],
+    ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+  );
+  const results = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}/pages?result=true` })
+  ).json();
+  assert.deepEqual(
+    results.items.map((page: { id: number }) => page.id),
+    [first!.id],
+  );
 });

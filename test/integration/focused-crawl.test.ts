@@ -224,6 +224,7 @@ test('focused-crawl requests are validated with the field named', async (t) => {
     [{ maxResults: 3 }, 'maxResults'],
     [{ strategy: 'sideways' }, 'strategy'],
     [{ relevance: { similarTo: { documents: [{}] } } }, 'relevance.similarTo.documents[0]'],
+    [{ strategy: 'topic', maxPages: 1, seeds: ['https://example.org/a', 'https://example.org/b'] }, 'seeds'],
   ];
   for (const [extra, field] of cases) {
     const response = await app.inject({

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -43,22 +44,34 @@ test('every curl line of the README walkthrough works against a live server', {
   t.after(() => web.close());
   const schema = `t_${randomBytes(5).toString('hex')}`;
   t.after(() => dropSchema(schema));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  // The server listens on an ephemeral port (PORT=0) and says which one in its "listening" log line.
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: TEST_DATABASE_URL,
       DB_SCHEMA: schema,
       ALLOW_PRIVATE_NETWORKS: 'true',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   t.after(() => {
     server.kill('SIGTERM');
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not say where it listens')), 20_000);
+    server.once('exit', (code) => reject(new Error(`server exited (${code}) before listening`)));
+    // every log line is read (a full pipe would stall the server); the first "listening" one gives the port
+    createInterface({ input: server.stdout! }).on('line', (line) => {
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {

@@ -12,7 +12,15 @@ import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 interface Received {
   headers: IncomingMessage['headers'];
   raw: string;
-  body: { id: number; event: string; pages?: Array<{ id: number }> };
+  body: {
+    id: number;
+    event: string;
+    attempt: number;
+    occurredAt: string;
+    sentAt: string;
+    pages?: Array<{ id: number }>;
+    crawl: { status: string; pagesFetched: number };
+  };
 }
 
 async function receiver(
@@ -146,6 +154,30 @@ test('a receiver that does not answer does not hold up the crawl', { timeout: 60
   for (const response of held) response.writeHead(204).end();
   await until(() => hook.received.some((r) => r.body.event === 'completed'), 'the completed event');
   assert.equal(hook.received[0]?.body.event, 'started');
+});
+
+test('a retried event carries the crawl as it was when the event happened', {
+  timeout: 60_000,
+}, async (t) => {
+  const web = await startTestWeb({ seed: 9, hosts: 1, pagesPerHost: 8, features: BENCHMARK_FEATURES });
+  t.after(() => web.close());
+  const { app } = await build(t, { env: { WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_MAX_ATTEMPTS: '14' } });
+  // every delivery fails until the crawl has completed: the started event is sent again after its end
+  let crawlEnded = false;
+  const hook = await receiver(t, (_index, response) => response.writeHead(crawlEnded ? 204 : 503).end());
+  const id = await startCrawl(app, web.seeds, web.hosts, hook.url);
+  const final = await waitForCrawl(app, id);
+  assert.equal(final.status, 'completed');
+  crawlEnded = true;
+  await until(() => hook.received.some((r) => r.body.event === 'completed'), 'the completed event');
+  const started = hook.received.find((r) => r.body.event === 'started');
+  assert.ok(started, 'the started event');
+  assert.ok(started.body.attempt > 1, `delivered on attempt ${started.body.attempt}`);
+  assert.equal(started.body.crawl.status, 'running', started.raw);
+  assert.ok(Date.parse(started.body.sentAt) > Date.parse(final.finishedAt as string), started.raw);
+  const completed = hook.received.find((r) => r.body.event === 'completed');
+  assert.equal(completed?.body.crawl.status, 'completed');
+  assert.equal(completed?.body.crawl.pagesFetched, final.pagesFetched);
 });
 
 test('a crawl cancelled while still queued sends its cancelled event', { timeout: 60_000 }, async (t) => {

@@ -155,6 +155,32 @@ test('tenancy: a corpus is seen, listed and scored against only by the key that 
     });
   await problemOf(await score(b.key), 404);
   assert.equal((await score(a.key)).statusCode, 200);
+  // a crawl naming another key's corpus is refused as if the corpus did not exist; an unknown id too
+  const crawlWith = (key: string, corpus: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/crawls',
+      payload: {
+        seeds: ['https://example.org/'],
+        relevance: { similarTo: { documents: [{ text: 'cats' }] }, corpus },
+      },
+      headers: bearer(key),
+    });
+  const foreign = await crawlWith(b.key, id);
+  assert.equal((await problemOf(foreign, 404)).detail, `no corpus with id ${id}`);
+  assert.equal(foreign.json().field, 'relevance.corpus');
+  const unknown = await crawlWith(b.key, '00000000-0000-4000-8000-000000000000');
+  assert.equal(
+    (await problemOf(unknown, 404)).detail,
+    'no corpus with id 00000000-0000-4000-8000-000000000000',
+  );
+  const listedCrawls = (
+    await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(b.key) })
+  ).json();
+  assert.deepEqual(listedCrawls.items, [], 'no crawl was made for the refused requests');
+  const own = await crawlWith(a.key, id);
+  assert.equal(own.statusCode, 202, own.body);
+  await app.inject({ method: 'DELETE', url: `/v1/crawls/${own.json().id}`, headers: bearer(a.key) });
 });
 
 test('admin endpoints: issue, list and revoke keys; a revoked key is refused at once', async (t) => {

@@ -105,10 +105,18 @@ test('a finished crawl pages through its results, shows a page and exports its g
   const vertexCount = Number(lines[0]);
   const vertices = new Set(lines.slice(1).flatMap((line) => line.split(' ')));
   assert.ok(vertices.size <= vertexCount);
-  assert.equal(lines.length - 1, status.links);
+  // edges: the crawl's links less those to pages robots.txt forbids, which are not vertices
+  assert.ok(lines.length - 1 <= (status.links as number));
   const json = (await app.inject({ method: 'GET', url: `/v1/crawls/${body.id}/graph?format=json` })).json();
   assert.equal(json.vertices.length, vertexCount);
-  assert.equal(json.edges.length, status.links);
+  assert.equal(json.edges.length, lines.length - 1);
+  const disallowed = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${body.id}/pages?type=DISALLOWED&limit=1000` })
+  ).json();
+  const forbidden = new Set(disallowed.items.map((p: { id: number }) => p.id));
+  assert.ok(forbidden.size > 0, 'the crawl met pages robots.txt forbids');
+  assert.ok(json.vertices.every((v: { id: number }) => !forbidden.has(v.id)));
+  assert.ok(json.edges.every(([from, to]: [number, number]) => !forbidden.has(from) && !forbidden.has(to)));
 
   const listed = (await app.inject({ method: 'GET', url: '/v1/crawls' })).json();
   assert.equal(listed.items[0].id, body.id);

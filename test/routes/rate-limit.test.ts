@@ -86,3 +86,53 @@ test('two API instances on one Redis share one budget', {
   assertLimited(await read(first), 4);
   assertLimited(await read(second), 4);
 });
+
+test('a refused crawl start does not use up the create budget', async (t) => {
+  const { app } = await build(t, { worker: false, env: { RATE_LIMIT_CREATE_PER_MIN: '2' } });
+  const create = (payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: '/v1/crawls', payload, remoteAddress: '10.0.0.9' });
+  // bad requests (a schema fault, a check of the service) are answered and not counted
+  for (let i = 0; i < 4; i++) {
+    assert.equal((await create({ seeds: ['not a url'] })).statusCode, 400);
+    assert.equal((await create({ seeds: ['https://example.org/'], maxResults: 3 })).statusCode, 400);
+  }
+  const first = await create({ seeds: ['https://example.org/'] });
+  assert.equal(first.statusCode, 202, first.body);
+  assert.equal(first.headers['x-ratelimit-remaining'], '1');
+  assert.equal((await create({ seeds: ['https://example.org/'] })).statusCode, 202);
+  assertLimited(await create({ seeds: ['https://example.org/'] }), 2);
+});
+
+test('the running-crawls cap answers 429 with Retry-After, and the refusal costs no create budget', async (t) => {
+  const { app, runtime } = await build(t, {
+    worker: false,
+    env: { MAX_RUNNING_CRAWLS_PER_KEY: '1', RATE_LIMIT_CREATE_PER_MIN: '2' },
+  });
+  const a = await runtime.keys.create({ name: 'a' });
+  const start = () =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/crawls',
+      payload: { seeds: ['https://example.org/'] },
+      headers: bearer(a.key),
+    });
+  const first = await start();
+  assert.equal(first.statusCode, 202, first.body);
+  for (let i = 0; i < 3; i++) {
+    const capped = await start();
+    assert.equal(capped.statusCode, 429, capped.body);
+    assert.match(capped.headers['content-type'] as string, /^application\/problem\+json/);
+    const retryAfter = Number(capped.headers['retry-after']);
+    assert.ok(
+      Number.isInteger(retryAfter) && retryAfter >= 1,
+      `Retry-After ${capped.headers['retry-after']}`,
+    );
+    assert.equal(capped.json().retryAfterSecs, retryAfter);
+    assert.match(capped.json().detail, /MAX_RUNNING_CRAWLS_PER_KEY/);
+  }
+  // the three refusals drew nothing: with the first crawl cancelled, the second start of the window passes
+  await app.inject({ method: 'DELETE', url: `/v1/crawls/${first.json().id}`, headers: bearer(a.key) });
+  const second = await start();
+  assert.equal(second.statusCode, 202, second.body);
+  assert.equal(second.headers['x-ratelimit-remaining'], '0');
+});

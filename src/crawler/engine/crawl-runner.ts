@@ -4,6 +4,7 @@
 // leases expire and others pick its URLs up. Layers: robots → fetch → parse → record (crawlee's habit).
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
@@ -53,6 +54,13 @@ export interface RunnerOptions {
 
 export type RunnerExit = 'finished' | 'stopped' | 'aborted';
 
+/** A politeness slot this runner holds for the request in progress, and the delay its host asks for. */
+interface HeldSlot {
+  siteId: number;
+  slot: number;
+  delayMs: number;
+}
+
 interface SiteRobots {
   policy: RobotsPolicy;
   /** Why robots.txt could not be read ("code: message"), when it could not. */
@@ -79,6 +87,8 @@ export class CrawlRunner {
   /** The robots.txt verdicts this runner has in hand, by origin (filled as robotsFor resolves). */
   private readonly knownRobots = new Map<string, SiteRobots>();
   private readonly siteIds = new Map<string, number>();
+  /** When this runner last had a robots.txt answer from each origin: a request, so the delay follows it. */
+  private readonly robotsAskedAtMs = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Aborts in-flight fetches: on shutdown (options.signal) and when the crawl stops being `running`. */
   private readonly halt = new AbortController();
@@ -223,37 +233,59 @@ export class CrawlRunner {
     const { crawlId } = this.settings;
     // The host's politeness slot is freed as soon as its request is over, not after the page is parsed
     // and written: the delay counts from the end of the request, and the host's next URL need not wait
-    // for our database writes.
+    // for our database writes. A redirect to another host trades this slot for one of that host's
+    // (followRedirectPolitely), so `held` is the slot held now, whichever host it belongs to.
+    const held: { current: HeldSlot | null } = {
+      current: { siteId: page.siteId, slot: page.slot, delayMs: 0 },
+    };
     let slotReleased = false;
-    const requestDone = async (delayMs: number, sha256: string | null): Promise<number | null> => {
+    /** `requested`: a request was made, so the host waits its delay; else the slot is free at once. */
+    const requestDone = async (sha256: string | null, requested = true): Promise<number | null> => {
       if (slotReleased) return null;
       slotReleased = true;
-      const duplicateOf = await store.requestDone(crawlId, page, delayMs, sha256);
+      const slot = held.current;
+      held.current = null;
+      // with no slot held (a redirect's wait for one was cut short) only the body's hash is registered
+      const where = slot ? { ...page, siteId: slot.siteId, slot: slot.slot } : { ...page, siteId: -1 };
+      const duplicateOf = await store.requestDone(
+        crawlId,
+        where,
+        requested ? (slot?.delayMs ?? 0) : 0,
+        sha256,
+      );
       this.wake();
       return duplicateOf;
     };
-    const releaseSlot = async (delayMs: number) => {
-      await requestDone(delayMs, null);
+    const releaseSlot = async (requested: boolean) => {
+      await requestDone(null, requested);
     };
     try {
       const { policy: robots, fetchError } = await this.robotsFor(page.siteId, page.origin);
+      if (held.current) held.current.delayMs = this.delayFor(robots);
       let outcome: PageOutcome;
       if (fetchError?.startsWith('blocked-address')) {
         // the SSRF guard refused the host itself: say so, rather than blaming robots.txt
-        await releaseSlot(0);
+        await releaseSlot(false);
         outcome = blankOutcome('INVALID', { error: fetchError, requested: false });
       } else if (this.disallowedBecause({ policy: robots, fetchError }, page.url) !== null) {
-        await releaseSlot(0);
+        await releaseSlot(false);
         const error = this.disallowedBecause({ policy: robots, fetchError }, page.url);
         outcome = blankOutcome('DISALLOWED', { error, requested: false });
       } else {
-        outcome = await this.fetchAndParse(page, (sha256) => requestDone(this.delayFor(robots), sha256));
+        // robots.txt was just asked of this host: the page request waits the host's delay after it
+        await this.politeSleep(
+          (this.robotsAskedAtMs.get(page.origin) ?? 0) + this.delayFor(robots) - Date.now(),
+        );
+        outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256));
       }
       if (this.halt.signal.aborted && outcome.type === 'INVALID' && outcome.error?.startsWith('aborted')) {
         await store.releasePage(crawlId, workerId, page);
-        await releaseSlot(0);
+        await releaseSlot(true);
         return;
       }
+      // A capped crawl's graph holds only URLs it may crawl: robots.txt of each new host is read before
+      // its links take room (MISSION-NOTES §2), rather than when they are leased.
+      if (this.settings.maxDiscovered !== null) outcome.links = await this.withRobotsVerdicts(outcome.links);
       const disallowed = await store.completePage(crawlId, page, outcome, this.frontierLimits);
       for (const refused of disallowed) {
         this.options.events?.pageRecorded({
@@ -289,13 +321,13 @@ export class CrawlRunner {
     } catch (error) {
       if (this.halt.signal.aborted) {
         await store.releasePage(crawlId, workerId, page).catch(() => {});
-        await releaseSlot(0).catch(() => {});
+        await releaseSlot(true).catch(() => {});
         return;
       }
       // A fault of ours or of the database (not of the network): give the URL back so it is tried again,
       // and after a few tries record it, so one bad page can neither be lost nor stall the crawl.
       this.options.log.error({ err: error, url: page.url, attempts: page.attempts }, 'crawl step failed');
-      await releaseSlot(0).catch(() => {});
+      await releaseSlot(true).catch(() => {});
       if (page.attempts < 3) {
         await store.releasePage(crawlId, workerId, page).catch(() => {});
         return;
@@ -340,6 +372,26 @@ export class CrawlRunner {
     return this.disallowedBecause(robots, url);
   }
 
+  /** `links` with the robots.txt verdict of every new link, its host's robots.txt fetched when unknown. */
+  private async withRobotsVerdicts(links: DiscoveredUrl[]): Promise<DiscoveredUrl[]> {
+    if (!this.settings.respectRobots) return links;
+    const unknown = [
+      ...new Set(
+        links.filter((link) => !link.known && !this.knownRobots.has(link.origin)).map((l) => l.origin),
+      ),
+    ];
+    if (unknown.length > 0) {
+      const sites = await this.siteIdsFor(unknown);
+      // a host whose robots.txt cannot be had is judged when its URLs are leased, as before
+      await Promise.all(
+        unknown.map((origin) => this.robotsFor(sites.get(origin) ?? -1, origin).catch(() => null)),
+      );
+    }
+    return links.map((link) =>
+      link.known || link.disallowed ? link : { ...link, disallowed: this.knownDisallowance(link.url) },
+    );
+  }
+
   /** robots.txt of a site: loaded from the store when another runner fetched it, else fetched once here. */
   private robotsFor(siteId: number, origin: string): Promise<SiteRobots> {
     let policy = this.robotsBySite.get(siteId);
@@ -364,6 +416,7 @@ export class CrawlRunner {
       userAgent: this.settings.userAgent,
       timeoutMs: Math.min(this.settings.timeoutMs, 30_000),
     });
+    this.robotsAskedAtMs.set(origin, Date.now());
     const policy = fetched.policy;
     this.options.events?.robotsFetched?.({ crawlId: this.settings.crawlId, origin, status: fetched.status });
     const crawlDelayMs = policy.crawlDelayMs(this.settings.userAgent) ?? null;
@@ -418,6 +471,7 @@ export class CrawlRunner {
    */
   private async fetchAndParse(
     page: ClaimedPage,
+    held: { current: HeldSlot | null },
     requestDone: (sha256: string | null) => Promise<number | null>,
   ): Promise<PageOutcome> {
     const { store } = this.options;
@@ -429,8 +483,11 @@ export class CrawlRunner {
       duplicateOf?: number;
     } | null = null;
 
+    const options = this.fetchOptions();
     const result: FetchResult = await this.options.fetcher.fetch(page.url, {
-      ...this.fetchOptions(),
+      ...options,
+      // a retry is a request to the host too
+      retry: { ...options.retry, minDelayMs: held.current?.delayMs ?? this.settings.delayMs },
       acceptBody: (contentType) =>
         contentType === null || HTML_TYPES.test(contentType) || /^text\//i.test(contentType),
       beforeRedirect: async (_from, to) => {
@@ -466,6 +523,7 @@ export class CrawlRunner {
           };
           return { follow: false, reason: refusal.reason };
         }
+        await this.awaitHopTurn(held, siteId, origin, this.delayFor(robots));
         return { follow: true };
       },
     });
@@ -591,6 +649,49 @@ export class CrawlRunner {
       if (!weights.has(entry.url)) weights.set(entry.url, entry.weight);
     }
     return (url) => weights.get(url) ?? null;
+  }
+
+  /**
+   * A redirect hop is a request like any other: it waits its host's delay (MISSION-NOTES §8). To the same
+   * host, the slot held is kept and the hop waits the delay after the response that redirected; to another
+   * host, the slot held is freed first (no runner ever waits for a slot while holding one, so two crossing
+   * redirects cannot deadlock) and a slot of the new host is leased when its delay has passed.
+   */
+  private async awaitHopTurn(
+    held: { current: HeldSlot | null },
+    siteId: number,
+    origin: string,
+    delayMs: number,
+  ) {
+    const { store, workerId, leaseSecs } = this.options;
+    const current = held.current;
+    if (current && current.siteId === siteId) {
+      await this.politeSleep(current.delayMs);
+      return;
+    }
+    if (current) {
+      held.current = null;
+      await store.releaseHostSlot(current.siteId, current.slot, current.delayMs);
+      this.wake();
+    }
+    while (!this.halt.signal.aborted) {
+      const lease = await store.leaseHostSlot(siteId, workerId, leaseSecs);
+      if (lease.slot !== null) {
+        held.current = { siteId, slot: lease.slot, delayMs };
+        // robots.txt of the new host may have just been asked for this very hop
+        await this.politeSleep((this.robotsAskedAtMs.get(origin) ?? 0) + delayMs - Date.now());
+        return;
+      }
+      await this.politeSleep(
+        Math.min(IDLE_POLL_MS.max, Math.max(IDLE_POLL_MS.min, lease.retryInMs ?? BUSY_POLL_MS)),
+      );
+    }
+  }
+
+  /** Sleeps `ms` (nothing when ≤ 0); cut short when the runner halts. */
+  private async politeSleep(ms: number): Promise<void> {
+    if (ms <= 0) return;
+    await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => {});
   }
 
   private async siteIdsFor(origins: string[]): Promise<Map<string, number>> {

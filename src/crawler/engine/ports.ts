@@ -151,6 +151,17 @@ export interface CrawlStore {
     slots: number,
   ): Promise<{ reserved: true } | { reserved: false; existingPageId: number }>;
   /**
+   * Leases a free politeness slot of a site (a redirect hop to that host), or says how long until one of its
+   * unleased slots' delay has passed (null: all are leased, ask again soon).
+   */
+  leaseHostSlot(
+    siteId: number,
+    workerId: string,
+    leaseSecs: number,
+  ): Promise<{ slot: number } | { slot: null; retryInMs: number | null }>;
+  /** Frees a politeness slot mid-fetch (the redirect goes on to another host): usable again after `delayMs`. */
+  releaseHostSlot(siteId: number, slot: number, delayMs: number): Promise<void>;
+  /**
    * A request is over: frees the page's politeness slot until `nextFetchDelayMs` from now and, for an HTML
    * body, registers its hash. Returns the earlier page with the same body, when there is one.
    */

@@ -37,11 +37,15 @@ const IPV6_RANGES: Array<[name: string, cidr: string]> = [
   ['unspecified', '::/128'],
   ['loopback', '::1/128'],
   ['ipv4-compatible', '::/96'],
+  // RFC 2765 (SIIT) IPv4-translated ::ffff:0:a.b.c.d: no public host is addressed this way, so all refused
+  ['ipv4-translated', '::ffff:0:0:0/96'],
   ['nat64-local', '64:ff9b:1::/48'],
   ['discard', '100::/64'],
   ['ietf-protocol', '2001::/23'],
   ['documentation', '2001:db8::/32'],
   ['documentation', '3fff::/20'],
+  // RFC 9602: segment identifiers of SRv6 domains, never routed on the internet
+  ['srv6-sid', '5f00::/16'],
   ['unique-local', 'fc00::/7'],
   ['link-local', 'fe80::/10'],
   ['site-local', 'fec0::/10'],

@@ -38,6 +38,8 @@ export interface RetryOptions {
   attempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** No retry comes sooner than this (a host's politeness delay), whatever Retry-After says. */
+  minDelayMs?: number;
 }
 
 export interface FetchOptions {
@@ -301,7 +303,10 @@ export class Fetcher {
       }
       if (!canRetry || !RETRY_STATUSES.has(response.status)) return response;
       const hinted = retryAfterMs(response.headers['retry-after']);
-      const delayMs = Math.min(hinted ?? backoffMs(opts.retry!, attempt), opts.retry!.maxDelayMs);
+      const delayMs = Math.max(
+        opts.retry!.minDelayMs ?? 0,
+        Math.min(hinted ?? backoffMs(opts.retry!, attempt), opts.retry!.maxDelayMs),
+      );
       if (!fitsDeadline(delayMs, opts.timeoutMs, startedMs)) return response;
       response.body.destroy();
       if (!(await this.#wait(delayMs, signal, result))) return fault(signal.reason);
@@ -355,7 +360,7 @@ function parseHttpUrl(url: string): URL {
 }
 
 function backoffMs(retry: RetryOptions, attempt: number): number {
-  return Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+  return Math.max(retry.minDelayMs ?? 0, Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)));
 }
 
 function fitsDeadline(delayMs: number, timeoutMs: number, startedMs: number): boolean {

@@ -18,6 +18,10 @@
 //  R12 fragment removed, unless keepFragment (an empty "#" is removed either way)
 //  R13 tracking parameters removed (stripTrackingParams, default on), names compared case-insensitively after
 //      percent-decoding; the others keep their order and their bytes
+//  R13b session-id parameters removed (stripSessionIds, default on), as Heritrix's StripSessionIDs does: query
+//      parameters jsessionid, phpsessid, sessionid, aspsessionid<8 letters> (names case-insensitive), sid
+//      only when its value has Heritrix's shape (32 letters or digits: "sid" may also name a resource), and
+//      the ";jsessionid=…" path parameter
 //  R14 empty query pairs ("a=1&&b=2", trailing "&") removed; an empty query "?" removed
 //  R15 query order kept, unless sortQuery: then a stable sort by parameter name (repeated names keep order)
 //  R16 path case kept (paths are case-sensitive); "/index.html" is NOT removed (removeDefaultIndex is false:
@@ -27,6 +31,8 @@
 export interface CanonicalizeOptions {
   /** Drop the parameters of TRACKING_PARAMS and the utm_* family. Default true. */
   stripTrackingParams?: boolean;
+  /** Drop session-id parameters (R13b: jsessionid, phpsessid, sessionid, aspsessionid…, sid). Default true. */
+  stripSessionIds?: boolean;
   /** Sort query parameters by name (stable). Default false: order can matter to the server. */
   sortQuery?: boolean;
   /** Keep the fragment. Default false: a fragment never reaches the server. */
@@ -72,6 +78,22 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
 /** Every name starting with this prefix is tracking (utm_source, utm_medium, utm_campaign, utm_term, …). */
 export const TRACKING_PARAM_PREFIX = 'utm_';
 
+/**
+ * Session ids put in URLs by servlet containers, PHP and ASP: the same page under a new name per visit.
+ * Heritrix strips the same names; `sid` is ambiguous, so only Heritrix's 32-character value shape goes.
+ */
+const SESSION_PARAMS: ReadonlySet<string> = new Set(['jsessionid', 'phpsessid', 'sessionid']);
+const ASP_SESSION_PARAM = /^aspsessionid[a-z]{8}$/;
+const SID_VALUE = /^[0-9a-z]{32}$/i;
+/** The servlet form /path;jsessionid=… (before the query), names case-insensitive. */
+const JSESSIONID_PATH_PARAM = /;jsessionid=[^/;?#]*/gi;
+
+export function isSessionIdParam(name: string, value: string): boolean {
+  const lower = decodeName(name).toLowerCase();
+  if (SESSION_PARAMS.has(lower) || ASP_SESSION_PARAM.test(lower)) return true;
+  return lower === 'sid' && SID_VALUE.test(value);
+}
+
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const PERCENT_ENCODED = /%([0-9A-Fa-f]{2})/g;
 
@@ -101,10 +123,21 @@ function paramName(pair: string): string {
   return equals === -1 ? pair : pair.slice(0, equals);
 }
 
+function paramValue(pair: string): string {
+  const equals = pair.indexOf('=');
+  return equals === -1 ? '' : pair.slice(equals + 1);
+}
+
 /** R13–R15 on the raw query (without "?"); pairs are kept byte for byte, never re-serialized. */
-function normalizeQuery(query: string, stripTracking: boolean, sort: boolean): string {
+function normalizeQuery(
+  query: string,
+  stripTracking: boolean,
+  stripSessions: boolean,
+  sort: boolean,
+): string {
   let pairs = query.split('&').filter((pair) => pair !== '');
   if (stripTracking) pairs = pairs.filter((pair) => !isTrackingParam(paramName(pair)));
+  if (stripSessions) pairs = pairs.filter((pair) => !isSessionIdParam(paramName(pair), paramValue(pair)));
   if (sort) {
     // Array.prototype.sort is stable (ES2019), so repeated names keep their relative order.
     pairs.sort((a, b) => {
@@ -128,7 +161,12 @@ export function stripTrailingDots(host: string): string {
  * http(s) URL: unparseable, another scheme, credentials in it, or an empty host.
  */
 export function canonicalizeUrl(input: string, base?: string, opts: CanonicalizeOptions = {}): string | null {
-  const { stripTrackingParams = true, sortQuery = false, keepFragment = false } = opts;
+  const {
+    stripTrackingParams = true,
+    stripSessionIds = true,
+    sortQuery = false,
+    keepFragment = false,
+  } = opts;
   let url: URL;
   try {
     url = base === undefined ? new URL(input) : new URL(input, base);
@@ -142,8 +180,14 @@ export function canonicalizeUrl(input: string, base?: string, opts: Canonicalize
   if (hostname === '') return null;
   const host = url.port === '' ? hostname : `${hostname}:${url.port}`; // R7: WHATWG already emptied default ports
 
-  const path = normalizePercentEncoding(url.pathname); // R8–R11, R16
-  const query = normalizeQuery(normalizePercentEncoding(url.search.slice(1)), stripTrackingParams, sortQuery);
+  let path = normalizePercentEncoding(url.pathname); // R8–R11, R16
+  if (stripSessionIds) path = path.replace(JSESSIONID_PATH_PARAM, ''); // R13b
+  const query = normalizeQuery(
+    normalizePercentEncoding(url.search.slice(1)),
+    stripTrackingParams,
+    stripSessionIds,
+    sortQuery,
+  );
   const fragment = keepFragment ? normalizePercentEncoding(url.hash.slice(1)) : ''; // R12
 
   return `${url.protocol}//${host}${path}${query === '' ? '' : `?${query}`}${fragment === '' ? '' : `#${fragment}`}`;

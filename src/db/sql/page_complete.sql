@@ -1,16 +1,23 @@
 -- Writes the outcome of fetching page $1 and ends its lease, in one statement: the metadata row with its
 -- relevance score ($22), the body (gzip), the images it shows, its binary-document record, the page budget
--- back for a page never requested ($16), one more relevant page for a focused crawl ($23), and its links
+-- back for a page never requested ($16), a relevant page ($23) as one more result while the crawl has
+-- fewer than its maxResults (the crawl row is locked for that, and only then: results are counted in the
+-- order pages are recorded, exactly, whatever runs in parallel), and its links
 -- ($24 target URLs, $25 anchors) to the pages of crawl $26 they name. Those pages were queued before this
 -- statement (queuing is idempotent), so a crash between the two only means the page is leased again and
 -- redone.
-WITH done AS (
+WITH crawl AS (
+  SELECT relevant_pages < coalesce((request ->> 'maxResults')::int, 2147483647) AS room
+  FROM crawls WHERE $23::boolean AND id = $26
+  FOR NO KEY UPDATE
+),
+done AS (
   UPDATE pages
   SET type = $2, status = $3, content_type = $4, bytes = $5, truncated = $6, sha256 = $7, load_ms = $8,
       fetched_at = $9, final_url = $10, title = $11, error = $12, redirects = $13, duplicate_of = $14,
-      score = $22, leased_until = NULL, leased_by = NULL
+      score = $22, result = coalesce((SELECT room FROM crawl), false), leased_until = NULL, leased_by = NULL
   WHERE id = $1
-  RETURNING id, crawl_id
+  RETURNING id, crawl_id, result
 ),
 body AS (
   INSERT INTO page_contents (page_id, html_gzip)
@@ -44,5 +51,5 @@ document AS (
 )
 UPDATE crawls
 SET claimed_pages = greatest(claimed_pages - CASE WHEN $16::boolean THEN 1 ELSE 0 END, 0),
-    relevant_pages = relevant_pages + CASE WHEN $23::boolean THEN 1 ELSE 0 END
+    relevant_pages = relevant_pages + CASE WHEN (SELECT result FROM done) THEN 1 ELSE 0 END
 WHERE ($16::boolean OR $23::boolean) AND id = (SELECT crawl_id FROM done)

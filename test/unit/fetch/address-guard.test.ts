@@ -53,6 +53,12 @@ const BLOCKED: Array<[ip: string, range: string]> = [
   ['2002:c0a8:0101::1', '6to4:private'],
   ['2002:7f00:1::', '6to4:loopback'],
   ['::127.0.0.1', 'ipv4-compatible'],
+  ['::ffff:0:7f00:201', 'ipv4-translated'],
+  ['::ffff:0:127.0.0.1', 'ipv4-translated'],
+  ['::ffff:0:808:808', 'ipv4-translated'],
+  ['[::ffff:0:7f00:201]', 'ipv4-translated'],
+  ['5f00::1', 'srv6-sid'],
+  ['5f00:ffff:ffff::1', 'srv6-sid'],
   ['[::1]', 'loopback'],
   ['localhost', 'not-an-ip'],
   ['', 'not-an-ip'],
@@ -71,6 +77,9 @@ const ALLOWED = [
   '::ffff:8.8.8.8',
   '64:ff9b::8.8.8.8',
   '2002:0808:0808::1',
+  '5eff:ffff::1',
+  '5f01::1',
+  '::fffe:0:808:808',
 ];
 
 describe('isBlockedAddress', () => {
@@ -115,6 +124,8 @@ describe('the Fetcher applies the guard', () => {
     assert.equal(named.error?.code, 'blocked-address');
     const mapped = await guarded.fetch(`http://[::ffff:127.0.0.1]:${server.port}/c`, options);
     assert.equal(mapped.error?.code, 'blocked-address');
+    const translated = await guarded.fetch(`http://[::ffff:0:7f00:201]:${server.port}/t`, options);
+    assert.equal(translated.error?.code, 'blocked-address');
     assert.deepEqual(server.hits, []);
 
     const open = new Fetcher({ allowPrivateNetworks: true });

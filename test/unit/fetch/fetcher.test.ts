@@ -314,6 +314,15 @@ describe('faults', () => {
     assert.equal(r.text, 'down');
   });
 
+  test('no retry comes sooner than minDelayMs (the host’s politeness delay), Retry-After or backoff alike', async () => {
+    const r = await fetcher.fetch(`${server.origin}/always-503`, {
+      ...BASE,
+      retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 100, minDelayMs: 30 },
+    });
+    assert.equal(r.status, 503);
+    assert.deepEqual(r.retryDelaysMs, [30, 30]);
+  });
+
   test('a connection reset is recorded, and retried when asked', async () => {
     resetCalls = 0;
     const r = await fetcher.fetch(`${server.origin}/reset`, BASE);

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   type CanonicalizeOptions,
   canonicalizeUrl,
+  isSessionIdParam,
   isTrackingParam,
 } from '../../../src/crawler/frontier/canonicalize.js';
 
@@ -66,6 +67,15 @@ const rows: Row[] = [
   { rule: 'R13 only tracking → no query', input: 'http://a.test/p?utm_source=news', expected: 'http://a.test/p' },
   { rule: 'R13 tracking kept when disabled', input: 'http://a.test/?utm_source=x&a=1', opts: { stripTrackingParams: false }, expected: 'http://a.test/?utm_source=x&a=1' },
   { rule: 'R13 values kept byte for byte', input: 'http://a.test/?q=a+b&r=%20&s', expected: 'http://a.test/?q=a+b&r=%20&s' },
+  { rule: 'R13b sessionid removed, rest in order', input: 'http://a.test/a.html?x=1&sessionid=ABC123&y=2', expected: 'http://a.test/a.html?x=1&y=2' },
+  { rule: 'R13b jsessionid, phpsessid, aspsessionid removed, any case', input: 'http://a.test/?JSESSIONID=1A2B&PhpSessId=abc&ASPSESSIONIDQQGGGNCU=KLMNOPQRSTUV&p=3', expected: 'http://a.test/?p=3' },
+  { rule: 'R13b only a session id → no query', input: 'http://a.test/a.html?sessionid=f00', expected: 'http://a.test/a.html' },
+  { rule: 'R13b sid with a 32-character value removed', input: 'http://a.test/?sid=0123456789abcdef0123456789ABCDEF&q=x', expected: 'http://a.test/?q=x' },
+  { rule: 'R13b sid with another value kept (it may name the resource)', input: 'http://a.test/story?sid=42', expected: 'http://a.test/story?sid=42' },
+  { rule: 'R13b similar names kept', input: 'http://a.test/?session=1&aspsessionid=2&mysessionid=3', expected: 'http://a.test/?session=1&aspsessionid=2&mysessionid=3' },
+  { rule: 'R13b ;jsessionid= path parameter removed', input: 'http://a.test/shop/a.html;jsessionid=0A1B2C3D?item=4', expected: 'http://a.test/shop/a.html?item=4' },
+  { rule: 'R13b ;JSessionID= removed, other path parameters kept', input: 'http://a.test/a;v=1;JSessionID=xyz/b.html', expected: 'http://a.test/a;v=1/b.html' },
+  { rule: 'R13b session ids kept when disabled', input: 'http://a.test/a.html;jsessionid=1?sessionid=2', opts: { stripSessionIds: false }, expected: 'http://a.test/a.html;jsessionid=1?sessionid=2' },
   { rule: 'R14 empty query removed', input: 'http://a.test/p?', expected: 'http://a.test/p' },
   { rule: 'R14 empty pairs removed', input: 'http://a.test/p?&a=1&&b=2&', expected: 'http://a.test/p?a=1&b=2' },
   { rule: 'R15 query order kept by default', input: 'http://a.test/?z=1&a=2', expected: 'http://a.test/?z=1&a=2' },
@@ -97,4 +107,32 @@ test('isTrackingParam', () => {
     assert.equal(isTrackingParam(name), true, name);
   }
   for (const name of ['id', 'page', 'utm', 'ga', 'q', '']) assert.equal(isTrackingParam(name), false, name);
+});
+
+test('isSessionIdParam', () => {
+  for (const [name, value] of [
+    ['jsessionid', 'x'],
+    ['PHPSESSID', 'x'],
+    ['SessionId', ''],
+    ['ASPSESSIONIDABCDEFGH', 'x'],
+    ['sid', 'a'.repeat(32)],
+  ] as const) {
+    assert.equal(isSessionIdParam(name, value), true, `${name}=${value}`);
+  }
+  for (const [name, value] of [
+    ['sid', '42'],
+    ['sid', 'a'.repeat(33)],
+    ['aspsessionid', 'x'],
+    ['session', 'x'],
+    ['id', 'x'],
+  ] as const) {
+    assert.equal(isSessionIdParam(name, value), false, `${name}=${value}`);
+  }
+});
+
+test('a page reached with and without a session id is one URL', () => {
+  const plain = canonicalizeUrl('/a.html', 'http://a.test/');
+  assert.equal(canonicalizeUrl('/a.html?sessionid=0123', 'http://a.test/'), plain);
+  assert.equal(canonicalizeUrl('/a.html;jsessionid=0123', 'http://a.test/'), plain);
+  assert.equal(canonicalizeUrl('/a.html?PHPSESSID=0123#top', 'http://a.test/'), plain);
 });

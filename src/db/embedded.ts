@@ -49,7 +49,12 @@ export async function startEmbeddedPostgres(options: {
   }
   const server = await startServer(databaseDir, port, runAs !== null, log);
   log(`embedded PostgreSQL on ${HOST}:${port}, data in ${databaseDir}`);
-  return { url: `postgres://${USER}:${PASSWORD}@${HOST}:${port}/postgres`, stop: () => stopServer(server) };
+  return { url: embeddedUrl(port), stop: () => stopServer(server) };
+}
+
+/** The URL of the embedded server on `port` (EMBEDDED_PG_PORT): `npm run keys` reuses a running one. */
+export function embeddedUrl(port: number): string {
+  return `postgres://${USER}:${PASSWORD}@${HOST}:${port}/postgres`;
 }
 
 /** True when something already listens on the port (PostgreSQL's own message would only say it exited). */

@@ -8,11 +8,14 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
-import { build, TEST_DATABASE_URL, waitForCrawl } from '../helper.js';
+import { openRuntime } from '../../src/runtime.js';
+import { build, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
 import {
   BENCHMARK_FEATURES,
   countRepeatedRequests,
+  crawlRequestFor,
   loggedPageUrls,
   scopeOf,
   startTestWeb,
@@ -138,4 +141,59 @@ test('SIGTERM to a worker hands its runners to another at once', { timeout: 180_
   const secondExited = once(second, 'exit');
   second.kill('SIGTERM');
   assert.deepEqual(await secondExited, [0, null], 'the second worker exits cleanly too');
+});
+
+test('a fetch still running when the grace ends is aborted and its URL given back', {
+  timeout: 120_000,
+}, async (t) => {
+  // a page that answers after a minute: far past the grace
+  const web = await startTestWeb({ seed: 2, hosts: 1, pagesPerHost: 4, slowPageDelayMs: 60_000 });
+  t.after(() => web.close());
+  const schema = `t_${randomBytes(5).toString('hex')}`;
+  const { app, runtime: api } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
+  const worker = await openRuntime(
+    testConfig({ DB_SCHEMA: schema, SHUTDOWN_GRACE_MS: '300' }),
+    pino({ level: 'silent' }),
+  );
+  let closed = false;
+  t.after(async () => {
+    if (!closed) await worker.close();
+  });
+  worker.startWorker();
+  const slowUrl = `${web.hosts[0]}/slow/page.html`;
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: crawlRequestFor(web, { seeds: [slowUrl], workers: 1 }),
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const { id } = created.json();
+  const deadline = Date.now() + 60_000;
+  while (!web.log.some((entry) => entry.url === slowUrl)) {
+    assert.ok(Date.now() < deadline, 'the slow page was never requested');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  const closingAt = Date.now();
+  await worker.close();
+  closed = true;
+  const closeMs = Date.now() - closingAt;
+  t.diagnostic(`closed in ${closeMs} ms with the slow page in flight`);
+  assert.ok(closeMs < 30_000, `close waited ${closeMs} ms for a fetch past the grace`);
+  const page = await api.db.pool.query<{ type: string; leased_by: string | null }>(
+    'SELECT type, leased_by FROM pages WHERE crawl_id = $1 AND url = $2',
+    [id, slowUrl],
+  );
+  assert.deepEqual(page.rows, [{ type: 'FRONTIER', leased_by: null }], 'the URL is back in the frontier');
+  const slots = await api.db.pool.query(
+    'SELECT 1 FROM host_slots hs JOIN sites s ON s.id = hs.site_id WHERE s.crawl_id = $1 AND hs.leased_by IS NOT NULL',
+    [id],
+  );
+  assert.equal(slots.rowCount, 0, 'no politeness slot stays leased');
+  const counts = await api.jobs.queue(CRAWL_QUEUE).getJobCounts('active', 'waiting', 'failed', 'completed');
+  assert.deepEqual(
+    counts,
+    { active: 0, waiting: 1, failed: 0, completed: 0 },
+    'the runner job waits for a worker',
+  );
 });

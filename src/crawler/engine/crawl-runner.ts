@@ -188,7 +188,10 @@ export class CrawlRunner {
     // Shutdown: the pages in flight finish (or are aborted when the grace runs out, and give their URLs
     // back); then whatever this runner still leases is released, so the next runner need not wait for it.
     await this.drain();
-    await store.releaseLeases(crawlId, workerId);
+    // a database fault here costs only the wait for those leases to expire, never the crawl
+    await store
+      .releaseLeases(crawlId, workerId)
+      .catch((error: unknown) => this.options.log.warn({ err: error, crawlId }, 'releasing leases failed'));
     return 'aborted';
   }
 

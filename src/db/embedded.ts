@@ -184,19 +184,24 @@ function postgresUser(): { uid: number; gid: number } {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-/** Fast shutdown (SIGINT); an immediate one (SIGQUIT) if that takes more than ten seconds. */
+/**
+ * Smart shutdown (SIGTERM): the server lets the sessions still open end by themselves. trawl has closed its
+ * pools by now, but a pool's end() resolves before its connections are gone, and a fast shutdown would cut
+ * those (FATAL: terminating connection). A session still open after five seconds is a leak: then a fast
+ * shutdown (SIGINT), and an immediate one (SIGQUIT) five seconds later.
+ */
 async function stopServer(server: RunningServer): Promise<void> {
   process.removeListener('exit', server.onExit);
   const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGINT');
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<'slow'>((done) => {
-    timer = setTimeout(() => done('slow'), 10_000);
-  });
-  if ((await Promise.race([server.exited, slow])) === 'slow') {
-    child.kill('SIGQUIT');
-    await server.exited;
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGQUIT'] as const) {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((done) => {
+      timer = setTimeout(done, 5000);
+    });
+    await Promise.race([server.exited, waited]);
+    clearTimeout(timer);
   }
-  clearTimeout(timer);
+  await server.exited;
 }

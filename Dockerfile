@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 # npm install, not npm ci: see .ci/run (the lock cannot list optional builds the registry lacks)
 RUN npm install
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 

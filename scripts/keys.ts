@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type Config, ConfigError, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
+import { embeddedUrl } from '../src/db/embedded.js';
 import { KeysRepository } from '../src/db/keys-repo.js';
 import { TrawlError } from '../src/errors.js';
 import { type ApiKey, KeyService } from '../src/services/keys.js';
@@ -13,19 +14,18 @@ const USAGE = `usage: npm run keys -- create --name <name> [--admin]
        npm run keys -- list
        npm run keys -- revoke <id|prefix>`;
 
-// The URL src/db/embedded.ts gives the embedded server (port 54329): reused when `npm start` already runs it.
-const EMBEDDED_URL = 'postgres://trawl:trawl@127.0.0.1:54329/postgres';
-
 async function open(config: Config): Promise<Database> {
   const log = (message: string) => process.stderr.write(`${message}\n`);
   if (!config.databaseUrl) {
-    const probe = new pg.Client({ connectionString: EMBEDDED_URL, connectionTimeoutMillis: 2000 });
+    // the embedded server `npm start` runs (EMBEDDED_PG_PORT) is reused when it is up
+    const url = embeddedUrl(config.embeddedPort);
+    const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
     const running = await probe.connect().then(
       () => true,
       () => false,
     );
     await probe.end().catch(() => {});
-    if (running) return openDatabase({ ...config, databaseUrl: EMBEDDED_URL }, log);
+    if (running) return openDatabase({ ...config, databaseUrl: url }, log);
   }
   return openDatabase(config, log);
 }

@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   /** Unset → an embedded PostgreSQL is started under dataDir. */
   databaseUrl: string | null;
+  /** The loopback port of that embedded PostgreSQL. */
+  embeddedPort: number;
   /** Set → BullMQ runs on Redis; unset → on PostgreSQL (the same database). */
   redisUrl: string | null;
   workerConcurrency: number;
@@ -52,6 +54,11 @@ export interface Config {
   webhookMaxAttempts: number;
   webhookRetryBaseMs: number;
   webhookTimeoutMs: number;
+  /**
+   * On SIGTERM/SIGINT a crawl runner stops claiming and its in-flight fetches get this long to finish; those
+   * still running then are aborted (their URLs may be fetched again), and the runner goes back to the queue.
+   */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    embeddedPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 256),
     runWorker: boolean(env, 'RUN_WORKER', true),
@@ -143,5 +151,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookMaxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 6, 1, 50),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 20_000, 1, 3_600_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
   };
 }

@@ -1,6 +1,7 @@
 // What both entries (server.ts, worker.ts) do around their own work: read the configuration or stop with a
 // message naming the variable, report a failed start, and close once on SIGINT/SIGTERM.
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { EmbeddedPostgresError } from './db/embedded.js';
 
 export function configOrExit(name: string): Config {
   try {
@@ -14,22 +15,42 @@ export function configOrExit(name: string): Config {
   }
 }
 
-/** Runs `close` once, on the first SIGINT or SIGTERM, then exits. */
-export function closeOnSignals(close: (signal: string) => Promise<void>): void {
+/**
+ * Runs `close` once, on the first SIGINT or SIGTERM, then exits. A close still running after `deadlineMs`
+ * (a job that ignores the shutdown) is cut short: the process exits with code 1 all the same.
+ */
+export function closeOnSignals(close: (signal: string) => Promise<void>, deadlineMs = 30_000): void {
   let closing = false;
   const onSignal = (signal: string) => {
     if (closing) return;
     closing = true;
-    void close(signal).finally(() => process.exit(0));
+    setTimeout(() => {
+      process.stderr.write(`shutdown took over ${deadlineMs} ms: exiting without waiting further\n`);
+      process.exit(1);
+    }, deadlineMs).unref();
+    close(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${error instanceof Error ? error.stack : error}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 }
 
+/** How long a shutdown may take in all: the runners' grace (twice: HTTP streams, then fetches), then 20 s. */
+export function shutdownDeadlineMs(config: Config): number {
+  return 2 * config.shutdownGraceMs + 20_000;
+}
+
 export function runEntry(name: string, main: () => Promise<void>): void {
   main().catch((error) => {
+    // a known cause (the embedded server's port is taken) is told as such; anything else with its stack
+    const told = error instanceof EmbeddedPostgresError ? error.message : undefined;
     process.stderr.write(
-      `${name}: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+      `${name}: failed to start: ${told ?? (error instanceof Error ? (error.stack ?? error.message) : error)}\n`,
     );
     process.exit(1);
   });

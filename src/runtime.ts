@@ -218,6 +218,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
           workerId: `${hostname()}:${process.pid}`,
           leaseSecs: config.leaseSecs,
           shutdown: shutdown.signal,
+          shutdownGraceMs: config.shutdownGraceMs,
           corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus') },
           events,
         }),
@@ -283,12 +284,11 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       metrics.activeWorkers.set({ queue: WEBHOOK_QUEUE }, 8);
     },
     async close() {
-      // Stop taking jobs, abort in-flight fetches (their URLs go back to the frontier), then close pools.
+      // Stop taking jobs: crawl runners stop claiming, let in-flight fetches finish (SHUTDOWN_GRACE_MS, then
+      // abort them), release their leases and go back to the queue; then the queues, pools, embedded server.
       shutdown.abort();
       orphanSweeper?.stop();
-      if (worker) await worker.close();
-      if (rankWorker) await rankWorker.close();
-      if (textWorker) await textWorker.close();
+      await Promise.all([worker?.close(), rankWorker?.close(), textWorker?.close()]);
       // the last page batches and lifecycle events become rows (and jobs) before the queues close
       publishing?.flush();
       await webhookEvents?.flush();

@@ -1,7 +1,7 @@
 // Worker entry (`npm run worker`): a crawl worker without HTTP. Run any number of these, on any machines,
 // against the same DATABASE_URL (and REDIS_URL, when the queue runs on Redis).
 import { pino } from 'pino';
-import { closeOnSignals, configOrExit, runEntry } from './entry.js';
+import { closeOnSignals, configOrExit, runEntry, shutdownDeadlineMs } from './entry.js';
 import { startMetricsServer } from './jobs/metrics.js';
 import { openRuntime } from './runtime.js';
 
@@ -31,8 +31,8 @@ runEntry('trawl worker', async () => {
       : null;
   if (metricsServer) log.info({ port: metricsServer.port }, 'worker metrics at /metrics');
   closeOnSignals(async (signal) => {
-    log.info({ signal }, 'worker shutting down');
+    log.info({ signal, graceMs: config.shutdownGraceMs }, 'worker shutting down');
     await metricsServer?.close();
     await runtime.close();
-  });
+  }, shutdownDeadlineMs(config));
 });

@@ -22,6 +22,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LEASE_SECS: '10',
     JOB_LOCK_MS: '5000',
     WORKER_CONCURRENCY: '8',
+    // a test's teardown should not wait out production's grace for fetches still in flight
+    SHUTDOWN_GRACE_MS: '500',
     ...overrides,
   });
 }

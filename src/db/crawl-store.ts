@@ -249,6 +249,10 @@ export class PgCrawlStore implements CrawlStore {
     await this.pool.query(sql('page_release'), [page.id, workerId]);
   }
 
+  async releaseLeases(crawlId: string, workerId: string): Promise<void> {
+    await this.pool.query(sql('runner_release_leases'), [crawlId, workerId]);
+  }
+
   async enqueue(
     crawlId: string,
     fromPageId: number | null,

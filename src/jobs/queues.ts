@@ -59,7 +59,7 @@ export interface JobBackend {
   queue(name: string): Queue;
   worker<T>(
     name: string,
-    processor: (job: Job<T>) => Promise<unknown>,
+    processor: (job: Job<T>, token?: string) => Promise<unknown>,
     options: { concurrency: number; lockDurationMs: number },
   ): Worker<T>;
   /** Answers when the backend's store answers (readiness). */

@@ -44,8 +44,13 @@ export interface RunnerOptions {
   log: RunnerLogger;
   /** Fetches this runner keeps in flight (its share of the crawl's concurrency). */
   concurrency: number;
-  /** Aborted on shutdown or cancellation: in-flight pages go back to the frontier. */
+  /**
+   * Aborted when this process shuts down: the runner claims nothing more, gives its in-flight pages
+   * `graceMs` to finish, then aborts the rest (their URLs go back to the frontier) and returns 'aborted'.
+   */
   signal: AbortSignal;
+  /** How long in-flight pages may still run after `signal` is aborted; default 0 (abort them at once). */
+  graceMs?: number;
   /** Stored TF-IDF corpora, for crawls that name one. */
   corpora?: CorpusSource;
   /** Told of every page written and of the crawl's end. */
@@ -90,7 +95,7 @@ export class CrawlRunner {
   /** When this runner last had a robots.txt answer from each origin: a request, so the delay follows it. */
   private readonly robotsAskedAtMs = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Aborts in-flight fetches: on shutdown (options.signal) and when the crawl stops being `running`. */
+  /** Aborts in-flight fetches: when a shutdown's grace runs out and when the crawl stops being `running`. */
   private readonly halt = new AbortController();
   private lastStatusCheckMs = 0;
   private lastHeartbeatMs = Date.now();
@@ -108,8 +113,6 @@ export class CrawlRunner {
     this.options = options;
     // every in-flight fetch listens on this signal; concurrency may exceed Node's default listener warning
     setMaxListeners(0, this.halt.signal);
-    if (options.signal.aborted) this.halt.abort();
-    options.signal.addEventListener('abort', () => this.halt.abort(), { once: true });
     try {
       this.scope = new CrawlScope({ seeds: settings.seeds, ...settings.scope, maxDepth: settings.maxDepth });
     } catch (error) {
@@ -120,6 +123,24 @@ export class CrawlRunner {
 
   /** Runs until the crawl is finished (by any runner), stopped (cancelled) or this runner is aborted. */
   async run(): Promise<RunnerExit> {
+    const { signal } = this.options;
+    // On shutdown: stop claiming at once (the loop wakes and ends), abort what still runs after the grace.
+    let graceTimer: NodeJS.Timeout | undefined;
+    const onShutdown = () => {
+      graceTimer = setTimeout(() => this.halt.abort(), this.options.graceMs ?? 0);
+      this.wake();
+    };
+    if (signal.aborted) onShutdown();
+    else signal.addEventListener('abort', onShutdown, { once: true });
+    try {
+      return await this.runLoop();
+    } finally {
+      signal.removeEventListener('abort', onShutdown);
+      clearTimeout(graceTimer);
+    }
+  }
+
+  private async runLoop(): Promise<RunnerExit> {
     const { store, signal, workerId, leaseSecs, concurrency } = this.options;
     const { crawlId } = this.settings;
     await store.markRunning(crawlId);
@@ -183,7 +204,13 @@ export class CrawlRunner {
       const waitMs = Math.min(IDLE_POLL_MS.max, Math.max(IDLE_POLL_MS.min, claim?.retryInMs ?? fallbackMs));
       await this.waitForProgress(waitMs);
     }
+    // Shutdown: the pages in flight finish (or are aborted when the grace runs out, and give their URLs
+    // back); then whatever this runner still leases is released, so the next runner need not wait for it.
     await this.drain();
+    // a database fault here costs only the wait for those leases to expire, never the crawl
+    await store
+      .releaseLeases(crawlId, workerId)
+      .catch((error: unknown) => this.options.log.warn({ err: error, crawlId }, 'releasing leases failed'));
     return 'aborted';
   }
 
@@ -210,6 +237,7 @@ export class CrawlRunner {
 
   /** Waits until one in-flight page completes, a slot is freed, or `ms` pass, whichever is first. */
   private async waitForProgress(ms: number): Promise<void> {
+    if (this.options.signal.aborted) return;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const sleep = new Promise<void>((resolve) => {

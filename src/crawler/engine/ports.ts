@@ -183,6 +183,8 @@ export interface CrawlStore {
   ): Promise<RecordedDisallowed[]>;
   /** Gives a leased page back to the frontier untouched (shutdown, cancellation); its slot is freed apart. */
   releasePage(crawlId: string, workerId: string, page: ClaimedPage): Promise<void>;
+  /** Gives back every page and politeness slot `workerId` still leases in the crawl (a runner shutting down). */
+  releaseLeases(crawlId: string, workerId: string): Promise<void>;
   enqueue(
     crawlId: string,
     fromPageId: number | null,

@@ -1,8 +1,8 @@
 // The `crawl` job: one runner of one crawl. The crawl's state lives in PostgreSQL, so a job can be
 // retried, retaken after a worker died (BullMQ's stalled-job check) or re-queued on shutdown without loss.
-import type { Job } from 'bullmq';
+import { type Job, WaitingError } from 'bullmq';
 import type pg from 'pg';
-import { CrawlRunner, type RunnerLogger } from '../../crawler/engine/crawl-runner.js';
+import { CrawlRunner, type RunnerExit, type RunnerLogger } from '../../crawler/engine/crawl-runner.js';
 import type { CrawlEventSink } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
 import type { Fetcher } from '../../crawler/fetch/index.js';
@@ -10,7 +10,7 @@ import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
 import { enqueueCrawlText } from '../../services/crawl-stats.js';
 import { crawlSettings, type NormalizedCrawlRequest } from '../../services/crawls.js';
-import { CRAWL_QUEUE, type CrawlJobData, type JobBackend } from '../queues.js';
+import type { CrawlJobData, JobBackend } from '../queues.js';
 
 export interface CrawlProcessorDeps {
   pool: pg.Pool;
@@ -19,8 +19,10 @@ export interface CrawlProcessorDeps {
   log: RunnerLogger;
   workerId: string;
   leaseSecs: number;
-  /** Aborted when this process shuts down. */
+  /** Aborted when this process shuts down: runners stop claiming, and go back to the queue. */
   shutdown: AbortSignal;
+  /** How long a shutting-down runner's in-flight fetches may still run before they are aborted. */
+  shutdownGraceMs: number;
   /** Stored corpora, for TF-IDF crawls that name one. */
   corpora?: CorpusSource;
   /** Metrics, live progress and webhooks hear of written pages and the crawl's end through this. */
@@ -34,7 +36,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
   const store = new PgCrawlStore(deps.pool, (error) =>
     deps.log.warn({ err: error }, 'refreshing the page table statistics failed'),
   );
-  return async (job: Job<CrawlJobData>) => {
+  return async (job: Job<CrawlJobData>, token?: string) => {
     const { crawlId, runner } = job.data;
     const crawl = await repository.get(crawlId);
     if (!crawl || !['queued', 'running'].includes(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
@@ -52,8 +54,9 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
           }, TEXT_REFRESH_MS)
         : null;
     textRefresh?.unref();
+    let exit: RunnerExit;
     try {
-      const exit = await new CrawlRunner(settings, {
+      exit = await new CrawlRunner(settings, {
         workerId: `${deps.workerId}/${runner}`,
         leaseSecs: deps.leaseSecs,
         fetcher: deps.fetcher,
@@ -61,28 +64,30 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         log: deps.log,
         concurrency: share,
         signal: deps.shutdown,
+        graceMs: deps.shutdownGraceMs,
         ...(deps.corpora ? { corpora: deps.corpora } : {}),
         ...(deps.events ? { events: deps.events } : {}),
       }).run();
-      clearInterval(textRefresh ?? undefined);
-      if (exit === 'aborted') {
-        // This process is shutting down mid-crawl: hand the runner to whichever worker is next.
-        await deps.jobs
-          .queue(CRAWL_QUEUE)
-          .add('crawl', job.data, { jobId: `${crawlId}.${runner}.${Date.now()}`, removeOnComplete: 1000 });
-      }
-      // Main text and word counts are a job of their own, off the fetch path; a queue fault is not a crawl fault.
-      if (exit === 'finished')
-        await enqueueCrawlText(deps.jobs, crawlId, 'final').catch((err: unknown) =>
-          deps.log.error({ err, crawlId }, 'could not queue the crawl-text job'),
-        );
-      return { crawlId, exit };
     } catch (error) {
-      clearInterval(textRefresh ?? undefined);
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
         await store.finishCrawl(crawlId, 'failed', error instanceof Error ? error.message : String(error));
       }
       throw error;
+    } finally {
+      clearInterval(textRefresh ?? undefined);
     }
+    if (exit === 'aborted') {
+      // This process is shutting down mid-crawl and the runner has released its leases: the job goes back
+      // to the queue now (same id, no attempt spent) for the next worker, instead of waiting for BullMQ's
+      // stalled-job check to notice its lock ran out.
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    // Main text and word counts are a job of their own, off the fetch path; a queue fault is not a crawl fault.
+    if (exit === 'finished')
+      await enqueueCrawlText(deps.jobs, crawlId, 'final').catch((err: unknown) =>
+        deps.log.error({ err, crawlId }, 'could not queue the crawl-text job'),
+      );
+    return { crawlId, exit };
   };
 }

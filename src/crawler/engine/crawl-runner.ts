@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import type { Fetcher, FetchResult } from '../fetch/index.js';
+import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
 import { documentTypeFor } from '../frontier/url-kind.js';
@@ -48,6 +48,8 @@ export interface RunnerOptions {
   corpora?: CorpusSource;
   /** Told of every page written and of the crawl's end. */
   events?: CrawlEventSink;
+  /** The process's budget of body bytes in memory: each page holds its body's share until it is stored. */
+  bodyBudget?: BodyBudget;
 }
 
 export type RunnerExit = 'finished' | 'stopped' | 'aborted';
@@ -63,6 +65,12 @@ const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
 const MAX_REMEMBERED_URLS = 500_000;
+/**
+ * HTML past its first 10 MiB (the default fetch.maxBytes) is stored but not parsed for links, text or score:
+ * a parse holds the decoded text, its words and its links, several times the bytes parsed, so a crawl that
+ * raises maxBytes to 100 MiB must not multiply that by ten. Search engines stop earlier (Googlebot: 15 MB).
+ */
+export const PARSE_MAX_BYTES = 10 * 1024 * 1024;
 
 export function originOf(url: string): string {
   return new URL(url).origin;
@@ -205,6 +213,16 @@ export class CrawlRunner {
   }
 
   private async process(page: ClaimedPage): Promise<void> {
+    // the page's body stays covered by the budget until its row is written (or the page is given back)
+    const hold = this.options.bodyBudget?.hold();
+    try {
+      await this.processHolding(page, hold);
+    } finally {
+      hold?.release();
+    }
+  }
+
+  private async processHolding(page: ClaimedPage, hold: BudgetHold | undefined): Promise<void> {
     const { store, workerId } = this.options;
     const { crawlId } = this.settings;
     // The host's politeness slot is freed as soon as its request is over, not after the page is parsed
@@ -233,7 +251,11 @@ export class CrawlRunner {
         const error = this.disallowedBecause({ policy: robots, fetchError }, page.url);
         outcome = blankOutcome('DISALLOWED', { error, requested: false });
       } else {
-        outcome = await this.fetchAndParse(page, (sha256) => requestDone(this.delayFor(robots), sha256));
+        outcome = await this.fetchAndParse(
+          page,
+          (sha256) => requestDone(this.delayFor(robots), sha256),
+          hold,
+        );
       }
       if (this.halt.signal.aborted && outcome.type === 'INVALID' && outcome.error?.startsWith('aborted')) {
         await store.releasePage(crawlId, workerId, page);
@@ -405,6 +427,7 @@ export class CrawlRunner {
   private async fetchAndParse(
     page: ClaimedPage,
     requestDone: (sha256: string | null) => Promise<number | null>,
+    hold: BudgetHold | undefined,
   ): Promise<PageOutcome> {
     const { store } = this.options;
     const { crawlId, perHostConcurrency, userAgent } = this.settings;
@@ -417,6 +440,8 @@ export class CrawlRunner {
 
     const result: FetchResult = await this.options.fetcher.fetch(page.url, {
       ...this.fetchOptions(),
+      ...(hold ? { budgetHold: hold } : {}),
+      maxTextBytes: PARSE_MAX_BYTES,
       acceptBody: (contentType) =>
         contentType === null || HTML_TYPES.test(contentType) || /^text\//i.test(contentType),
       beforeRedirect: async (_from, to) => {
@@ -511,19 +536,49 @@ export class CrawlRunner {
     if (original !== null) {
       return { ...blankOutcome('DUPLICATE', { error: null }), ...base, sha256, duplicateOf: original };
     }
-    const html = result.text ?? '';
-    const parsed = parseHtml(html, result.finalUrl, {
+    // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
+    // and so is the decoded text, so a page in flight holds little more than its body.
+    const read = this.readHtml(result.text ?? '', result.finalUrl, page.depth);
+    result.text = null;
+    return {
+      ...blankOutcome('HTML', {
+        error: result.budgetCut
+          ? `body cut at ${result.bytes} bytes: the worker's memory budget for bodies was full`
+          : null,
+      }),
+      ...base,
+      sha256,
+      title: read.title,
+      htmlGzip: this.settings.storeHtml && result.body ? await gzip(result.body) : null,
+      links: read.links,
+      images: read.images,
+      score: read.score,
+      relevant: read.score !== null && read.score >= (this.settings.relevance?.threshold ?? 1),
+    };
+  }
+
+  /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */
+  private readHtml(
+    html: string,
+    finalUrl: string,
+    depth: number,
+  ): {
+    title: string | null;
+    score: number | null;
+    links: DiscoveredUrl[];
+    images: Array<{ url: string; alt: string }>;
+  } {
+    const parsed = parseHtml(html, finalUrl, {
       normalizeUrl: (absolute) => canonicalizeUrl(absolute),
-      robotsToken: productToken(userAgent),
+      robotsToken: productToken(this.settings.userAgent),
     });
     const score = this.relevance ? this.relevance.score(parsed) : null;
-    const threshold = this.settings.relevance?.threshold ?? 1;
     const followLinks = !(this.settings.respectNofollow && parsed.metaRobots.nofollow);
     const links: DiscoveredUrl[] = [];
     const images: Array<{ url: string; alt: string }> = [];
     if (followLinks) {
       const priorityOf = this.linkPriorities(parsed, score);
-      const pageHost = new URL(result.finalUrl).host;
+      const pageHost = new URL(finalUrl).host;
       const seen = new Set<string>();
       for (const link of parsed.links) {
         if (seen.has(link.url) || (this.settings.respectNofollow && link.nofollow)) continue;
@@ -531,11 +586,11 @@ export class CrawlRunner {
         const priority = priorityOf(link.url);
         if (priority === null) continue;
         if (this.settings.ignoreInternal && new URL(link.url).host === pageHost) continue;
-        if (!this.scope.check(link.url, page.depth + 1, result.finalUrl).inScope) continue;
+        if (!this.scope.check(link.url, depth + 1, finalUrl).inScope) continue;
         links.push({
           url: link.url,
           origin: originOf(link.url),
-          depth: page.depth + 1,
+          depth: depth + 1,
           priority,
           anchor: link.anchorText.slice(0, 500),
           known: this.queuedUrls.has(link.url),
@@ -549,17 +604,7 @@ export class CrawlRunner {
       seenImages.add(image.url);
       images.push({ url: image.url, alt: image.alt.slice(0, 500) });
     }
-    return {
-      ...blankOutcome('HTML', {}),
-      ...base,
-      sha256,
-      title: parsed.title ? parsed.title.slice(0, 1000) : null,
-      htmlGzip: this.settings.storeHtml && result.body ? await gzip(result.body) : null,
-      links,
-      images,
-      score,
-      relevant: score !== null && score >= threshold,
-    };
+    return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images };
   }
 
   /**

@@ -18,8 +18,9 @@ export interface Config {
   leaseSecs: number;
   /**
    * Bytes of crawled page bodies one worker process holds in memory at once, across all its crawls; a body
-   * that does not fit waits its turn. Each byte costs about two more at peak (the decoded text, the parse,
-   * the gzip copy and its send buffer), so 256 MiB keeps a worker of default settings within about 1 GB.
+   * that does not fit waits its turn. A body byte costs up to about four at peak when the body compresses
+   * poorly (the body, its gzip copy, the database driver's send buffer around it), so 128 MiB keeps a worker
+   * within about 1 GB (measured by bench/memory.ts).
    */
   fetchMemoryBudgetBytes: number;
   /**
@@ -134,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     fetchMemoryBudgetBytes: integer(
       env,
       'FETCH_MEMORY_BUDGET_BYTES',
-      256 * 1024 * 1024,
+      128 * 1024 * 1024,
       1024 * 1024,
       2 ** 40,
     ),

@@ -71,6 +71,13 @@ const MAX_REMEMBERED_URLS = 500_000;
  * raises maxBytes to 100 MiB must not multiply that by ten. Search engines stop earlier (Googlebot: 15 MB).
  */
 export const PARSE_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * A page whose lease ran out this many times is recorded INVALID ("worker-lost") instead of being fetched
+ * again: once, a page in flight beside a poison page may have been an innocent bystander, so it is retried
+ * alone; twice, alone the second time, it is what kills workers.
+ */
+export const MAX_LEASE_EXPIRIES = 2;
+export const WORKER_LOST = 'worker-lost';
 
 export function originOf(url: string): string {
   return new URL(url).origin;
@@ -85,6 +92,13 @@ export class CrawlRunner {
   private readonly knownRobots = new Map<string, SiteRobots>();
   private readonly siteIds = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Pages this runner holds leases on, with when each lease was last taken or renewed (ms). */
+  private readonly leased = new Map<number, number>();
+  private lastRenewalMs = Date.now();
+  /** A page retaken from a dead worker, waiting for this runner's other pages to finish before it runs alone. */
+  private pendingSuspect: ClaimedPage | null = null;
+  /** The suspect page is in flight: nothing else is claimed until it is done. */
+  private isolating = false;
   /** Aborts in-flight fetches: on shutdown (options.signal) and when the crawl stops being `running`. */
   private readonly halt = new AbortController();
   private lastStatusCheckMs = 0;
@@ -135,7 +149,14 @@ export class CrawlRunner {
       }
     }
     while (!signal.aborted) {
-      const room = concurrency - this.inFlight.size;
+      if (this.pendingSuspect !== null && this.inFlight.size === 0) {
+        const suspect = this.pendingSuspect;
+        this.pendingSuspect = null;
+        this.isolating = true;
+        this.track(this.process(suspect).finally(() => (this.isolating = false)));
+      }
+      await this.renewLeases();
+      const room = this.pendingSuspect || this.isolating ? 0 : concurrency - this.inFlight.size;
       let claim = null;
       // With every fetch slot busy, still look at the crawl's status once a second so a cancel stops us.
       // a heartbeat: the orphan sweeper re-queues running crawls whose runners stopped reporting
@@ -158,9 +179,14 @@ export class CrawlRunner {
           }
           return 'stopped';
         }
-        for (const page of claim.pages) this.track(this.process(page));
+        for (const page of claim.pages) {
+          this.leased.set(page.id, Date.now());
+          // A suspect comes alone; it waits for this runner's other pages unless it is only to be recorded.
+          if (page.suspect && page.leaseExpiries < MAX_LEASE_EXPIRIES) this.pendingSuspect = page;
+          else this.track(this.process(page));
+        }
         if (claim.pages.length > 0) continue;
-        if (claim.finished && this.inFlight.size === 0) {
+        if (claim.finished && this.inFlight.size === 0 && this.pendingSuspect === null) {
           await store.finishCrawl(crawlId, 'completed', null);
           this.options.events?.crawlEnded({ crawlId, status: 'completed', error: null });
           return 'finished';
@@ -209,7 +235,37 @@ export class CrawlRunner {
   }
 
   private async drain(): Promise<void> {
+    const suspect = this.pendingSuspect;
+    this.pendingSuspect = null;
+    if (suspect) {
+      // never started: given back untouched, so its lease does not run out as if this worker had died
+      this.leased.delete(suspect.id);
+      await this.options.store
+        .releasePage(this.settings.crawlId, this.options.workerId, suspect)
+        .catch(() => {});
+      await this.options.store.requestDone(this.settings.crawlId, suspect, 0, null).catch(() => {});
+    }
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Keeps the leases of pages still in progress (a body waiting for the budget, a slow server) from running
+   * out: a lease that runs out marks its page as one a worker died on.
+   */
+  private async renewLeases(): Promise<void> {
+    const { leaseSecs, store, workerId } = this.options;
+    const everyMs = (leaseSecs * 1000) / 3;
+    const now = Date.now();
+    if (now - this.lastRenewalMs < everyMs) return;
+    this.lastRenewalMs = now;
+    const due = [...this.leased].filter(([, sinceMs]) => now - sinceMs >= everyMs).map(([id]) => id);
+    if (due.length === 0) return;
+    try {
+      await store.renewLeases(this.settings.crawlId, workerId, due, leaseSecs);
+      for (const id of due) if (this.leased.has(id)) this.leased.set(id, now);
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'renewing page leases failed');
+    }
   }
 
   private async process(page: ClaimedPage): Promise<void> {
@@ -219,6 +275,7 @@ export class CrawlRunner {
       await this.processHolding(page, hold);
     } finally {
       hold?.release();
+      this.leased.delete(page.id);
     }
   }
 
@@ -242,7 +299,11 @@ export class CrawlRunner {
     try {
       const { policy: robots, fetchError } = await this.robotsFor(page.siteId, page.origin);
       let outcome: PageOutcome;
-      if (fetchError?.startsWith('blocked-address')) {
+      if (page.leaseExpiries >= MAX_LEASE_EXPIRIES) {
+        // its workers died with it in hand, alone the last time: it is not fetched again
+        await releaseSlot(0);
+        outcome = blankOutcome('INVALID', { error: WORKER_LOST });
+      } else if (fetchError?.startsWith('blocked-address')) {
         // the SSRF guard refused the host itself: say so, rather than blaming robots.txt
         await releaseSlot(0);
         outcome = blankOutcome('INVALID', { error: fetchError, requested: false });

@@ -51,7 +51,10 @@ export interface BodyRead {
   body: Buffer;
   /** Cut at maxBytes or by the budget. */
   truncated: boolean;
-  /** Cut because the budget could not cover more (waiting would have deadlocked): `truncated` too. */
+  /**
+   * Cut by the budget, not at maxBytes: the body is larger than the whole budget, or waiting for more would
+   * have deadlocked. `truncated` too.
+   */
   budgetCut: boolean;
 }
 
@@ -120,7 +123,8 @@ export async function readBody(
     whole = null;
     // A body that ended short of what was asked for gives the rest back at once.
     hold?.shrinkTo(read.length);
-    return { body: read, truncated, budgetCut: budgetCut && truncated };
+    // cap falls below maxBytes only for the budget: refused bytes, or a body larger than the whole budget
+    return { body: read, truncated, budgetCut: truncated && (budgetCut || cap < maxBytes) };
   };
 
   // Only the outermost coding is undone; stacked codings ("gzip, br") are vanishingly rare on the web.

@@ -1,10 +1,14 @@
 // The worker's body budget on a real crawl (bench/memory.ts measures it at full size): pages that together
 // pass the budget wait their turn and arrive whole; a page larger than the whole budget is cut there and
-// says why; the crawl completes either way.
+// says why; the crawl completes either way. The text job that reads stored bodies back reads them in
+// batches of bounded bytes.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import { PgCrawlStore } from '../../src/db/crawl-store.js';
+import { StatsRepository } from '../../src/db/stats-repo.js';
 import { build, waitForCrawl } from '../helper.js';
 
 const BUDGET_BYTES = 1024 * 1024;
@@ -115,4 +119,79 @@ test('pages over the body budget wait or are cut and marked; the crawl completes
     site.maxInFlight() > 1,
     'the pages were requested together: their bodies, not their requests, waited for the budget',
   );
+});
+
+test('the text job reads stored bodies in batches of bounded bytes', { timeout: 120_000 }, async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: ['http://127.0.0.1:9/'], maxPages: 10 },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const crawlId: string = created.json().id;
+  const store = new PgCrawlStore(runtime.db.pool);
+  await store.markRunning(crawlId);
+  const urls = [1, 2, 3].map((n) => `http://127.0.0.1:9/big-${n}`);
+  await store.enqueue(
+    crawlId,
+    null,
+    urls.map((url) => ({ url, origin: 'http://127.0.0.1:9', depth: 0, priority: 0, anchor: '' })),
+    { slots: 4, maxDiscovered: null },
+  );
+  await store.saveRobots(
+    (await store.ensureSites(crawlId, ['http://127.0.0.1:9'], 4)).get('http://127.0.0.1:9')!,
+    { status: 404, body: null, error: null, fetchedAt: new Date() },
+    null,
+    [],
+  );
+  for (;;) {
+    const claim = await store.claim(crawlId, 'test-worker', 10, 60);
+    if (claim.pages.length === 0) break;
+    for (const page of claim.pages) {
+      // 20 MiB of random bytes: PostgreSQL cannot compress them, so each stored body stays 20 MiB
+      const htmlGzip = randomBytes(20 * 1024 * 1024);
+      await store.completePage(
+        crawlId,
+        page,
+        {
+          type: 'HTML',
+          status: 200,
+          contentType: 'text/html',
+          bytes: htmlGzip.length,
+          truncated: false,
+          sha256: null,
+          loadMs: 1,
+          fetchedAt: new Date(),
+          finalUrl: page.url,
+          title: null,
+          error: null,
+          redirects: null,
+          duplicateOf: null,
+          requested: true,
+          score: null,
+          relevant: false,
+          htmlGzip,
+          links: [],
+          images: [],
+          document: null,
+        },
+        { slots: 4, maxDiscovered: null },
+      );
+      await store.requestDone(crawlId, page, 0, null);
+    }
+  }
+  const repository = new StatsRepository(runtime.db.pool);
+  const batches: number[][] = [];
+  for (let afterId = 0; ; ) {
+    const rows = await repository.pendingText(crawlId, afterId, 100);
+    if (rows.length === 0) break;
+    batches.push(rows.map((row) => row.html_gzip.length / 2 ** 20));
+    afterId = rows[rows.length - 1]!.id;
+  }
+  // the seed and three pages, 20 MiB each; a batch reads more only while it has read less than 32 MiB
+  assert.deepEqual(batches, [
+    [20, 20],
+    [20, 20],
+  ]);
 });

@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { readBody } from '../../../src/crawler/fetch/body.js';
 import { BodyBudget } from '../../../src/crawler/fetch/body-budget.js';
+import { Fetcher } from '../../../src/crawler/fetch/fetcher.js';
+import { startServer } from './local-server.js';
 
 const settled = async <T>(promise: Promise<T>): Promise<'pending' | T> =>
   Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
@@ -98,4 +100,60 @@ test('readBody: a body of unknown length is cut where the budget ends, and marke
   const short = await readBody(Readable.from([Buffer.from('hello')]), undefined, 100 << 20, { hold: small });
   assert.equal(short.body.toString(), 'hello');
   assert.equal(small.heldBytes, 5);
+});
+
+test('Fetcher: time spent waiting for the budget does not count against timeoutMs', async (t) => {
+  const body = Buffer.alloc(300_000, 'x');
+  const server = await startServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(body.length) });
+    res.end(body);
+  });
+  const fetcher = new Fetcher({ allowPrivateNetworks: true });
+  t.after(async () => {
+    await fetcher.close();
+    await server.close();
+  });
+  const budget = new BodyBudget(400_000);
+  const other = budget.hold();
+  assert.equal(await other.grow(200_000), true);
+  // the body waits 1.5 s for `other`, three times the fetch's timeout, and still arrives whole
+  setTimeout(() => other.release(), 1500);
+  const hold = budget.hold();
+  const result = await fetcher.fetch(`${server.origin}/`, {
+    userAgent: 'trawl-test',
+    timeoutMs: 500,
+    maxBytes: 1_000_000,
+    budgetHold: hold,
+  });
+  assert.equal(result.error, null);
+  assert.equal(result.bytes, body.length);
+  assert.equal(result.truncated, false);
+  assert.ok(result.loadMs >= 1400, `waited ${result.loadMs} ms`);
+  assert.equal(hold.heldBytes, body.length);
+  hold.release();
+});
+
+test('Fetcher: a body larger than the whole budget is cut there and marked', async (t) => {
+  const server = await startServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }); // no Content-Length: chunked
+    res.end(Buffer.alloc(3 << 20, 'y'));
+  });
+  const fetcher = new Fetcher({ allowPrivateNetworks: true });
+  t.after(async () => {
+    await fetcher.close();
+    await server.close();
+  });
+  const hold = new BodyBudget(2 << 20).hold();
+  const result = await fetcher.fetch(`${server.origin}/`, {
+    userAgent: 'trawl-test',
+    timeoutMs: 10_000,
+    maxBytes: 10 << 20,
+    budgetHold: hold,
+    maxTextBytes: 1000,
+  });
+  assert.equal(result.bytes, 2 << 20);
+  assert.equal(result.truncated, true);
+  assert.equal(result.budgetCut, true);
+  assert.equal(result.text?.length, 1000, 'only maxTextBytes are decoded');
+  hold.release();
 });

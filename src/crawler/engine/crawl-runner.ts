@@ -632,6 +632,8 @@ export class CrawlRunner {
     const parsed = parseHtml(html, finalUrl, {
       normalizeUrl: (absolute) => canonicalizeUrl(absolute),
       robotsToken: productToken(this.settings.userAgent),
+      // words are for scoring pages and weighing links by them; a plain crawl is spared their memory
+      words: this.relevance !== null || this.settings.strategy === 'topic',
     });
     const score = this.relevance ? this.relevance.score(parsed) : null;
     const followLinks = !(this.settings.respectNofollow && parsed.metaRobots.nofollow);

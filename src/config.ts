@@ -19,6 +19,13 @@ export interface Config {
   /** Seconds a claimed frontier URL stays leased to a worker before another may take it (crash recovery). */
   leaseSecs: number;
   /**
+   * Bytes of crawled page bodies one worker process holds in memory at once, across all its crawls; a body
+   * that does not fit waits its turn. A body byte costs up to about four at peak when the body compresses
+   * poorly (the body, its gzip copy, the database driver's send buffer around it), so 128 MiB keeps a worker
+   * within about 1 GB (measured by bench/memory.ts).
+   */
+  fetchMemoryBudgetBytes: number;
+  /**
    * Schema that holds trawl's tables; BullMQ's tables go in `<schema>_bullmq` (PostgreSQL backend) or under
    * the key prefix `<schema>` (Redis). Tests use one per run so they never see each other's rows or jobs.
    */
@@ -133,6 +140,13 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     dataDir: env.DATA_DIR?.trim() || './data',
     leaseSecs: integer(env, 'LEASE_SECS', 60, 2, 3600),
+    fetchMemoryBudgetBytes: integer(
+      env,
+      'FETCH_MEMORY_BUDGET_BYTES',
+      128 * 1024 * 1024,
+      1024 * 1024,
+      2 ** 40,
+    ),
     dbSchema,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 8, 2, 200),
     jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { Fetcher } from './crawler/fetch/index.js';
+import { BodyBudget, Fetcher } from './crawler/fetch/index.js';
 import { CorporaRepository } from './db/corpora-repo.js';
 import { CrawlsRepository } from './db/crawls-repo.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -214,6 +214,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
           pool: db.pool,
           jobs,
           fetcher,
+          bodyBudget: new BodyBudget(config.fetchMemoryBudgetBytes),
           log: workerLog,
           workerId: `${hostname()}:${process.pid}`,
           leaseSecs: config.leaseSecs,

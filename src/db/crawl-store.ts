@@ -69,6 +69,8 @@ export class PgCrawlStore implements CrawlStore {
         slot: r.slot,
         queuedAt: r.queued_at,
         attempts: r.attempts,
+        suspect: r.suspect,
+        leaseExpiries: r.lease_expiries,
       }));
     if (pages.length > 0 || crawlStatus !== 'running' || !checkFinished) {
       return { crawlStatus, pages, finished: false, retryInMs: null };
@@ -89,6 +91,10 @@ export class PgCrawlStore implements CrawlStore {
       finished,
       retryInMs: retry_in_ms === null ? null : Math.max(0, retry_in_ms),
     };
+  }
+
+  async renewLeases(_crawlId: string, workerId: string, pageIds: number[], leaseSecs: number): Promise<void> {
+    if (pageIds.length > 0) await this.pool.query(sql('pages_renew_leases'), [pageIds, workerId, leaseSecs]);
   }
 
   async loadRobots(siteId: number): Promise<StoredRobots | null> {

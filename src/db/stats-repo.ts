@@ -5,6 +5,12 @@ import type pg from 'pg';
 import { sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
+/**
+ * Stored bodies (gzip) one text batch reads at most, past its first page: a hundred 100 MiB pages in one
+ * result would take the worker out of memory, and the job that retook them after it died too.
+ */
+const TEXT_BATCH_MAX_GZIP_BYTES = 32 * 1024 * 1024;
+
 export interface PendingTextRow {
   id: number;
   content_type: string | null;
@@ -57,7 +63,14 @@ export class StatsRepository {
   /** Up to `limit` HTML pages after `afterId` whose stored body has no extracted text yet. */
   async pendingText(crawlId: string, afterId: number, limit: number): Promise<PendingTextRow[]> {
     // bigint ids arrive as numbers (database.ts sets the int8 parser)
-    return (await this.pool.query<PendingTextRow>(sql('stats_text_pending'), [crawlId, afterId, limit])).rows;
+    return (
+      await this.pool.query<PendingTextRow>(sql('stats_text_pending'), [
+        crawlId,
+        afterId,
+        limit,
+        TEXT_BATCH_MAX_GZIP_BYTES,
+      ])
+    ).rows;
   }
 
   /**

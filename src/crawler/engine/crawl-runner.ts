@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
-import type { Fetcher, FetchResult } from '../fetch/index.js';
+import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
 import { documentTypeFor } from '../frontier/url-kind.js';
@@ -55,6 +55,8 @@ export interface RunnerOptions {
   corpora?: CorpusSource;
   /** Told of every page written and of the crawl's end. */
   events?: CrawlEventSink;
+  /** The process's budget of body bytes in memory: each page holds its body's share until it is stored. */
+  bodyBudget?: BodyBudget;
 }
 
 export type RunnerExit = 'finished' | 'stopped' | 'aborted';
@@ -77,6 +79,19 @@ const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
 const MAX_REMEMBERED_URLS = 500_000;
+/**
+ * HTML past its first 10 MiB (the default fetch.maxBytes) is stored but not parsed for links, text or score:
+ * a parse holds the decoded text, its words and its links, several times the bytes parsed, so a crawl that
+ * raises maxBytes to 100 MiB must not multiply that by ten. Search engines stop earlier (Googlebot: 15 MB).
+ */
+export const PARSE_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * A page whose lease ran out this many times is recorded INVALID ("worker-lost") instead of being fetched
+ * again: once, a page in flight beside a poison page may have been an innocent bystander, so it is retried
+ * alone; twice, alone the second time, it is what kills workers.
+ */
+export const MAX_LEASE_EXPIRIES = 2;
+export const WORKER_LOST = 'worker-lost';
 
 export function originOf(url: string): string {
   return new URL(url).origin;
@@ -95,6 +110,13 @@ export class CrawlRunner {
   /** When this runner last had a robots.txt answer from each origin: a request, so the delay follows it. */
   private readonly robotsAskedAtMs = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Pages this runner holds leases on, with when each lease was last taken or renewed (ms). */
+  private readonly leased = new Map<number, number>();
+  private lastRenewalMs = Date.now();
+  /** A page retaken from a dead worker, waiting for this runner's other pages to finish before it runs alone. */
+  private pendingSuspect: ClaimedPage | null = null;
+  /** The suspect page is in flight: nothing else is claimed until it is done. */
+  private isolating = false;
   /** Aborts in-flight fetches: when a shutdown's grace runs out and when the crawl stops being `running`. */
   private readonly halt = new AbortController();
   private lastStatusCheckMs = 0;
@@ -167,7 +189,14 @@ export class CrawlRunner {
       }
     }
     while (!signal.aborted) {
-      const room = concurrency - this.inFlight.size;
+      if (this.pendingSuspect !== null && this.inFlight.size === 0) {
+        const suspect = this.pendingSuspect;
+        this.pendingSuspect = null;
+        this.isolating = true;
+        this.track(this.process(suspect).finally(() => (this.isolating = false)));
+      }
+      await this.renewLeases();
+      const room = this.pendingSuspect || this.isolating ? 0 : concurrency - this.inFlight.size;
       let claim = null;
       // With every fetch slot busy, still look at the crawl's status once a second so a cancel stops us.
       // a heartbeat: the orphan sweeper re-queues running crawls whose runners stopped reporting
@@ -190,9 +219,14 @@ export class CrawlRunner {
           }
           return 'stopped';
         }
-        for (const page of claim.pages) this.track(this.process(page));
+        for (const page of claim.pages) {
+          this.leased.set(page.id, Date.now());
+          // A suspect comes alone; it waits for this runner's other pages unless it is only to be recorded.
+          if (page.suspect && page.leaseExpiries < MAX_LEASE_EXPIRIES) this.pendingSuspect = page;
+          else this.track(this.process(page));
+        }
         if (claim.pages.length > 0) continue;
-        if (claim.finished && this.inFlight.size === 0) {
+        if (claim.finished && this.inFlight.size === 0 && this.pendingSuspect === null) {
           await store.finishCrawl(crawlId, 'completed', null);
           this.options.events?.crawlEnded({ crawlId, status: 'completed', error: null });
           return 'finished';
@@ -253,10 +287,51 @@ export class CrawlRunner {
   }
 
   private async drain(): Promise<void> {
+    const suspect = this.pendingSuspect;
+    this.pendingSuspect = null;
+    if (suspect) {
+      // never started: given back untouched, so its lease does not run out as if this worker had died
+      this.leased.delete(suspect.id);
+      await this.options.store
+        .releasePage(this.settings.crawlId, this.options.workerId, suspect)
+        .catch(() => {});
+      await this.options.store.requestDone(this.settings.crawlId, suspect, 0, null).catch(() => {});
+    }
     await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * Keeps the leases of pages still in progress (a body waiting for the budget, a slow server) from running
+   * out: a lease that runs out marks its page as one a worker died on.
+   */
+  private async renewLeases(): Promise<void> {
+    const { leaseSecs, store, workerId } = this.options;
+    const everyMs = (leaseSecs * 1000) / 3;
+    const now = Date.now();
+    if (now - this.lastRenewalMs < everyMs) return;
+    this.lastRenewalMs = now;
+    const due = [...this.leased].filter(([, sinceMs]) => now - sinceMs >= everyMs).map(([id]) => id);
+    if (due.length === 0) return;
+    try {
+      await store.renewLeases(this.settings.crawlId, workerId, due, leaseSecs);
+      for (const id of due) if (this.leased.has(id)) this.leased.set(id, now);
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'renewing page leases failed');
+    }
+  }
+
   private async process(page: ClaimedPage): Promise<void> {
+    // the page's body stays covered by the budget until its row is written (or the page is given back)
+    const hold = this.options.bodyBudget?.hold();
+    try {
+      await this.processHolding(page, hold);
+    } finally {
+      hold?.release();
+      this.leased.delete(page.id);
+    }
+  }
+
+  private async processHolding(page: ClaimedPage, hold: BudgetHold | undefined): Promise<void> {
     const { store, workerId } = this.options;
     const { crawlId } = this.settings;
     // The host's politeness slot is freed as soon as its request is over, not after the page is parsed
@@ -291,7 +366,11 @@ export class CrawlRunner {
       const { policy: robots, fetchError } = await this.robotsFor(page.siteId, page.origin);
       if (held.current) held.current.delayMs = this.delayFor(robots);
       let outcome: PageOutcome;
-      if (fetchError?.startsWith('blocked-address')) {
+      if (page.leaseExpiries >= MAX_LEASE_EXPIRIES) {
+        // its workers died with it in hand, alone the last time: it is not fetched again
+        await releaseSlot(false);
+        outcome = blankOutcome('INVALID', { error: WORKER_LOST });
+      } else if (fetchError?.startsWith('blocked-address')) {
         // the SSRF guard refused the host itself: say so, rather than blaming robots.txt
         await releaseSlot(false);
         outcome = blankOutcome('INVALID', { error: fetchError, requested: false });
@@ -304,7 +383,7 @@ export class CrawlRunner {
         await this.politeSleep(
           (this.robotsAskedAtMs.get(page.origin) ?? 0) + this.delayFor(robots) - Date.now(),
         );
-        outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256));
+        outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256), hold);
       }
       if (this.halt.signal.aborted && outcome.type === 'INVALID' && outcome.error?.startsWith('aborted')) {
         await store.releasePage(crawlId, workerId, page);
@@ -501,6 +580,7 @@ export class CrawlRunner {
     page: ClaimedPage,
     held: { current: HeldSlot | null },
     requestDone: (sha256: string | null) => Promise<number | null>,
+    hold: BudgetHold | undefined,
   ): Promise<PageOutcome> {
     const { store } = this.options;
     const { crawlId, perHostConcurrency, userAgent } = this.settings;
@@ -516,6 +596,8 @@ export class CrawlRunner {
       ...options,
       // a retry is a request to the host too
       retry: { ...options.retry, minDelayMs: held.current?.delayMs ?? this.settings.delayMs },
+      ...(hold ? { budgetHold: hold } : {}),
+      maxTextBytes: PARSE_MAX_BYTES,
       acceptBody: (contentType) =>
         contentType === null || HTML_TYPES.test(contentType) || /^text\//i.test(contentType),
       beforeRedirect: async (_from, to) => {
@@ -611,19 +693,51 @@ export class CrawlRunner {
     if (original !== null) {
       return { ...blankOutcome('DUPLICATE', { error: null }), ...base, sha256, duplicateOf: original };
     }
-    const html = result.text ?? '';
-    const parsed = parseHtml(html, result.finalUrl, {
+    // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
+    // and so is the decoded text, so a page in flight holds little more than its body.
+    const read = this.readHtml(result.text ?? '', result.finalUrl, page.depth);
+    result.text = null;
+    return {
+      ...blankOutcome('HTML', {
+        error: result.budgetCut
+          ? `body cut at ${result.bytes} bytes: the worker's memory budget for bodies was full`
+          : null,
+      }),
+      ...base,
+      sha256,
+      title: read.title,
+      htmlGzip: this.settings.storeHtml && result.body ? await gzip(result.body) : null,
+      links: read.links,
+      images: read.images,
+      score: read.score,
+      relevant: read.score !== null && read.score >= (this.settings.relevance?.threshold ?? 1),
+    };
+  }
+
+  /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */
+  private readHtml(
+    html: string,
+    finalUrl: string,
+    depth: number,
+  ): {
+    title: string | null;
+    score: number | null;
+    links: DiscoveredUrl[];
+    images: Array<{ url: string; alt: string }>;
+  } {
+    const parsed = parseHtml(html, finalUrl, {
       normalizeUrl: (absolute) => canonicalizeUrl(absolute),
-      robotsToken: productToken(userAgent),
+      robotsToken: productToken(this.settings.userAgent),
+      // words are for scoring pages and weighing links by them; a plain crawl is spared their memory
+      words: this.relevance !== null || this.settings.strategy === 'topic',
     });
     const score = this.relevance ? this.relevance.score(parsed) : null;
-    const threshold = this.settings.relevance?.threshold ?? 1;
     const followLinks = !(this.settings.respectNofollow && parsed.metaRobots.nofollow);
     const links: DiscoveredUrl[] = [];
     const images: Array<{ url: string; alt: string }> = [];
     if (followLinks) {
       const priorityOf = this.linkPriorities(parsed, score);
-      const pageHost = new URL(result.finalUrl).host;
+      const pageHost = new URL(finalUrl).host;
       const seen = new Set<string>();
       for (const link of parsed.links) {
         if (seen.has(link.url) || (this.settings.respectNofollow && link.nofollow)) continue;
@@ -631,11 +745,11 @@ export class CrawlRunner {
         const priority = priorityOf(link.url);
         if (priority === null) continue;
         if (this.settings.ignoreInternal && new URL(link.url).host === pageHost) continue;
-        if (!this.inScope(link.url, page.depth + 1, result.finalUrl)) continue;
+        if (!this.inScope(link.url, depth + 1, finalUrl)) continue;
         links.push({
           url: link.url,
           origin: originOf(link.url),
-          depth: page.depth + 1,
+          depth: depth + 1,
           priority,
           anchor: link.anchorText.slice(0, 500),
           known: this.queuedUrls.has(link.url),
@@ -649,17 +763,7 @@ export class CrawlRunner {
       seenImages.add(image.url);
       images.push({ url: image.url, alt: image.alt.slice(0, 500) });
     }
-    return {
-      ...blankOutcome('HTML', {}),
-      ...base,
-      sha256,
-      title: parsed.title ? parsed.title.slice(0, 1000) : null,
-      htmlGzip: this.settings.storeHtml && result.body ? await gzip(result.body) : null,
-      links,
-      images,
-      score,
-      relevant: score !== null && score >= threshold,
-    };
+    return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images };
   }
 
   /**

@@ -50,6 +50,10 @@ export interface ClaimedPage {
   slot: number;
   queuedAt: Date;
   attempts: number;
+  /** Its last lease ran out (the worker holding it died): it is processed alone, nothing else in flight. */
+  suspect: boolean;
+  /** Leases on it that ran out, this one included. */
+  leaseExpiries: number;
 }
 
 export interface ClaimResult {
@@ -131,6 +135,8 @@ export interface CrawlStore {
     leaseSecs: number,
     checkFinished?: boolean,
   ): Promise<ClaimResult>;
+  /** Extends this worker's leases on pages it still processes, so they are not taken for a dead worker's. */
+  renewLeases(crawlId: string, workerId: string, pageIds: number[], leaseSecs: number): Promise<void>;
   loadRobots(siteId: number): Promise<StoredRobots | null>;
   saveRobots(
     siteId: number,

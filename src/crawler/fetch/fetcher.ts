@@ -10,6 +10,7 @@ import { Agent } from 'undici';
 import type { AddressGuard } from './address-guard.js';
 import { createGuardedLookup, isBlockedAddress } from './address-guard.js';
 import { readBody } from './body.js';
+import type { BudgetHold } from './body-budget.js';
 import { decodeBody, isTextualContentType } from './charset.js';
 
 export type FetchErrorCode =
@@ -51,6 +52,14 @@ export interface FetchOptions {
   bodyTimeoutMs?: number;
   /** Larger (decompressed) bodies are cut at maxBytes and marked truncated. */
   maxBytes: number;
+  /**
+   * The body's bytes are covered by this share of the process's body budget before they are kept; the
+   * caller releases it once done with the body. Time spent waiting for the budget is not counted against
+   * timeoutMs (the page waits its turn; its server is not slow).
+   */
+  budgetHold?: BudgetHold;
+  /** Only the first maxTextBytes of the body are decoded into `text` (the body itself is kept whole). */
+  maxTextBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
   /** Asked before each hop is followed: the crawler checks robots, scope and dedup there. */
@@ -79,6 +88,8 @@ export interface FetchResult {
   charset: string | null;
   bytes: number;
   truncated: boolean;
+  /** The body was cut because the process's body budget could not cover more of it (`truncated` too). */
+  budgetCut: boolean;
   contentLength: number | null;
   redirects: Array<{ url: string; status: number; location: string }>;
   loadMs: number;
@@ -157,6 +168,7 @@ export class Fetcher {
       charset: null,
       bytes: 0,
       truncated: false,
+      budgetCut: false,
       contentLength: null,
       redirects: [],
       loadMs: 0,
@@ -178,11 +190,7 @@ export class Fetcher {
     }
     result.finalUrl = current.href;
 
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new Error(`timed out after ${opts.timeoutMs} ms`)),
-      opts.timeoutMs,
-    );
+    const deadline = new Deadline(opts.timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
     const fault = (err: unknown): FetchError => {
       if (opts.signal?.aborted) return { code: 'aborted', message: 'aborted by the caller' };
@@ -250,22 +258,32 @@ export class Fetcher {
           return finish();
         }
         try {
-          const read = await readBody(response.body, response.headers['content-encoding'], opts.maxBytes);
+          const read = await readBody(response.body, response.headers['content-encoding'], opts.maxBytes, {
+            ...(opts.budgetHold ? { hold: opts.budgetHold } : {}),
+            contentLength: result.contentLength,
+            signal,
+            onBudgetWait: (waiting) => (waiting ? deadline.pause() : deadline.resume()),
+          });
           result.body = read.body;
           result.bytes = read.body.length;
           result.truncated = read.truncated;
+          result.budgetCut = read.budgetCut;
         } catch (err) {
           return finish(fault(err));
         }
         if (isTextualContentType(contentType) || (contentType === null && looksLikeText(result.body))) {
-          const decoded = decodeBody(result.body, contentType);
+          const text =
+            opts.maxTextBytes !== undefined && result.body.length > opts.maxTextBytes
+              ? result.body.subarray(0, opts.maxTextBytes)
+              : result.body;
+          const decoded = decodeBody(text, contentType);
           result.text = decoded.text;
           result.charset = decoded.charset;
         }
         return finish();
       }
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
@@ -347,6 +365,45 @@ export class Fetcher {
     // An error on a body nobody reads yet (e.g. while we wait to retry) must not become an uncaught one.
     response.body.on('error', () => {});
     return { status: response.statusCode, headers, body: response.body };
+  }
+}
+
+/** The fetch's deadline: an abort after timeoutMs, paused while the fetch waits for the body budget. */
+class Deadline {
+  readonly #controller = new AbortController();
+  readonly #timeoutMs: number;
+  #remainingMs: number;
+  #startedMs = performance.now();
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+    this.#remainingMs = timeoutMs;
+    this.resume();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  pause(): void {
+    if (this.#timer === null) return;
+    this.clear();
+    this.#remainingMs = Math.max(0, this.#remainingMs - (performance.now() - this.#startedMs));
+  }
+
+  resume(): void {
+    if (this.#timer !== null || this.signal.aborted) return;
+    this.#startedMs = performance.now();
+    this.#timer = setTimeout(
+      () => this.#controller.abort(new Error(`timed out after ${this.#timeoutMs} ms`)),
+      this.#remainingMs,
+    );
+  }
+
+  clear(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
   }
 }
 

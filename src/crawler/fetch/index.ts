@@ -7,6 +7,7 @@ export {
   guardedLookup,
   isBlockedAddress,
 } from './address-guard.js';
+export { BodyBudget, BudgetHold } from './body-budget.js';
 export {
   charsetFromContentType,
   charsetFromDocument,

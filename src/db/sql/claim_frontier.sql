@@ -5,6 +5,8 @@
 -- may be used. Pages leased for the first time are counted against the budget (a page retaken after a
 -- crash is not counted twice). Always returns one row with the crawl's status; page columns are null when
 -- nothing was leased. A focused crawl that has its max_results relevant pages has no budget left.
+-- A page whose lease ran out (its worker died) is a suspect: it comes first and alone (the runner processes
+-- it with nothing else in flight), outside the budget it was counted in, and its lease_expiries grows by one.
 -- Locks are NO KEY UPDATE, the strength the UPDATEs below take anyway: FOR UPDATE would also block the
 -- foreign-key checks (FOR KEY SHARE) of other workers' page and link inserts against these rows.
 WITH crawl AS (
@@ -28,11 +30,11 @@ free_by_site AS (
   SELECT site_id, array_agg(slot ORDER BY slot) AS slots FROM free_slots GROUP BY site_id
 ),
 candidates AS (
-  SELECT f.site_id, f.slots, p.id, p.priority,
+  SELECT f.site_id, f.slots, p.id, p.priority, p.suspect,
          row_number() OVER (PARTITION BY f.site_id ORDER BY p.priority DESC, p.id) AS rank_in_site
   FROM free_by_site f
   CROSS JOIN LATERAL (
-    SELECT id, priority FROM pages
+    SELECT id, priority, leased_until IS NOT NULL AS suspect FROM pages
     WHERE site_id = f.site_id AND type = 'FRONTIER' AND (leased_until IS NULL OR leased_until < now())
     ORDER BY priority DESC, id
     LIMIT cardinality(f.slots)
@@ -40,9 +42,10 @@ candidates AS (
   ) p
 ),
 chosen AS (
-  SELECT site_id, slots[rank_in_site] AS slot, id FROM candidates
-  ORDER BY priority DESC, id
-  LIMIT least($3, (SELECT budget FROM crawl))
+  SELECT site_id, slots[rank_in_site] AS slot, id, suspect FROM candidates
+  ORDER BY suspect DESC, priority DESC, id
+  LIMIT CASE WHEN $3 > 0 AND EXISTS (SELECT 1 FROM candidates WHERE suspect) THEN 1
+             ELSE least($3, (SELECT budget FROM crawl)) END
 ),
 leased_slots AS (
   UPDATE host_slots hs
@@ -52,10 +55,12 @@ leased_slots AS (
 ),
 leased AS (
   UPDATE pages p
-  SET leased_until = now() + make_interval(secs => $4), leased_by = $2, attempts = p.attempts + 1
+  SET leased_until = now() + make_interval(secs => $4), leased_by = $2, attempts = p.attempts + 1,
+      lease_expiries = p.lease_expiries + c.suspect::int
   FROM chosen c, sites s
   WHERE p.id = c.id AND s.id = c.site_id
-  RETURNING p.id, p.url, p.depth, p.site_id, s.origin, c.slot, p.queued_at, p.attempts
+  RETURNING p.id, p.url, p.depth, p.site_id, s.origin, c.slot, p.queued_at, p.attempts, c.suspect,
+            p.lease_expiries
 ),
 counted AS (
   UPDATE crawls SET claimed_pages = claimed_pages + (SELECT count(*) FROM leased WHERE attempts = 1)

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { CrawlRunner, type RunnerExit, type RunnerLogger } from '../../crawler/engine/crawl-runner.js';
 import type { CrawlEventSink } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
-import type { Fetcher } from '../../crawler/fetch/index.js';
+import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
 import { enqueueCrawlText } from '../../services/crawl-stats.js';
@@ -16,6 +16,8 @@ export interface CrawlProcessorDeps {
   pool: pg.Pool;
   jobs: JobBackend;
   fetcher: Fetcher;
+  /** Shared by every crawl runner of this process. */
+  bodyBudget: BodyBudget;
   log: RunnerLogger;
   workerId: string;
   leaseSecs: number;
@@ -60,6 +62,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         workerId: `${deps.workerId}/${runner}`,
         leaseSecs: deps.leaseSecs,
         fetcher: deps.fetcher,
+        bodyBudget: deps.bodyBudget,
         store,
         log: deps.log,
         concurrency: share,

@@ -256,3 +256,18 @@ test('real pages: textWords = tokenize(text), words = contentWords(text), anchor
   }
   assert.ok(linksChecked > 500, `only ${linksChecked} anchors checked`);
 });
+
+test('words: false leaves the word arrays empty and keeps text, title and links', () => {
+  const html = '<title>T</title><p>one two <a href="/x">three</a> four</p>';
+  const full = parseHtml(html, 'http://example.com/');
+  const lean = parseHtml(html, 'http://example.com/', { words: false });
+  assert.deepEqual(full.textWords, ['one', 'two', 'three', 'four']);
+  assert.deepEqual(lean.textWords, []);
+  assert.deepEqual(lean.words, []);
+  assert.equal(lean.text, full.text);
+  assert.equal(lean.title, 'T');
+  assert.deepEqual(
+    lean.links.map((link) => [link.url, link.anchorText]),
+    [['http://example.com/x', 'three']],
+  );
+});

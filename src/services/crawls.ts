@@ -444,6 +444,7 @@ export class CrawlService {
       truncated: row.truncated,
       outlinks: outlinks.map((link) => ({ pageId: link.to_page, url: link.url, anchor: link.anchor })),
       images,
+      skipped: row.skipped ?? [],
       document: document
         ? { dataType: document.data_type, contentType: document.content_type, bytes: document.bytes }
         : null,

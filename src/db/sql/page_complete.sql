@@ -1,14 +1,14 @@
 -- Writes the outcome of fetching page $1 and ends its lease, in one statement: the metadata row with its
 -- relevance score ($22), the body (gzip), the images it shows, its binary-document record, the page budget
 -- back for a page never requested ($16), one more relevant page for a focused crawl ($23), and its links
--- ($24 target URLs, $25 anchors) to the pages of crawl $26 they name. Those pages were queued before this
--- statement (queuing is idempotent), so a crash between the two only means the page is leased again and
--- redone.
+-- ($24 target URLs, $25 anchors) to the pages of crawl $26 they name, and the links and images it could not
+-- keep ($27, JSON; null when none). Those pages were queued before this statement (queuing is idempotent),
+-- so a crash between the two only means the page is leased again and redone.
 WITH done AS (
   UPDATE pages
   SET type = $2, status = $3, content_type = $4, bytes = $5, truncated = $6, sha256 = $7, load_ms = $8,
       fetched_at = $9, final_url = $10, title = $11, error = $12, redirects = $13, duplicate_of = $14,
-      score = $22, leased_until = NULL, leased_by = NULL
+      score = $22, skipped = $27, leased_until = NULL, leased_by = NULL
   WHERE id = $1
   RETURNING id, crawl_id
 ),

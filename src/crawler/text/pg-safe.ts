@@ -1,0 +1,41 @@
+// The one place that makes text from the web storable in PostgreSQL. Its text type cannot hold U+0000 (the
+// server answers `invalid byte sequence for encoding "UTF8": 0x00`), and json/jsonb reject the \u0000 escape
+// and an unpaired surrogate escape, which is how JSON.stringify writes a lone surrogate. Text a crawl reads
+// (titles, anchors, alt text, main text, headers, robots.txt) is cleaned here once, at the storage port: NUL
+// is dropped, as an HTML5 parser drops it from body text, and a lone surrogate becomes U+FFFD, as a UTF-8
+// encoder (node-postgres's included) would write it. Text from a client is refused instead (findUnsafeText).
+
+/** Either character PostgreSQL refuses somewhere; most text has none, and then nothing else is scanned. */
+const MAYBE_UNSAFE = /[\u0000\ud800-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const FIRST_UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** `text` without NUL characters and with each lone surrogate replaced by U+FFFD; `text` itself when clean. */
+export function pgSafeText(text: string): string {
+  if (!MAYBE_UNSAFE.test(text)) return text;
+  return text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd');
+}
+
+/** pgSafeText for a nullable column. */
+export function pgSafeNullable(text: string | null): string | null {
+  return text === null ? null : pgSafeText(text);
+}
+
+/** A JSON-ready value with every string in it (keys included) passed through pgSafeText. */
+export function pgSafeJson<T>(value: T): T {
+  if (typeof value === 'string') return pgSafeText(value) as T;
+  if (Array.isArray(value)) return value.map((item) => pgSafeJson(item)) as T;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    const clean: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) clean[pgSafeText(key)] = pgSafeJson(item);
+    return clean as T;
+  }
+  return value;
+}
+
+/** Where `text` holds a character PostgreSQL cannot store, and which: for refusing client input by field. */
+export function findUnsafeText(text: string): { index: number; character: 'NUL' | 'lone surrogate' } | null {
+  const match = FIRST_UNSAFE.exec(text);
+  if (match === null) return null;
+  return { index: match.index, character: match[0] === '\u0000' ? 'NUL' : 'lone surrogate' };
+}

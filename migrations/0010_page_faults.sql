@@ -3,3 +3,5 @@
 -- done with the reason, so the job finishes the rest and the word statistics can be complete.
 ALTER TABLE pages ADD COLUMN skipped jsonb;
 ALTER TABLE page_contents ADD COLUMN text_error text;
+-- Few pages ever fail: the statistics find them without reading every page of the crawl.
+CREATE INDEX page_contents_text_failed ON page_contents (page_id) WHERE text_error IS NOT NULL;

@@ -8,6 +8,7 @@ import {
   extractMainContent,
 } from '../crawler/extract/index.js';
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
+import { pgSafeText } from '../crawler/text/pg-safe.js';
 import { tokenize } from '../crawler/text/tokenize.js';
 import type { CrawlRow, CrawlsRepository, Owner } from '../db/crawls-repo.js';
 import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
@@ -283,6 +284,9 @@ export class CrawlStatsService {
     if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
     if (row.text_extracted_at) return row.main_text ?? '';
     if (!row.html_gzip) return null;
-    return this.mainText(row.html_gzip, row.content_type, textSettings(crawl.request).method);
+    // as the job would store it
+    return pgSafeText(
+      await this.mainText(row.html_gzip, row.content_type, textSettings(crawl.request).method),
+    );
   }
 }

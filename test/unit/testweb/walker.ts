@@ -64,8 +64,9 @@ export async function walk(
   const seen = new Set<string>();
   const queue: Array<{ url: string; depth: number }> = [];
   const enqueue = (url: string | null, depth: number) => {
-    if (url === null || seen.has(url) || depth > opts.maxDepth || !hosts.includes(new URL(url).origin))
-      return;
+    // 2048: the URL length past which crawlers (trawl, Scrapy, Heritrix at 2083) drop a link
+    if (url === null || seen.has(url) || depth > opts.maxDepth || url.length > 2048) return;
+    if (!hosts.includes(new URL(url).origin)) return;
     seen.add(url);
     queue.push({ url, depth });
   };

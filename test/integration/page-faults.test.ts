@@ -23,7 +23,7 @@ before(async () => {
     seed: 11,
     hosts: 1,
     pagesPerHost: 4,
-    features: { ...BENCHMARK_FEATURES, robots: false, hostile: true },
+    features: { ...BENCHMARK_FEATURES, robots: false, hostile: true, redirects: true },
   });
 });
 after(() => web.close());
@@ -69,12 +69,12 @@ async function waitForWords(app: FastifyInstance, id: string) {
   }
 }
 
-async function trigger(runtime: Runtime, table: string, when: string): Promise<void> {
+async function trigger(runtime: Runtime, name: string, on: string, when: string): Promise<void> {
   await runtime.db.pool.query(`
-    CREATE FUNCTION injected_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE OR REPLACE FUNCTION injected_fault() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN RAISE EXCEPTION '${FAULT}'; END $$`);
   await runtime.db.pool.query(
-    `CREATE TRIGGER injected_fault BEFORE UPDATE ON ${table} FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION injected_fault()`,
+    `CREATE TRIGGER ${name} BEFORE ${on} FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION injected_fault()`,
   );
 }
 
@@ -127,6 +127,13 @@ test('pages with NUL, lone surrogates or over-long URLs are stored as HTML with 
   assert.ok(long.skipped[0].url.startsWith(`${web.hosts[0]}/hostile/long.html?q=xxx`));
   assert.ok(long.skipped[0].url.length < 400);
   assert.equal(pages.get('/hostile/after-long.html')?.type, 'HTML');
+  const redirect = pages.get('/hostile/long-redirect');
+  assert.equal(redirect?.type, 'INVALID');
+  assert.equal(redirect?.status, 301);
+  assert.match(
+    redirect?.error ?? '',
+    /^redirect to a URL too long to crawl: URL of \d+ bytes, over the 2048-byte limit$/,
+  );
   assert.ok(
     ![...loggedPageUrls(web)].some((url) => /\/hostile\/long\.(html|png)/.test(url)),
     'a long URL was requested',
@@ -157,7 +164,12 @@ test('a page the crawl-text job cannot read or store is recorded as not counted,
   await runtime.db.pool.query(`UPDATE page_contents SET html_gzip = '\\x00ff'::bytea WHERE page_id = $1`, [
     unreadable,
   ]);
-  await trigger(runtime, 'page_contents', `NEW.main_text IS NOT NULL AND NEW.page_id = ${refused}`);
+  await trigger(
+    runtime,
+    'refuse_text',
+    'UPDATE ON page_contents',
+    `NEW.main_text IS NOT NULL AND NEW.page_id = ${refused}`,
+  );
 
   const { stats, body } = await waitForWords(app, id);
   const htmlPages = [...pages.values()].filter((page) => page.type === 'HTML').length;
@@ -175,9 +187,21 @@ test('a page the crawl-text job cannot read or store is recorded as not counted,
   assert.ok(stats.totalWords > 0);
 });
 
-test('a page whose write keeps failing inside trawl is recorded with error "internal", and the crawl goes on', async (t) => {
+test('a page whose write or redirect keeps failing inside trawl is recorded with error "internal", and the crawl goes on', async (t) => {
   const { app, runtime } = await build(t);
-  await trigger(runtime, 'pages', `NEW.type = 'HTML' AND NEW.url LIKE '%/hostile/after-nul.html'`);
+  await trigger(
+    runtime,
+    'refuse_write',
+    'UPDATE ON pages',
+    `NEW.type = 'HTML' AND NEW.url LIKE '%/hostile/after-nul.html'`,
+  );
+  // the redirect target's reservation, asked for while the fetch is under way
+  await trigger(
+    runtime,
+    'refuse_hop',
+    'INSERT ON pages',
+    `NEW.type = 'DUPLICATE' AND NEW.url LIKE '%/redirects/r301-target.html'`,
+  );
   const { id, pages } = await crawl(app);
   const faulty = pages.get('/hostile/after-nul.html');
   assert.equal(faulty?.type, 'INVALID');
@@ -189,6 +213,10 @@ test('a page whose write keeps failing inside trawl is recorded with error "inte
     )
   ).body;
   assert.ok(!detail.includes(FAULT), 'the database message is not shown');
+  const hop = pages.get('/redirects/r301');
+  assert.equal(hop?.type, 'INVALID');
+  assert.equal(hop?.error, 'internal');
   assert.equal(pages.get('/hostile/nul.html')?.type, 'HTML');
   assert.equal(pages.get('/hostile/after-long.html')?.type, 'HTML');
+  assert.equal(pages.get('/redirects/r302')?.type, 'HTML', 'the other redirects are followed');
 });

@@ -5,15 +5,19 @@
 // is dropped, as an HTML5 parser drops it from body text, and a lone surrogate becomes U+FFFD, as a UTF-8
 // encoder (node-postgres's included) would write it. Text from a client is refused instead (findUnsafeText).
 
-/** Either character PostgreSQL refuses somewhere; most text has none, and then nothing else is scanned. */
-const MAYBE_UNSAFE = /[\u0000\ud800-\udfff]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// String.prototype.isWellFormed/toWellFormed (ES2024, in Node 20) are native: measured several times faster
+// than a regular-expression scan on a page's links and anchors. The ES2023 lib we compile against lacks them.
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
 const FIRST_UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** `text` without NUL characters and with each lone surrogate replaced by U+FFFD; `text` itself when clean. */
 export function pgSafeText(text: string): string {
-  if (!MAYBE_UNSAFE.test(text)) return text;
-  return text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd');
+  const withoutNul = text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+  const checked = withoutNul as unknown as WellFormed;
+  return checked.isWellFormed() ? withoutNul : checked.toWellFormed();
 }
 
 /** pgSafeText for a nullable column. */

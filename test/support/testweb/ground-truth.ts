@@ -130,7 +130,7 @@ export function computeGroundTruth(
         outcome = { status: null, type: 'INVALID', redirectsTo: target ?? resource.location };
         break;
       }
-      if (hops === maxRedirects || chain.has(target)) {
+      if (hops === maxRedirects || chain.has(target) || target.length > maxUrlBytes) {
         outcome = { status: null, type: 'INVALID', redirectsTo: target };
         break;
       }

@@ -130,7 +130,7 @@ export async function walk(
       if (response.status < 300 || response.status >= 400 || location === null) break;
       await response.body?.cancel();
       const target = canon(location, current)!;
-      if (hops === 5 || chain.has(target)) record = { type: 'INVALID', status: null };
+      if (hops === 5 || chain.has(target) || target.length > 2048) record = { type: 'INVALID', status: null };
       else if (!(await host(new URL(target).origin))(target)) record = { type: 'DISALLOWED', status: null };
       else if (requested.has(target)) record = { type: 'DUPLICATE', status: null };
       if (record !== null) break;

@@ -1,7 +1,8 @@
 // Pages whose content a database refuses as it comes, which a crawler must store anyway: NUL characters in
 // the title, an anchor and the main text; lone surrogates (a UTF-16 page with an unpaired code unit, which
 // iconv-lite decodes as is); a link of 12 KB and an image URL of 8 KB, longer than a btree key can be, beside
-// ordinary ones. Each page links a leaf, which a correct crawl reaches; the long URLs are never requested.
+// ordinary ones, and a redirect to the 12 KB URL. Each page links a leaf, which a correct crawl reaches; the
+// long URLs are never requested.
 
 import type { BuildContext, FeatureModule, HostSite, Site } from '../site.js';
 
@@ -103,6 +104,9 @@ export const hostile: FeatureModule = {
       'text/html; charset=utf-8',
       ['/', '/hostile/after-long.html', HOSTILE_LONG_LINK],
     );
+    // a redirect to the 12 KB URL: refused, the page INVALID with the reason
+    site.add(host, '/hostile/long-redirect', { kind: 'redirect', status: 301, location: HOSTILE_LONG_LINK });
+    site.linkFromHome(host, '/hostile/long-redirect', 'a redirect to a 12 KB URL');
     site.leaf(host, '/hostile/after-nul.html', 'Linked by an anchor with a NUL');
     site.leaf(host, '/hostile/after-surrogates.html', 'Linked by an anchor with a lone surrogate');
     site.leaf(host, '/hostile/after-long.html', 'Linked beside a 12 KB link');

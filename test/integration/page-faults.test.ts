@@ -220,3 +220,18 @@ test('a page whose write or redirect keeps failing inside trawl is recorded with
   assert.equal(pages.get('/hostile/after-long.html')?.type, 'HTML');
   assert.equal(pages.get('/redirects/r302')?.type, 'HTML', 'the other redirects are followed');
 });
+
+test('a seed over the URL length limit once canonical is a 400 naming it, not a failed crawl', async (t) => {
+  const { app } = await build(t, { worker: false });
+  // 1,020 characters as given (the schema allows 2,048), over 3,000 bytes once ' is percent-encoded
+  const seed = `https://example.org/?q=${"'".repeat(1000)}`;
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: ['https://example.org/', seed] },
+  });
+  assert.equal(response.statusCode, 400, response.body);
+  const problem = response.json();
+  assert.equal(problem.field, 'seeds[1]');
+  assert.match(problem.detail, /over the 2048-byte limit/);
+});

@@ -108,7 +108,7 @@ export interface PageOutcome {
   document: { dataType: string; contentType: string | null; bytes: number | null } | null;
 }
 
-/** A link or image of a page that is not crawled nor recorded as such: `url` is its head, cut to a few hundred bytes. */
+/** A link or image of a page that is neither crawled nor recorded as such; `url` is its first few hundred bytes. */
 export interface SkippedUrl {
   kind: 'link' | 'image';
   url: string;

@@ -51,7 +51,10 @@ export interface FetchOptions {
   maxBytes: number;
   /** Default 5. */
   maxRedirects?: number;
-  /** Asked before each hop is followed: the crawler checks robots, scope and dedup there. Its rejection rejects. */
+  /**
+   * Asked before each hop is followed: the crawler checks robots, scope and dedup there. If it rejects, fetch
+   * rejects: that is the caller's own fault (its database, say), not the network's, and not the page's error.
+   */
   beforeRedirect?: (from: string, to: string, status: number) => Promise<RedirectDecision>;
   /** false → the body is not downloaded (binary documents); its size comes from Content-Length. */
   acceptBody?: (contentType: string | null, contentLength: number | null) => boolean;
@@ -223,7 +226,6 @@ export class Fetcher {
             return finish({ code: 'too-many-redirects', message: `more than ${maxRedirects} redirects` });
           }
           if (opts.beforeRedirect) {
-            // a rejection is the caller's own fault (its database, say), not the network's: it rejects fetch
             const decision = await opts.beforeRedirect(current.href, target.href, response.status);
             if (!decision.follow) return finish({ code: 'redirect-refused', message: decision.reason });
           }

@@ -25,11 +25,16 @@ export function pgSafeNullable(text: string | null): string | null {
   return text === null ? null : pgSafeText(text);
 }
 
-/** A JSON-ready value with every string in it (keys included) passed through pgSafeText. */
+/**
+ * `value` as JSON.stringify would see it (toJSON applied, so a Date becomes its string), with every string in
+ * it, keys included, passed through pgSafeText.
+ */
 export function pgSafeJson<T>(value: T): T {
   if (typeof value === 'string') return pgSafeText(value) as T;
   if (Array.isArray(value)) return value.map((item) => pgSafeJson(item)) as T;
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+  if (value !== null && typeof value === 'object') {
+    const { toJSON } = value as { toJSON?: () => unknown };
+    if (typeof toJSON === 'function') return pgSafeJson(toJSON.call(value)) as T;
     const clean: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) clean[pgSafeText(key)] = pgSafeJson(item);
     return clean as T;

@@ -16,6 +16,8 @@ test('pgSafeJson cleans every string of a JSON value, keys included', () => {
   const value = { 't\u0000': ['a\ud800', { deep: 'b\u0000c', n: 1, ok: true, none: null }] };
   assert.deepEqual(pgSafeJson(value), { t: ['a\ufffd', { deep: 'bc', n: 1, ok: true, none: null }] });
   assert.doesNotMatch(JSON.stringify(pgSafeJson(value)), /\\u0000|\\ud8/);
+  const at = new Date('2026-11-23T10:00:00Z');
+  assert.equal(JSON.stringify(pgSafeJson({ at })), JSON.stringify({ at }));
 });
 
 test('findUnsafeText says where the first unstorable character is and which', () => {

@@ -112,7 +112,7 @@ export class PgCrawlStore implements CrawlStore {
       pgSafeNullable(robots.error),
       robots.fetchedAt,
       crawlDelayMs,
-      sitemaps,
+      sitemaps.map(pgSafeText),
     ]);
   }
 

@@ -1,5 +1,6 @@
 // The crawl engine's CrawlStore port on PostgreSQL. Workers coordinate only through these rows: leases with
 // FOR UPDATE SKIP LOCKED (job-queue's habit), politeness slots per host, and the crawl row's page budget.
+// Every string a crawl read from the web passes pgSafeText (or pgSafeJson) here, once, on its way in.
 import type pg from 'pg';
 import type {
   ClaimedPage,
@@ -11,6 +12,7 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../crawler/engine/ports.js';
+import { pgSafeJson, pgSafeNullable, pgSafeText } from '../crawler/text/pg-safe.js';
 import { prepared, sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
@@ -113,11 +115,11 @@ export class PgCrawlStore implements CrawlStore {
     await this.pool.query(sql('robots_save'), [
       siteId,
       robots.status,
-      robots.body,
-      robots.error,
+      pgSafeNullable(robots.body),
+      pgSafeNullable(robots.error),
       robots.fetchedAt,
       crawlDelayMs,
-      sitemaps,
+      sitemaps.map(pgSafeText),
     ]);
   }
 
@@ -169,7 +171,7 @@ export class PgCrawlStore implements CrawlStore {
     const result = await this.pool.query<{ reserved: boolean; id: number }>(sql('redirect_reserve'), [
       crawlId,
       fromPageId,
-      target.url,
+      pgSafeText(target.url),
       sites.get(target.origin),
       target.depth,
     ]);
@@ -223,29 +225,30 @@ export class PgCrawlStore implements CrawlStore {
         page.id,
         outcome.type,
         outcome.status,
-        outcome.contentType,
+        pgSafeNullable(outcome.contentType),
         outcome.bytes,
         outcome.truncated,
         outcome.sha256,
         outcome.loadMs,
         outcome.fetchedAt,
-        outcome.finalUrl,
-        outcome.title,
-        outcome.error,
-        outcome.redirects === null ? null : JSON.stringify(outcome.redirects),
+        pgSafeNullable(outcome.finalUrl),
+        pgSafeNullable(outcome.title),
+        pgSafeNullable(outcome.error),
+        outcome.redirects === null ? null : JSON.stringify(pgSafeJson(outcome.redirects)),
         outcome.duplicateOf,
         outcome.htmlGzip,
         !outcome.requested,
-        outcome.images.map((image) => image.url),
-        outcome.images.map((image) => image.alt),
+        outcome.images.map((image) => pgSafeText(image.url)),
+        outcome.images.map((image) => pgSafeText(image.alt)),
         outcome.document?.dataType ?? null,
-        outcome.document?.contentType ?? null,
+        pgSafeNullable(outcome.document?.contentType ?? null),
         outcome.document?.bytes ?? null,
         outcome.score,
         outcome.relevant,
-        outcome.links.map((link) => link.url),
-        outcome.links.map((link) => link.anchor),
+        outcome.links.map((link) => pgSafeText(link.url)),
+        outcome.links.map((link) => pgSafeText(link.anchor)),
         crawlId,
+        outcome.skipped.length === 0 ? null : JSON.stringify(pgSafeJson(outcome.skipped)),
       ]),
     );
     return disallowed;
@@ -276,11 +279,11 @@ export class PgCrawlStore implements CrawlStore {
     const columns = [
       crawlId,
       fromPageId,
-      urls.map((url) => url.url),
+      urls.map((url) => pgSafeText(url.url)),
       urls.map((url) => sites.get(url.origin)),
       urls.map((url) => url.depth),
       urls.map((url) => url.priority),
-      urls.map((url) => url.disallowed ?? null),
+      urls.map((url) => pgSafeNullable(url.disallowed ?? null)),
     ];
     type Inserted = { id: number; url: string; type: string; error: string | null };
     // The cap: the crawl row is locked by a statement of its own first, so the insert's snapshot (taken
@@ -331,6 +334,6 @@ export class PgCrawlStore implements CrawlStore {
   }
 
   async finishCrawl(crawlId: string, status: 'completed' | 'failed', error: string | null): Promise<void> {
-    await this.pool.query(sql('crawl_finish'), [crawlId, status, error]);
+    await this.pool.query(sql('crawl_finish'), [crawlId, status, pgSafeNullable(error)]);
   }
 }

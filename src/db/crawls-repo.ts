@@ -1,5 +1,6 @@
 // Reads and writes of the crawl aggregate that the API needs (the engine's writes are in crawl-store.ts).
 import type pg from 'pg';
+import type { SkippedUrl } from '../crawler/engine/ports.js';
 import { sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
@@ -184,7 +185,11 @@ export class CrawlsRepository {
 
   async page(crawlId: string, pageId: number) {
     const result = await this.pool.query<
-      PageRow & { redirects: Array<{ url: string; status: number }> | null; truncated: boolean }
+      PageRow & {
+        redirects: Array<{ url: string; status: number }> | null;
+        truncated: boolean;
+        skipped: SkippedUrl[] | null;
+      }
     >(sql('page_get'), [crawlId, pageId]);
     return result.rows[0] ?? null;
   }

@@ -2,6 +2,7 @@
 // word counter (crawl_word_stats). Counting is exactly-once: a page's text is marked and its words are added in
 // one transaction that holds the counter row's lock, and only the pages that transaction marked are added.
 import type pg from 'pg';
+import { pgSafeText } from '../crawler/text/pg-safe.js';
 import { sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
@@ -97,7 +98,7 @@ export class StatsRepository {
       const version = versionOf(locked.rows[0]!);
       const marked = await client.query<{ page_id: number }>(sql('stats_text_save'), [
         texts.map((t) => t.pageId),
-        texts.map((t) => t.text),
+        texts.map((t) => pgSafeText(t.text)),
       ]);
       const markedPageIds = marked.rows.map((row) => row.page_id);
       if (markedPageIds.length === 0) return { marked: 0, version };
@@ -121,17 +122,39 @@ export class StatsRepository {
     });
   }
 
+  /**
+   * Marks pages the text job could not count as done, without text or words, so no run retries them and the
+   * statistics can be complete. Returns how many this call marked (a concurrent run may have done others).
+   */
+  async markTextFailed(pageIds: number[], reason: string): Promise<number> {
+    if (pageIds.length === 0) return 0;
+    const result = await this.pool.query(sql('stats_text_fail'), [pageIds, reason]);
+    return result.rowCount ?? 0;
+  }
+
+  /** Up to `limit` pages of the crawl the text job could not count, with the reason. */
+  async failedTexts(crawlId: string, limit: number): Promise<Array<{ pageId: number; error: string }>> {
+    const result = await this.pool.query<{ page_id: number; text_error: string }>(sql('stats_text_failed'), [
+      crawlId,
+      limit,
+    ]);
+    return result.rows.map((row) => ({ pageId: row.page_id, error: row.text_error }));
+  }
+
   async wordStats(crawlId: string): Promise<WordStatsRow | null> {
     return (await this.pool.query<WordStatsRow>(sql('stats_words_get'), [crawlId])).rows[0] ?? null;
   }
 
-  async textProgress(crawlId: string): Promise<{ htmlPages: number; pendingPages: number }> {
+  async textProgress(
+    crawlId: string,
+  ): Promise<{ htmlPages: number; pendingPages: number; failedPages: number }> {
     const row = (
-      await this.pool.query<{ html_pages: number; pending_pages: number }>(sql('stats_text_progress'), [
-        crawlId,
-      ])
+      await this.pool.query<{ html_pages: number; pending_pages: number; failed_pages: number }>(
+        sql('stats_text_progress'),
+        [crawlId],
+      )
     ).rows[0]!;
-    return { htmlPages: row.html_pages, pendingPages: row.pending_pages };
+    return { htmlPages: row.html_pages, pendingPages: row.pending_pages, failedPages: row.failed_pages };
   }
 
   async pageText(crawlId: string, pageId: number): Promise<PageTextRow | null> {

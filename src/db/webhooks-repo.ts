@@ -1,6 +1,7 @@
 // Webhook events and their delivery attempts (migration 0008): written by the worker's event sink, read and
 // settled by the `webhook` job, listed by GET /v1/crawls/:id/webhooks.
 import type pg from 'pg';
+import { pgSafeJson } from '../crawler/text/pg-safe.js';
 import { sql } from './sql.js';
 
 export interface WebhookEventRow {
@@ -39,7 +40,8 @@ export class WebhooksRepository {
     const { rows } = await this.pool.query<{ id: number }>(sql('webhook_event_insert'), [
       crawlId,
       event,
-      JSON.stringify(data),
+      // page URLs and crawl errors, which may quote what a page held
+      JSON.stringify(pgSafeJson(data)),
     ]);
     return rows[0]?.id ?? null;
   }

@@ -453,6 +453,14 @@ export const PageDetail = Type.Object({
   truncated: Type.Boolean(),
   outlinks: Type.Array(Type.Object({ pageId: Type.Integer(), url: Type.String(), anchor: Type.String() })),
   images: Type.Array(Type.Object({ url: Type.String(), alt: Type.String() })),
+  skipped: Type.Array(
+    Type.Object({
+      kind: Type.String({ enum: ['link', 'image'] }),
+      url: Type.String({ description: 'the first 300 characters of the URL' }),
+      reason: Type.String(),
+    }),
+    { description: 'links and images not crawled nor listed above because their URL is too long' },
+  ),
   document: Type.Union([
     Type.Object({
       dataType: Type.String(),

@@ -34,9 +34,15 @@ export const WordStats = Type.Object(
     distinctWords: Type.Integer(),
     pagesCounted: Type.Integer({ description: 'HTML pages whose main text is counted so far' }),
     htmlPages: Type.Integer({ description: 'HTML pages of the crawl so far' }),
+    pagesFailed: Type.Integer({
+      description: 'HTML pages that could not be counted (an unreadable body, an internal fault)',
+    }),
+    failedPages: Type.Array(Type.Object({ pageId: Type.Integer(), error: Type.String() }), {
+      description: 'the first 100 of those pages by id, each with the reason',
+    }),
     complete: Type.Boolean({
       description:
-        'the crawl has ended and every stored HTML page is counted; while false a job is counting the rest',
+        'the crawl has ended and every stored HTML page is counted or failed; while false a job is counting the rest',
     }),
     method: Type.String({ description: 'the extraction method that produced the main text' }),
     words: Type.Array(RankedWord),

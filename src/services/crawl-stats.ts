@@ -8,6 +8,7 @@ import {
   extractMainContent,
 } from '../crawler/extract/index.js';
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
+import { pgSafeText } from '../crawler/text/pg-safe.js';
 import { tokenize } from '../crawler/text/tokenize.js';
 import type { CrawlRow, CrawlsRepository, Owner } from '../db/crawls-repo.js';
 import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
@@ -67,8 +68,26 @@ export async function enqueueCrawlText(
 export interface CountTextResult {
   /** Pages whose text this run extracted and counted (a concurrent run may have taken others). */
   pagesCounted: number;
-  /** Pages whose body could not be decoded or extracted: stored with empty text so no run retries them. */
+  /**
+   * Pages this run could not count: a body that could not be decoded or extracted, or a page the database
+   * would not store. Marked done without words (not counted) so no run retries them; the rest go on.
+   */
   pagesFailed: number;
+}
+
+/** Why a page is not counted, as the word statistics show it: the details of an internal fault are logged. */
+export const TEXT_FAILURE = { unreadable: 'unreadable body', internal: 'internal' } as const;
+
+/** Failed pages the word statistics list by id (all are counted in pagesFailed). */
+const FAILED_PAGES_LISTED = 100;
+
+/** Told of each page the text job gives up on, with the cause, for the log. */
+export type TextFaultListener = (fault: { pageId: number; reason: string; error: unknown }) => void;
+
+/** The crawl's counter as one run last stored it: reused while no other run has stored since. */
+interface CounterCache {
+  counter: WordCounter | null;
+  version: WordStatsVersion | null;
 }
 
 export class CrawlStatsService {
@@ -96,19 +115,21 @@ export class CrawlStatsService {
 
   /**
    * The crawl-text job: extracts the main text of every stored HTML page not yet done, in batches keyed by page
-   * id, and adds each page's words to the crawl's counter once. Safe to run twice or concurrently.
+   * id, and adds each page's words to the crawl's counter once. Safe to run twice or concurrently. A page that
+   * cannot be read or stored is marked as not counted (onFault hears why) and the job goes on with the rest.
    */
-  async countText(crawlId: string, signal?: AbortSignal): Promise<CountTextResult> {
+  async countText(
+    crawlId: string,
+    signal?: AbortSignal,
+    onFault?: TextFaultListener,
+  ): Promise<CountTextResult> {
     const result: CountTextResult = { pagesCounted: 0, pagesFailed: 0 };
     const crawl = await this.options.crawls.get(crawlId);
     if (!crawl) return result;
     const { enabled, method } = textSettings(crawl.request);
     if (!enabled) return result;
     const { repository } = this.options;
-    // The counter as this run last stored it; reused while no other run has stored since (pagesCounted grows
-    // with every store, so it versions the row), reloaded otherwise.
-    let counter: WordCounter | null = null;
-    let counterVersion: WordStatsVersion | null = null;
+    const cache: CounterCache = { counter: null, version: null };
     let afterId = 0;
     while (!signal?.aborted) {
       const rows = await repository.pendingText(crawlId, afterId, this.batchPages);
@@ -116,42 +137,71 @@ export class CrawlStatsService {
       afterId = rows[rows.length - 1]!.id;
       const texts: Array<{ pageId: number; text: string }> = [];
       const words = new Map<number, string[]>();
+      const unreadable: number[] = [];
       for (const row of rows) {
-        let text = '';
         try {
-          text = await this.mainText(row.html_gzip, row.content_type, method);
-        } catch {
-          result.pagesFailed++;
+          const text = await this.mainText(row.html_gzip, row.content_type, method);
+          texts.push({ pageId: row.id, text });
+          words.set(row.id, tokenize(text));
+        } catch (error) {
+          unreadable.push(row.id);
+          onFault?.({ pageId: row.id, reason: TEXT_FAILURE.unreadable, error });
         }
-        texts.push({ pageId: row.id, text });
-        words.set(row.id, tokenize(text));
       }
+      result.pagesFailed += await repository.markTextFailed(unreadable, TEXT_FAILURE.unreadable);
       try {
-        const saved = await repository.saveTexts(
-          crawlId,
-          texts,
-          new WordCounter().toJSON(),
-          async ({ version, load, markedPageIds }) => {
-            if (!counter || counterVersion?.pagesCounted !== version.pagesCounted) {
-              counter = WordCounter.fromJSON(await load());
-            }
-            for (const pageId of markedPageIds) counter.add(words.get(pageId) ?? []);
-            return {
-              totalWords: counter.totalWords,
-              distinctWords: counter.distinctWords,
-              counts: counter.toJSON(),
-            };
-          },
-        );
-        if (saved.marked > 0) counterVersion = saved.version;
-        result.pagesCounted += saved.marked;
-      } catch (error) {
-        // the transaction rolled back: the in-memory counter may hold words that were not stored
-        counter = null;
-        throw error;
+        result.pagesCounted += await this.saveTexts(crawlId, texts, words, cache);
+      } catch {
+        // One page the database refuses must not hold back its batch: store them one by one, and mark the
+        // page that still fails as not counted. (When the database itself is away, marking fails too, and
+        // the job is retried later.)
+        for (const text of texts) {
+          try {
+            result.pagesCounted += await this.saveTexts(crawlId, [text], words, cache);
+          } catch (error) {
+            onFault?.({ pageId: text.pageId, reason: TEXT_FAILURE.internal, error });
+            result.pagesFailed += await repository.markTextFailed([text.pageId], TEXT_FAILURE.internal);
+          }
+        }
       }
     }
     return result;
+  }
+
+  /** Stores `texts` and adds their words to the crawl's counter, once per page; returns the pages counted. */
+  private async saveTexts(
+    crawlId: string,
+    texts: Array<{ pageId: number; text: string }>,
+    words: Map<number, string[]>,
+    cache: CounterCache,
+  ): Promise<number> {
+    if (texts.length === 0) return 0;
+    try {
+      const saved = await this.options.repository.saveTexts(
+        crawlId,
+        texts,
+        new WordCounter().toJSON(),
+        async ({ version, load, markedPageIds }) => {
+          // pagesCounted grows with every store, so it versions the row: reload when another run stored
+          if (!cache.counter || cache.version?.pagesCounted !== version.pagesCounted) {
+            cache.counter = WordCounter.fromJSON(await load());
+          }
+          const counter = cache.counter;
+          for (const pageId of markedPageIds) counter.add(words.get(pageId) ?? []);
+          return {
+            totalWords: counter.totalWords,
+            distinctWords: counter.distinctWords,
+            counts: counter.toJSON(),
+          };
+        },
+      );
+      if (saved.marked > 0) cache.version = saved.version;
+      return saved.marked;
+    } catch (error) {
+      // the transaction rolled back: the in-memory counter may hold words that were not stored
+      cache.counter = null;
+      throw error;
+    }
   }
 
   /** Word counter, progress and completeness of a crawl; queues the text job when pages wait for it. */
@@ -177,22 +227,29 @@ export class CrawlStatsService {
     if (progress.pendingPages > 0) {
       await enqueueCrawlText(this.options.jobs, crawlId, 'refresh');
     }
+    const failedPages =
+      progress.failedPages > 0 ? await this.options.repository.failedTexts(crawlId, FAILED_PAGES_LISTED) : [];
     return {
       counter,
       method: settings.method,
       pagesCounted,
       htmlPages: progress.htmlPages,
+      pagesFailed: progress.failedPages,
+      failedPages,
       complete: ENDED.has(crawl.status) && progress.pendingPages === 0,
     };
   }
 
   async words(crawlId: string, top: number, owner?: Owner): Promise<WordStats> {
-    const { counter, method, pagesCounted, htmlPages, complete } = await this.current(crawlId, owner);
+    const { counter, method, pagesCounted, htmlPages, pagesFailed, failedPages, complete } =
+      await this.current(crawlId, owner);
     return {
       totalWords: counter.totalWords,
       distinctWords: counter.distinctWords,
       pagesCounted,
       htmlPages,
+      pagesFailed,
+      failedPages,
       complete,
       method,
       words: counter.top(top),
@@ -227,6 +284,9 @@ export class CrawlStatsService {
     if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
     if (row.text_extracted_at) return row.main_text ?? '';
     if (!row.html_gzip) return null;
-    return this.mainText(row.html_gzip, row.content_type, textSettings(crawl.request).method);
+    // as the job would store it
+    return pgSafeText(
+      await this.mainText(row.html_gzip, row.content_type, textSettings(crawl.request).method),
+    );
   }
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CrawlSettings } from '../crawler/engine/ports.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
-import { canonicalizeUrl } from '../crawler/frontier/canonicalize.js';
+import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { parseKeywordQuery } from '../crawler/score/keyword-query.js';
 import {
@@ -262,6 +262,9 @@ export class CrawlService {
     const seeds = normalized.seeds.map((seed, index) => {
       const url = canonicalizeUrl(seed);
       if (!url) throw new InputError('seed is not a crawlable http(s) URL', `seeds[${index}]`);
+      // percent-encoding can make a canonical URL several times longer than the seed as given
+      const tooLong = urlTooLong(url);
+      if (tooLong) throw new InputError(`seed is too long once canonical: ${tooLong}`, `seeds[${index}]`);
       return { url, origin: new URL(url).origin };
     });
     const corpusId = normalized.relevance?.corpus;
@@ -464,6 +467,7 @@ export class CrawlService {
       truncated: row.truncated,
       outlinks: outlinks.map((link) => ({ pageId: link.to_page, url: link.url, anchor: link.anchor })),
       images,
+      skipped: row.skipped ?? [],
       document: document
         ? { dataType: document.data_type, contentType: document.content_type, bytes: document.bytes }
         : null,

@@ -102,6 +102,7 @@ test('maxResults: claims stop at the result that reaches it; relevant pages reco
     htmlGzip: null,
     links: [],
     images: [],
+    skipped: [],
     document: null,
   });
   const [first, second, third] = claimed.pages;
@@ -132,4 +133,45 @@ test('maxResults: claims stop at the result that reaches it; relevant pages reco
     results.items.map((page: { id: number }) => page.id),
     [first!.id],
   );
+});
+
+test('text from the web is stored without NUL or lone surrogates: robots.txt, disallow reasons, crawl errors', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: ['http://127.0.0.1:9/'], maxPages: 10 },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const crawlId: string = created.json().id;
+  const pool = runtime.db.pool;
+  const store = new PgCrawlStore(pool);
+  const sites = await store.ensureSites(crawlId, ['http://127.0.0.1:9'], 1);
+  const siteId = sites.get('http://127.0.0.1:9')!;
+  await store.saveRobots(
+    siteId,
+    { status: 200, body: 'User-agent: *\u0000\nDisallow: /x\ud800\n', error: null, fetchedAt: new Date() },
+    null,
+    [],
+  );
+  assert.equal((await store.loadRobots(siteId))?.body, 'User-agent: *\nDisallow: /x\ufffd\n');
+  const [refused] = await store.enqueue(
+    crawlId,
+    null,
+    [
+      {
+        url: 'http://127.0.0.1:9/no',
+        origin: 'http://127.0.0.1:9',
+        depth: 1,
+        priority: 0,
+        anchor: '',
+        disallowed: 'robots.txt\u0000 says no',
+      },
+    ],
+    { slots: 1, maxDiscovered: null },
+  );
+  assert.equal(refused?.error, 'robots.txt says no');
+  await store.finishCrawl(crawlId, 'failed', 'scorer: bad\u0000 query \udc00');
+  const crawl = (await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}` })).json();
+  assert.equal(crawl.error, 'scorer: bad query \ufffd');
 });

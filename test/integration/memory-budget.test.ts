@@ -174,6 +174,7 @@ test('the text job reads stored bodies in batches of bounded bytes', { timeout: 
           htmlGzip,
           links: [],
           images: [],
+          skipped: [],
           document: null,
         },
         { slots: 4, maxDiscovered: null },

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
 import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
-import { canonicalizeUrl } from '../frontier/canonicalize.js';
+import { canonicalizeUrl, urlTooLong } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
 import { documentTypeFor } from '../frontier/url-kind.js';
 import { type ParsedPage, parseHtml } from '../parse/parse-html.js';
@@ -24,6 +24,7 @@ import type {
   DiscoveredUrl,
   FrontierLimits,
   PageOutcome,
+  SkippedUrl,
 } from './ports.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 
@@ -92,6 +93,10 @@ export const PARSE_MAX_BYTES = 10 * 1024 * 1024;
  */
 export const MAX_LEASE_EXPIRIES = 2;
 export const WORKER_LOST = 'worker-lost';
+/** The error of a page given up after repeated faults of our own: the details are logged, never shown. */
+export const INTERNAL_FAULT = 'internal';
+/** Characters of a skipped URL kept to show it by (canonical URLs are ASCII, so a cut splits nothing). */
+const SKIPPED_URL_HEAD = 300;
 
 export function originOf(url: string): string {
   return new URL(url).origin;
@@ -432,18 +437,21 @@ export class CrawlRunner {
         return;
       }
       // A fault of ours or of the database (not of the network): give the URL back so it is tried again,
-      // and after a few tries record it, so one bad page can neither be lost nor stall the crawl.
-      this.options.log.error({ err: error, url: page.url, attempts: page.attempts }, 'crawl step failed');
+      // and after a few tries record it, so one bad page can neither be lost nor stall the crawl. The page
+      // says only `internal`: what went wrong (a database message, say) is for the log, under its id.
+      this.options.log.error(
+        { err: error, crawlId, pageId: page.id, url: page.url, attempts: page.attempts },
+        'crawl step failed',
+      );
       await releaseSlot(true).catch(() => {});
       if (page.attempts < 3) {
         await store.releasePage(crawlId, workerId, page).catch(() => {});
         return;
       }
-      const message = error instanceof Error ? error.message : String(error);
       await store.completePage(
         crawlId,
         page,
-        blankOutcome('INVALID', { error: `internal: ${message}`, requested: false }),
+        blankOutcome('INVALID', { error: INTERNAL_FAULT, requested: false }),
         this.frontierLimits,
       );
     }
@@ -550,12 +558,16 @@ export class CrawlRunner {
         fetchOptions: this.fetchOptions(),
       });
       const discovered: DiscoveredUrl[] = [];
+      let tooLong = 0;
       for (const raw of urls) {
         const url = canonicalizeUrl(raw);
-        if (url && this.inScope(url, 0)) {
+        if (url && urlTooLong(url) !== null) tooLong++;
+        else if (url && this.inScope(url, 0)) {
           discovered.push({ url, origin: originOf(url), depth: 0, priority: 0, anchor: '' });
         }
       }
+      // no page holds a sitemap's URLs, so the ones too long to crawl are only counted in the log
+      if (tooLong > 0) this.options.log.warn({ origin, urls: tooLong }, 'sitemap URLs too long to crawl');
       await this.options.store.enqueue(this.settings.crawlId, null, discovered, this.frontierLimits);
     } catch (error) {
       this.options.log.warn({ err: error, origin }, 'sitemap discovery failed');
@@ -604,6 +616,11 @@ export class CrawlRunner {
         const target = canonicalizeUrl(to);
         if (!target) {
           refusal = { type: 'INVALID', reason: `redirect to an unsupported URL: ${to}` };
+          return { follow: false, reason: refusal.reason };
+        }
+        const tooLong = urlTooLong(target);
+        if (tooLong !== null) {
+          refusal = { type: 'INVALID', reason: `redirect to a URL too long to crawl: ${tooLong}` };
           return { follow: false, reason: refusal.reason };
         }
         if (!this.inScope(target, page.depth)) {
@@ -709,6 +726,7 @@ export class CrawlRunner {
       htmlGzip: this.settings.storeHtml && result.body ? await gzip(result.body) : null,
       links: read.links,
       images: read.images,
+      skipped: read.skipped,
       score: read.score,
       relevant: read.score !== null && read.score >= (this.settings.relevance?.threshold ?? 1),
     };
@@ -724,6 +742,7 @@ export class CrawlRunner {
     score: number | null;
     links: DiscoveredUrl[];
     images: Array<{ url: string; alt: string }>;
+    skipped: SkippedUrl[];
   } {
     const parsed = parseHtml(html, finalUrl, {
       normalizeUrl: (absolute) => canonicalizeUrl(absolute),
@@ -735,6 +754,7 @@ export class CrawlRunner {
     const followLinks = !(this.settings.respectNofollow && parsed.metaRobots.nofollow);
     const links: DiscoveredUrl[] = [];
     const images: Array<{ url: string; alt: string }> = [];
+    const skipped: SkippedUrl[] = [];
     if (followLinks) {
       const priorityOf = this.linkPriorities(parsed, score);
       const pageHost = new URL(finalUrl).host;
@@ -746,6 +766,11 @@ export class CrawlRunner {
         if (priority === null) continue;
         if (this.settings.ignoreInternal && new URL(link.url).host === pageHost) continue;
         if (!this.inScope(link.url, depth + 1, finalUrl)) continue;
+        const tooLong = urlTooLong(link.url);
+        if (tooLong !== null) {
+          skipped.push({ kind: 'link', url: urlHead(link.url), reason: tooLong });
+          continue;
+        }
         links.push({
           url: link.url,
           origin: originOf(link.url),
@@ -761,9 +786,11 @@ export class CrawlRunner {
     for (const image of parsed.images) {
       if (seenImages.has(image.url)) continue;
       seenImages.add(image.url);
-      images.push({ url: image.url, alt: image.alt.slice(0, 500) });
+      const tooLong = urlTooLong(image.url);
+      if (tooLong !== null) skipped.push({ kind: 'image', url: urlHead(image.url), reason: tooLong });
+      else images.push({ url: image.url, alt: image.alt.slice(0, 500) });
     }
-    return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images };
+    return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images, skipped };
   }
 
   /**
@@ -864,8 +891,14 @@ function blankOutcome(
     htmlGzip: null,
     links: [],
     images: [],
+    skipped: [],
     document: null,
   };
+}
+
+/** Enough of an over-long URL to recognize it by. */
+function urlHead(url: string): string {
+  return url.length <= SKIPPED_URL_HEAD ? url : `${url.slice(0, SKIPPED_URL_HEAD)}…`;
 }
 
 function policyFromStored(

@@ -107,7 +107,16 @@ export interface PageOutcome {
   /** Links to record (and queue when new), in document order, one per target. */
   links: DiscoveredUrl[];
   images: Array<{ url: string; alt: string }>;
+  /** Links and images the crawl cannot keep (their URL is too long), each with the reason. */
+  skipped: SkippedUrl[];
   document: { dataType: string; contentType: string | null; bytes: number | null } | null;
+}
+
+/** A link or image of a page that is neither crawled nor recorded as such; `url` is its first few hundred bytes. */
+export interface SkippedUrl {
+  kind: 'link' | 'image';
+  url: string;
+  reason: string;
 }
 
 /** A discovered URL recorded straight away as a DISALLOWED page. */

@@ -62,7 +62,10 @@ export interface FetchOptions {
   maxTextBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
-  /** Asked before each hop is followed: the crawler checks robots, scope and dedup there. */
+  /**
+   * Asked before each hop is followed: the crawler checks robots, scope and dedup there. If it rejects, fetch
+   * rejects: that is the caller's own fault (its database, say), not the network's, and not the page's error.
+   */
   beforeRedirect?: (from: string, to: string, status: number) => Promise<RedirectDecision>;
   /** false → the body is not downloaded (binary documents); its size comes from Content-Length. */
   acceptBody?: (contentType: string | null, contentLength: number | null) => boolean;
@@ -233,12 +236,7 @@ export class Fetcher {
             return finish({ code: 'too-many-redirects', message: `more than ${maxRedirects} redirects` });
           }
           if (opts.beforeRedirect) {
-            let decision: RedirectDecision;
-            try {
-              decision = await opts.beforeRedirect(current.href, target.href, response.status);
-            } catch (err) {
-              decision = { follow: false, reason: `beforeRedirect failed: ${(err as Error).message}` };
-            }
+            const decision = await opts.beforeRedirect(current.href, target.href, response.status);
             if (!decision.follow) return finish({ code: 'redirect-refused', message: decision.reason });
           }
           visited.add(target.href);

@@ -192,3 +192,18 @@ export function canonicalizeUrl(input: string, base?: string, opts: Canonicalize
 
   return `${url.protocol}//${host}${path}${query === '' ? '' : `?${query}`}${fragment === '' ? '' : `#${fragment}`}`;
 }
+
+/**
+ * The longest canonical URL a crawl keeps, in bytes (a canonical URL is ASCII). A URL is the crawl's key, and
+ * a key must fit a btree entry (PostgreSQL's limit is about 2.7 KB); 2048 is also the seeds' limit, the
+ * sitemap protocol's, and about the 2083 at which Scrapy and Heritrix drop links. Longer links and images
+ * are not crawled but listed on the page that holds them, with urlTooLong's reason.
+ */
+export const MAX_URL_BYTES = 2048;
+
+/** Why a canonical URL is too long to keep, or null when it is not. */
+export function urlTooLong(url: string): string | null {
+  if (url.length <= MAX_URL_BYTES / 3) return null;
+  const bytes = Buffer.byteLength(url);
+  return bytes > MAX_URL_BYTES ? `URL of ${bytes} bytes, over the ${MAX_URL_BYTES}-byte limit` : null;
+}

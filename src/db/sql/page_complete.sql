@@ -3,9 +3,9 @@
 -- back for a page never requested ($16), a relevant page ($23) as one more result while the crawl has
 -- fewer than its maxResults (the crawl row is locked for that, and only then: results are counted in the
 -- order pages are recorded, exactly, whatever runs in parallel), and its links
--- ($24 target URLs, $25 anchors) to the pages of crawl $26 they name. Those pages were queued before this
--- statement (queuing is idempotent), so a crash between the two only means the page is leased again and
--- redone.
+-- ($24 target URLs, $25 anchors) to the pages of crawl $26 they name, and the links and images it could not
+-- keep ($27, JSON; null when none). Those pages were queued before this statement (queuing is idempotent),
+-- so a crash between the two only means the page is leased again and redone.
 WITH crawl AS (
   SELECT relevant_pages < coalesce((request ->> 'maxResults')::int, 2147483647) AS room
   FROM crawls WHERE $23::boolean AND id = $26
@@ -15,7 +15,7 @@ done AS (
   UPDATE pages
   SET type = $2, status = $3, content_type = $4, bytes = $5, truncated = $6, sha256 = $7, load_ms = $8,
       fetched_at = $9, final_url = $10, title = $11, error = $12, redirects = $13, duplicate_of = $14,
-      score = $22, result = coalesce((SELECT room FROM crawl), false), leased_until = NULL, leased_by = NULL
+      score = $22, result = coalesce((SELECT room FROM crawl), false), skipped = $27, leased_until = NULL, leased_by = NULL
   WHERE id = $1
   RETURNING id, crawl_id, result
 ),

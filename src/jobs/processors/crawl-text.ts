@@ -7,7 +7,11 @@ import type { CrawlTextJobData } from '../queues.js';
 
 export interface CrawlTextProcessorDeps {
   stats: CrawlStatsService;
-  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  log: {
+    info(obj: object, msg?: string): void;
+    warn(obj: object, msg?: string): void;
+    error(obj: object, msg?: string): void;
+  };
   /** Aborted when this process shuts down: the job stops between batches; what it stored stays counted. */
   shutdown: AbortSignal;
 }
@@ -15,10 +19,10 @@ export interface CrawlTextProcessorDeps {
 export function crawlTextProcessor(deps: CrawlTextProcessorDeps) {
   return async (job: Job<CrawlTextJobData>) => {
     const { crawlId } = job.data;
-    const result = await deps.stats.countText(crawlId, deps.shutdown);
-    if (result.pagesFailed > 0) {
-      deps.log.warn({ crawlId, ...result }, 'pages whose body could not be decoded were counted as empty');
-    }
+    const result = await deps.stats.countText(crawlId, deps.shutdown, ({ pageId, reason, error }) => {
+      deps.log.error({ crawlId, pageId, reason, err: error }, 'page text not counted');
+    });
+    if (result.pagesFailed > 0) deps.log.warn({ crawlId, ...result }, 'some pages could not be counted');
     deps.log.info({ crawlId, ...result }, 'crawl text counted');
     return { crawlId, ...result };
   };

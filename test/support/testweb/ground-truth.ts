@@ -11,6 +11,7 @@ import type { HostSite, LinkSpec, PageResource, Site } from './site.js';
 import type { ExpectedPage, GroundTruth, GroundTruthOptions } from './types.js';
 
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_URL_BYTES = 2048;
 
 interface Queued {
   url: string;
@@ -49,6 +50,7 @@ export function computeGroundTruth(
     maxRedirects = 5,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     oversize = 'truncate',
+    maxUrlBytes = DEFAULT_MAX_URL_BYTES,
   } = opts;
   if (opts.maxDepth === null && maxPages === undefined && trapEnabled) {
     throw new Error('test web: with the spider trap on, a crawl needs maxDepth or maxPages to end');
@@ -74,7 +76,7 @@ export function computeGroundTruth(
     return site.hostOfOrigin(slash === -1 ? url : url.slice(0, slash));
   };
   const enqueue = (url: string, depth: number) => {
-    if (seen.has(url) || depth > maxDepth || hostOf(url) === undefined) return;
+    if (seen.has(url) || depth > maxDepth || url.length > maxUrlBytes || hostOf(url) === undefined) return;
     seen.add(url);
     queue.push({ url, depth });
   };
@@ -128,7 +130,7 @@ export function computeGroundTruth(
         outcome = { status: null, type: 'INVALID', redirectsTo: target ?? resource.location };
         break;
       }
-      if (hops === maxRedirects || chain.has(target)) {
+      if (hops === maxRedirects || chain.has(target) || target.length > maxUrlBytes) {
         outcome = { status: null, type: 'INVALID', redirectsTo: target };
         break;
       }

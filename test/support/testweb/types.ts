@@ -16,7 +16,8 @@ export type Feature =
   | 'oversize'
   | 'trap'
   | 'canonicalization'
-  | 'nofollow';
+  | 'nofollow'
+  | 'hostile';
 
 export const ALL_FEATURES: readonly Feature[] = [
   'robots',
@@ -33,6 +34,7 @@ export const ALL_FEATURES: readonly Feature[] = [
   'trap',
   'canonicalization',
   'nofollow',
+  'hostile',
 ];
 
 export interface TestWebOptions {
@@ -101,6 +103,8 @@ export interface GroundTruthOptions {
   maxBodyBytes?: number;
   /** What the crawler does with an HTML body over the cap: keep the first maxBodyBytes (default) or reject. */
   oversize?: 'truncate' | 'reject';
+  /** Links whose canonical URL is longer are not followed; default 2048 (trawl's cap). */
+  maxUrlBytes?: number;
 }
 
 export interface GroundTruth {

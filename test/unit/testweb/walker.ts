@@ -64,8 +64,9 @@ export async function walk(
   const seen = new Set<string>();
   const queue: Array<{ url: string; depth: number }> = [];
   const enqueue = (url: string | null, depth: number) => {
-    if (url === null || seen.has(url) || depth > opts.maxDepth || !hosts.includes(new URL(url).origin))
-      return;
+    // 2048: the URL length past which crawlers (trawl, Scrapy, Heritrix at 2083) drop a link
+    if (url === null || seen.has(url) || depth > opts.maxDepth || url.length > 2048) return;
+    if (!hosts.includes(new URL(url).origin)) return;
     seen.add(url);
     queue.push({ url, depth });
   };
@@ -129,7 +130,7 @@ export async function walk(
       if (response.status < 300 || response.status >= 400 || location === null) break;
       await response.body?.cancel();
       const target = canon(location, current)!;
-      if (hops === 5 || chain.has(target)) record = { type: 'INVALID', status: null };
+      if (hops === 5 || chain.has(target) || target.length > 2048) record = { type: 'INVALID', status: null };
       else if (!(await host(new URL(target).origin))(target)) record = { type: 'DISALLOWED', status: null };
       else if (requested.has(target)) record = { type: 'DUPLICATE', status: null };
       if (record !== null) break;

@@ -6,6 +6,7 @@ import { canonicalization } from './canonicalization.js';
 import { charsets } from './charsets.js';
 import { duplicates } from './duplicates.js';
 import { errors } from './errors.js';
+import { hostile } from './hostile.js';
 import { malformed } from './malformed.js';
 import { nofollow } from './nofollow.js';
 import { oversize } from './oversize.js';
@@ -32,4 +33,5 @@ export const FEATURE_MODULES: FeatureModule[] = [
   trap,
   canonicalization,
   nofollow,
+  hostile,
 ];

@@ -59,6 +59,8 @@ export interface Runtime {
   rankings: RankingService;
   extraction: ExtractionService;
   scoring: ScoringService;
+  /** The worker threads of extraction and scoring (CPU_POOL_THREADS). */
+  cpu: CpuPool;
   corpora: CorpusService;
   keys: KeyService;
   /** This process's Prometheus registry (GET /metrics; a worker's METRICS_PORT server). */
@@ -185,6 +187,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     rankings,
     extraction,
     scoring,
+    cpu,
     corpora,
     keys: new KeyService(new KeysRepository(db.pool)),
     metrics,

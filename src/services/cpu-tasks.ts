@@ -2,7 +2,7 @@
 // structured-cloneable input: cpu-pool.ts runs them on a worker thread (this file is the piscina worker's
 // module) or, for small input, inline. Fetching stays with the services on the event loop; only text goes in.
 import { deserialize, serialize } from 'node:v8';
-import { type ExtractedContent, type ExtractOptions, extractMainContent } from '../crawler/extract/index.js';
+import { type ExtractOptions, extractMainContent } from '../crawler/extract/index.js';
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
 import { textPage } from '../crawler/parse/text-page.js';
 import {
@@ -12,6 +12,7 @@ import {
   type RelevanceScorer,
 } from '../crawler/score/index.js';
 import { TrawlError, type TrawlErrorCode } from '../errors.js';
+import type { ExtractResult } from '../schemas/extract.js';
 import { parseAsCrawled } from './documents.js';
 
 /** A document's content: text, or HTML with the URL its links resolve against ('about:blank' without one). */
@@ -49,11 +50,17 @@ export interface ScoreTaskResult {
 export interface ExtractTask {
   html: string;
   options: ExtractOptions;
+  /** A fetched page: its URL after redirects, and whether the fetch cut its body. */
+  fetched?: { url: string; truncated: boolean };
 }
 
 export interface CpuTasks {
   score: (task: ScoreTask) => ScoreTaskResult;
-  extract: (task: ExtractTask) => ExtractedContent;
+  /**
+   * POST /v1/extract's response body as UTF-8 JSON, serialized where it was computed: a 5 MB page's text and
+   * HTML, cloned back and serialized on the event loop, held it for as long as the rest of the request.
+   */
+  extract: (task: ExtractTask) => Uint8Array;
 }
 export type CpuTaskName = keyof CpuTasks;
 
@@ -108,8 +115,12 @@ function score(task: ScoreTask): ScoreTaskResult {
   };
 }
 
-function extract(task: ExtractTask): ExtractedContent {
-  return extractMainContent(task.html, task.options);
+function extract(task: ExtractTask): Uint8Array {
+  const extracted = extractMainContent(task.html, task.options);
+  const result: ExtractResult = task.fetched
+    ? { ...extracted, truncated: extracted.truncated || task.fetched.truncated, url: task.fetched.url }
+    : extracted;
+  return Buffer.from(JSON.stringify(result));
 }
 
 export const cpuTasks: CpuTasks = { score, extract };

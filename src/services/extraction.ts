@@ -2,7 +2,7 @@
 // the crawl fetches (services/documents.ts), by the text-density extractor of src/crawler/extract, which
 // runs on the CPU pool (cpu-pool.ts), off the event loop for a large page.
 import { InputError, TrawlError } from '../errors.js';
-import type { ExtractRequest, ExtractResult } from '../schemas/extract.js';
+import type { ExtractRequest } from '../schemas/extract.js';
 import type { CpuPool } from './cpu-pool.js';
 import type { DocumentFetcher } from './documents.js';
 
@@ -12,7 +12,8 @@ export class ExtractionService {
     private readonly cpu: CpuPool,
   ) {}
 
-  async extract(request: ExtractRequest): Promise<ExtractResult> {
+  /** The response body: an ExtractResult as UTF-8 JSON, serialized on the CPU pool (see ExtractTask). */
+  async extract(request: ExtractRequest): Promise<Uint8Array> {
     const options = {
       ...(request.method !== undefined ? { method: request.method } : {}),
       ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
@@ -35,15 +36,14 @@ export class ExtractionService {
         detail: { url: request.url, contentType: document.contentType },
       });
     }
-    const extracted = await this.cpu.run(
+    return this.cpu.run(
       'extract',
-      { html: document.text, options: { ...options, baseUrl: document.finalUrl } },
+      {
+        html: document.text,
+        options: { ...options, baseUrl: document.finalUrl },
+        fetched: { url: document.finalUrl, truncated: document.truncated },
+      },
       'url',
     );
-    return {
-      ...extracted,
-      truncated: extracted.truncated || document.truncated,
-      url: document.finalUrl,
-    };
   }
 }

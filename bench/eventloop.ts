@@ -3,7 +3,7 @@
 // a 5 MB page extracted, over and over, while /healthz and GET /v1/crawls/:id are polled. Printed per run: the
 // API's event-loop delay (perf_hooks.monitorEventLoopDelay: p50/p99/max) and the polls' latency (p50/p99/max),
 // with the CPU pool (CPU_POOL_THREADS default) and with the pool disabled (0: all inline), in the same run.
-// Then the inline limit's evidence: a 64 KiB task inline against its round trip through a thread.
+// Then the inline limit's evidence: tasks of 8 to 64 KiB inline against their round trip through a thread.
 // Args: --seconds N (load per run, default 20), --database-url URL.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,6 +33,8 @@ interface LoopDelay {
   p50: number;
   p99: number;
   max: number;
+  /** Event-loop utilization: the share of the time the API's main thread was busy (not waiting for I/O). */
+  utilization: number;
 }
 
 // ------------------------------------------------------------------ child: the API
@@ -54,14 +56,19 @@ async function serve(threads: string, databaseUrl: string): Promise<void> {
   if (created.statusCode !== 202) throw new Error(`POST /v1/crawls: ${created.statusCode} ${created.body}`);
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  let utilizationFrom = performance.eventLoopUtilization();
   process.on('message', (message: string) => {
-    if (message === 'start') histogram.reset();
+    if (message === 'start') {
+      histogram.reset();
+      utilizationFrom = performance.eventLoopUtilization();
+    }
     if (message === 'stop') {
       const ms = (ns: number) => ns / 1e6;
       const delay: LoopDelay = {
         p50: ms(histogram.percentile(50)),
         p99: ms(histogram.percentile(99)),
         max: ms(histogram.max),
+        utilization: performance.eventLoopUtilization(utilizationFrom).utilization,
       };
       void (async () => {
         await app.close();
@@ -162,7 +169,7 @@ async function measureRun(
     const endAt = performance.now() + seconds * 1000;
     const result: RunResult = {
       label,
-      delay: { p50: 0, p99: 0, max: 0 },
+      delay: { p50: 0, p99: 0, max: 0, utilization: 0 },
       health: [],
       status: [],
       score: { ms: [], failures: 0 },
@@ -205,55 +212,60 @@ async function measureRun(
   }
 }
 
-/** Median ms of `runs` calls. */
-async function medianMs(runs: number, call: () => unknown): Promise<number> {
+/**
+ * Median ms of `runs` calls: wall-clock, or CPU time of this process (inline work, while the pool's thread
+ * idles: what the event loop is held for, whatever else the machine is busy with).
+ */
+async function medianMs(runs: number, call: () => unknown, clock: 'wall' | 'cpu'): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const startedMs = performance.now();
+    const startedCpu = process.cpuUsage();
     await call();
-    times.push(performance.now() - startedMs);
+    const cpu = process.cpuUsage(startedCpu);
+    times.push(clock === 'cpu' ? (cpu.user + cpu.system) / 1000 : performance.now() - startedMs);
   }
   return quantile(times, 0.5);
 }
 
-/** A task of INLINE_MAX_CHARS run inline against its round trip through a thread (already started). */
+/** Tasks of 8 to 64 KiB characters inline against their round trip through a (started) thread. */
 async function inlineLimit(): Promise<string[]> {
-  const rng = new Rng(7);
-  let html = '<html><head><title>t</title></head><body>';
-  while (html.length < INLINE_MAX_CHARS - 200) html += `<p>${rng.words(12).join(' ')}.</p>`;
-  html += '</body></html>';
-  const text = html.replace(/<[^>]+>/g, ' ');
-  const tasks: Array<{ label: string; name: CpuTaskName; input: Parameters<CpuTasks[CpuTaskName]>[0] }> = [
-    { label: 'extract', name: 'extract', input: { html, options: {} } },
-    {
-      label: 'score (html, keyword)',
-      name: 'score',
-      input: {
-        userAgent: 'trawl',
-        scorer: { query: 'river "quiet morning" (castle meadow)' },
-        documents: [{ html, url: 'https://ex.org/' }],
-      },
-    },
-    {
-      label: 'score (text, keyword)',
-      name: 'score',
-      input: {
-        userAgent: 'trawl',
-        scorer: { query: 'river "quiet morning" (castle meadow)' },
-        documents: [{ text }],
-      },
-    },
-  ];
   const pool = new CpuPool({ threads: 1, timeoutMs: 60_000, inlineMaxChars: 0 });
+  const query = 'river "quiet morning" (castle meadow)';
   const lines: string[] = [];
   try {
-    for (const { name, input } of tasks) await pool.run(name, input, 'x'); // warm: thread started, code compiled
-    for (const { label, name, input } of tasks) {
-      const inline = await medianMs(15, () => runTask({ name, input }));
-      const threaded = await medianMs(15, () => pool.run(name, input, 'x'));
-      lines.push(
-        `  ${label.padEnd(24)} inline ${inline.toFixed(1)} ms (event loop held all along), via a thread ${threaded.toFixed(1)} ms`,
-      );
+    for (const kib of [8, 16, 32, 64]) {
+      const rng = new Rng(kib);
+      let html = '<html><head><title>t</title></head><body>';
+      while (html.length < kib * 1024 - 20) html += `<p>${rng.words(12).join(' ')}.</p>`;
+      html += '</body></html>';
+      const text = html.replace(/<[^>]+>/g, ' ');
+      const tasks: Array<{ label: string; name: CpuTaskName; input: Parameters<CpuTasks[CpuTaskName]>[0] }> =
+        [
+          { label: 'extract', name: 'extract', input: { html, options: {} } },
+          {
+            label: 'score html',
+            name: 'score',
+            input: { userAgent: 'trawl', scorer: { query }, documents: [{ html, url: 'https://ex.org/' }] },
+          },
+          {
+            label: 'score text',
+            name: 'score',
+            input: { userAgent: 'trawl', scorer: { query }, documents: [{ text }] },
+          },
+        ];
+      const cells: string[] = [];
+      for (const { label, name, input } of tasks) {
+        // warm both ways first: the thread started, the code compiled on both sides
+        for (let i = 0; i < 3; i++) {
+          runTask({ name, input });
+          await pool.run(name, input, 'x');
+        }
+        const inline = await medianMs(15, () => runTask({ name, input }), 'cpu');
+        const threaded = await medianMs(15, () => pool.run(name, input, 'x'), 'wall');
+        cells.push(`${label} ${inline.toFixed(1)} / ${threaded.toFixed(1)}`);
+      }
+      lines.push(`  ${String(kib).padStart(2)} KiB: ${cells.join(' | ')}`);
     }
   } finally {
     await pool.close();
@@ -280,18 +292,20 @@ export async function run(args: string[]): Promise<void> {
     runs.push(await measureRun(label, threads, databaseUrl, seconds, bodies));
   }
   process.stdout.write(
-    `\n${'run'.padEnd(32)} ${'loop p50'.padStart(8)} ${'p99'.padStart(7)} ${'max'.padStart(7)} | ${'healthz p50'.padStart(11)} ${'p99'.padStart(7)} ${'max'.padStart(7)} | ${'status p50'.padStart(10)} ${'p99'.padStart(7)} | score n, ms | extract n, ms\n`,
+    `\n${'run'.padEnd(32)} ${'loop p50'.padStart(8)} ${'p99'.padStart(7)} ${'max'.padStart(7)} ${'busy'.padStart(5)} | ${'healthz p50'.padStart(11)} ${'p99'.padStart(7)} ${'max'.padStart(7)} | ${'status p50'.padStart(10)} ${'p99'.padStart(7)} | score n, ms | extract n, ms\n`,
   );
   for (const r of runs) {
     process.stdout.write(
-      `${r.label.padEnd(32)} ${fixed(r.delay.p50).padStart(8)} ${fixed(r.delay.p99)} ${fixed(r.delay.max)} | ${fixed(quantile(r.health, 0.5)).padStart(11)} ${fixed(quantile(r.health, 0.99))} ${fixed(Math.max(...r.health))} | ${fixed(quantile(r.status, 0.5)).padStart(10)} ${fixed(quantile(r.status, 0.99))} | ${r.score.ms.length}${r.score.failures ? ` (+${r.score.failures} failed)` : ''}, ${fixed(quantile(r.score.ms, 0.5))} | ${r.extract.ms.length}${r.extract.failures ? ` (+${r.extract.failures} failed)` : ''}, ${fixed(quantile(r.extract.ms, 0.5))}\n`,
+      `${r.label.padEnd(32)} ${fixed(r.delay.p50).padStart(8)} ${fixed(r.delay.p99)} ${fixed(r.delay.max)} ${`${Math.round(r.delay.utilization * 100)}%`.padStart(5)} | ${fixed(quantile(r.health, 0.5)).padStart(11)} ${fixed(quantile(r.health, 0.99))} ${fixed(Math.max(...r.health))} | ${fixed(quantile(r.status, 0.5)).padStart(10)} ${fixed(quantile(r.status, 0.99))} | ${r.score.ms.length}${r.score.failures ? ` (+${r.score.failures} failed)` : ''}, ${fixed(quantile(r.score.ms, 0.5))} | ${r.extract.ms.length}${r.extract.failures ? ` (+${r.extract.failures} failed)` : ''}, ${fixed(quantile(r.extract.ms, 0.5))}\n`,
     );
   }
   const [pooled, inline] = runs as [RunResult, RunResult];
   process.stdout.write(
     `all figures in ms; target: /healthz p99 < ${TARGET_P99_MS} ms while such requests run → pool ${quantile(pooled.health, 0.99) < TARGET_P99_MS ? 'met' : 'missed'}; /healthz p99 inline ÷ pool: ${(quantile(inline.health, 0.99) / quantile(pooled.health, 0.99)).toFixed(1)}×\n`,
   );
-  process.stdout.write(`\ninline limit (${INLINE_MAX_CHARS} characters), median of 15:\n`);
+  process.stdout.write(
+    `\ninline limit (now ${INLINE_MAX_CHARS / 1024} KiB): ms inline (CPU time: the event loop is held for it) / via a thread (wall-clock round trip), median of 15\n`,
+  );
   for (const line of await inlineLimit()) process.stdout.write(`${line}\n`);
 }
 

@@ -97,6 +97,10 @@ test('PhraseMatcher: overlapping and nested phrases, repeats, a word in no phras
   ]);
   assert.deepEqual(matcher.findIn(['a', 'x', 'b']), [false, false, true, false, false, false]);
   assert.deepEqual(matcher.findIn([]), [false, false, false, false, false, false]);
+  // few phrases take the KMP scan per phrase instead of the automaton: the same answers
+  const few = new PhraseMatcher([['a', 'a', 'b'], ['a', 'b', 'a', 'b', 'c'], []]);
+  assert.deepEqual(few.findIn(['a', 'a', 'a', 'b']), [true, false, false]);
+  assert.deepEqual(few.findIn(['a', 'b', 'a', 'b', 'a', 'b', 'c']), [false, true, false]);
   // a matcher is reusable: nothing of one document leaks into the next
   assert.deepEqual(matcher.findIn(['a', 'a', 'b']), [true, true, true, false, false, true]);
 });

@@ -4,7 +4,8 @@
 // API's event-loop delay (perf_hooks.monitorEventLoopDelay: p50/p99/max) and the polls' latency (p50/p99/max),
 // with the CPU pool (CPU_POOL_THREADS default) and with the pool disabled (0: all inline), in the same run.
 // Then the inline limit's evidence: tasks of 8 to 64 KiB inline against their round trip through a thread.
-// Args: --seconds N (load per run, default 20), --database-url URL.
+// Args: --seconds N (load per run, default 20), --database-url URL, --cpu-prof DIR (the API's threads write
+// .cpuprofile files there: where the event loop's time goes).
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -126,9 +127,10 @@ interface RunResult {
   extract: { ms: number[]; failures: number };
 }
 
-async function startApi(threads: string, databaseUrl: string) {
+async function startApi(threads: string, databaseUrl: string, profileDir: string | null) {
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const child = fork(fileURLToPath(import.meta.url), ['--child', threads, databaseUrl], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...profile],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<Ready>((resolve, reject) => {
@@ -149,8 +151,9 @@ async function measureRun(
   databaseUrl: string,
   seconds: number,
   bodies: { score: string; extract: string },
+  profileDir: string | null,
 ): Promise<RunResult> {
-  const { child, ready, stop } = await startApi(threads, databaseUrl);
+  const { child, ready, stop } = await startApi(threads, databaseUrl, profileDir);
   const base = `http://127.0.0.1:${ready.port}`;
   try {
     // one of each first, untimed: a cold thread pool starts its threads here
@@ -280,6 +283,7 @@ export async function run(args: string[]): Promise<void> {
     '--database-url',
     process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   );
+  const profileDir = args.includes('--cpu-prof') ? stringArg(args, '--cpu-prof', '') || null : null;
   const bodies = workload();
   process.stdout.write(
     `load: /v1/score (5 MB text, ${JSON.parse(bodies.score).query.length}-char query) and /v1/extract (5 MB HTML), one of each in flight, ${seconds} s per run; /healthz every ${HEALTH_POLL_MS} ms, GET /v1/crawls/:id every ${STATUS_POLL_MS} ms\n`,
@@ -289,7 +293,7 @@ export async function run(args: string[]): Promise<void> {
     ['pool (CPU_POOL_THREADS default)', 'default'],
     ['inline (CPU_POOL_THREADS=0)', '0'],
   ] as const) {
-    runs.push(await measureRun(label, threads, databaseUrl, seconds, bodies));
+    runs.push(await measureRun(label, threads, databaseUrl, seconds, bodies, profileDir));
   }
   process.stdout.write(
     `\n${'run'.padEnd(32)} ${'loop p50'.padStart(8)} ${'p99'.padStart(7)} ${'max'.padStart(7)} ${'busy'.padStart(5)} | ${'healthz p50'.padStart(11)} ${'p99'.padStart(7)} ${'max'.padStart(7)} | ${'status p50'.padStart(10)} ${'p99'.padStart(7)} | score n, ms | extract n, ms\n`,

@@ -1,5 +1,5 @@
-// Which of many phrases (word sequences) occur as consecutive words of a document, in one pass over the
-// document whatever the number of phrases: Aho–Corasick (CACM 18(6), 1975) over words instead of characters.
+// Which of many phrases (word sequences) occur as consecutive words of a document, in time linear in the
+// document whatever the phrases: Aho–Corasick (CACM 18(6), 1975) over words instead of characters, one pass.
 // One scan per phrase cost O(document words × phrases): seconds for a 5 MB document and a 2 KB query.
 // The cost here is O(document words + phrase words); a document word that is in no phrase resets the scan.
 // A query of a few phrases (a crawl's usual) is found by one Knuth–Morris–Pratt scan per phrase instead (SIAM

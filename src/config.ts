@@ -1,5 +1,6 @@
 // Configuration from the environment, validated once at start by both entries (server.ts, worker.ts).
 // A bad value stops the process with a message naming the variable, instead of failing later.
+import { availableParallelism } from 'node:os';
 
 export interface Config {
   port: number;
@@ -66,6 +67,13 @@ export interface Config {
    * still running then are aborted (their URLs may be fetched again), and the runner goes back to the queue.
    */
   shutdownGraceMs: number;
+  /**
+   * Worker threads that parse, extract and score for /v1/score and /v1/extract off the event loop (0: on it).
+   * Default: one per core but one, which stays with the event loop.
+   */
+  cpuPoolThreads: number;
+  /** Such a task's deadline: running past it → 422 (the input costs too much), still queued → 503. */
+  cpuTaskTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -166,5 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 20_000, 1, 3_600_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
+    cpuPoolThreads: integer(env, 'CPU_POOL_THREADS', Math.max(1, availableParallelism() - 1), 0, 256),
+    cpuTaskTimeoutMs: integer(env, 'CPU_TASK_TIMEOUT_MS', 30_000, 100, 600_000),
   };
 }

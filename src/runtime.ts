@@ -38,6 +38,7 @@ import {
 } from './jobs/queues.js';
 import { WebhookEventSink } from './jobs/webhook-events.js';
 import { CorpusService } from './services/corpora.js';
+import { CpuPool } from './services/cpu-pool.js';
 import { CrawlStatsService } from './services/crawl-stats.js';
 import { CrawlService } from './services/crawls.js';
 import { DocumentFetcher } from './services/documents.js';
@@ -58,6 +59,8 @@ export interface Runtime {
   rankings: RankingService;
   extraction: ExtractionService;
   scoring: ScoringService;
+  /** The worker threads of extraction and scoring (CPU_POOL_THREADS). */
+  cpu: CpuPool;
   corpora: CorpusService;
   keys: KeyService;
   /** This process's Prometheus registry (GET /metrics; a worker's METRICS_PORT server). */
@@ -115,7 +118,13 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
   const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
   const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
-  const extraction = new ExtractionService(documents);
+  // Their parsing, extraction and scoring: on worker threads, so the API's event loop stays free.
+  const cpu = new CpuPool({
+    threads: config.cpuPoolThreads,
+    timeoutMs: config.cpuTaskTimeoutMs,
+    onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
+  });
+  const extraction = new ExtractionService(documents, cpu);
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
   const corporaRepository = new CorporaRepository(db.pool);
   const corpora = new CorpusService({
@@ -123,7 +132,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     crawls: new CrawlsRepository(db.pool),
     jobs,
   });
-  const scoring = new ScoringService(documents, corpora);
+  const scoring = new ScoringService(documents, corpora, cpu);
   const metrics = new Metrics({
     pool: db.pool,
     jobs,
@@ -180,6 +189,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     rankings,
     extraction,
     scoring,
+    cpu,
     corpora,
     keys: new KeyService(new KeysRepository(db.pool)),
     metrics,
@@ -300,6 +310,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       await jobs.close();
       await fetcher?.close();
       await apiFetcher.close();
+      await cpu.close();
       await webhookFetcher.close();
       await db.close();
     },

@@ -55,7 +55,8 @@ export class StoredCorpus implements Corpus {
     readonly id: string,
     readonly name: string,
     readonly documentCount: number,
-    private readonly frequencies: ReadonlyMap<string, number>,
+    /** Word → documents containing it (read by the CPU pool's scoring task). */
+    readonly frequencies: ReadonlyMap<string, number>,
   ) {}
 
   get termCount(): number {

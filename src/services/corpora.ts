@@ -3,9 +3,9 @@
 // URLs (DocumentFetcher: robots.txt, SSRF guard) or a finished crawl's stored pages, each parsed as the crawl
 // parses a page and its `words` counted once per document by a CorpusBuilder.
 import { randomUUID } from 'node:crypto';
-import { type Corpus, CorpusBuilder } from '../crawler/score/index.js';
+import { CorpusBuilder } from '../crawler/score/index.js';
 import { contentWords } from '../crawler/text/tokenize.js';
-import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
+import type { CorporaRepository, CorpusProgress, CorpusSource, StoredCorpus } from '../db/corpora-repo.js';
 import type { CrawlsRepository, Owner } from '../db/crawls-repo.js';
 import { InputError, TrawlError } from '../errors.js';
 import { CORPUS_QUEUE, type CorpusJobData, type JobBackend } from '../jobs/queues.js';
@@ -129,7 +129,7 @@ export class CorpusService {
   }
 
   /** A completed corpus by id (a 404 / 409 TrawlError on `field` otherwise): CorporaRepository.loadCorpus. */
-  async loadCorpus(id: string, field = 'corpus', owner?: Owner): Promise<Corpus & { documentCount: number }> {
+  async loadCorpus(id: string, field = 'corpus', owner?: Owner): Promise<StoredCorpus> {
     if (owner !== undefined && !(await this.options.repository.get(id, owner))) {
       throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
     }

@@ -1,14 +1,19 @@
 // Use case of POST /v1/extract: main content of one page, from HTML in the request or fetched by URL the way
-// the crawl fetches (services/documents.ts), by the text-density extractor of src/crawler/extract.
-import { extractMainContent } from '../crawler/extract/index.js';
+// the crawl fetches (services/documents.ts), by the text-density extractor of src/crawler/extract, which
+// runs on the CPU pool (cpu-pool.ts), off the event loop for a large page.
 import { InputError, TrawlError } from '../errors.js';
-import type { ExtractRequest, ExtractResult } from '../schemas/extract.js';
+import type { ExtractRequest } from '../schemas/extract.js';
+import type { CpuPool } from './cpu-pool.js';
 import type { DocumentFetcher } from './documents.js';
 
 export class ExtractionService {
-  constructor(private readonly documents: DocumentFetcher) {}
+  constructor(
+    private readonly documents: DocumentFetcher,
+    private readonly cpu: CpuPool,
+  ) {}
 
-  async extract(request: ExtractRequest): Promise<ExtractResult> {
+  /** The response body: an ExtractResult as UTF-8 JSON, serialized on the CPU pool (see ExtractTask). */
+  async extract(request: ExtractRequest): Promise<Uint8Array> {
     const options = {
       ...(request.method !== undefined ? { method: request.method } : {}),
       ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
@@ -17,10 +22,8 @@ export class ExtractionService {
       throw new InputError('give url or html, not both', 'html');
     }
     if (request.html !== undefined) {
-      return extractMainContent(request.html, {
-        ...options,
-        ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
-      });
+      const baseUrl = request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {};
+      return this.cpu.run('extract', { html: request.html, options: { ...options, ...baseUrl } }, 'html');
     }
     if (request.url === undefined) throw new InputError('one of url and html is required', 'url');
     if (request.baseUrl !== undefined) {
@@ -33,11 +36,14 @@ export class ExtractionService {
         detail: { url: request.url, contentType: document.contentType },
       });
     }
-    const extracted = extractMainContent(document.text, { ...options, baseUrl: document.finalUrl });
-    return {
-      ...extracted,
-      truncated: extracted.truncated || document.truncated,
-      url: document.finalUrl,
-    };
+    return this.cpu.run(
+      'extract',
+      {
+        html: document.text,
+        options: { ...options, baseUrl: document.finalUrl },
+        fetched: { url: document.finalUrl, truncated: document.truncated },
+      },
+      'url',
+    );
   }
 }

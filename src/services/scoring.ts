@@ -2,22 +2,19 @@
 // on pages parsed as the engine parses them, so a score here equals the score the page gets in a crawl.
 // TF-IDF needs a corpus: a stored one named by id (POST /v1/corpora), else one built from this request's
 // documents (the similarity set plus the scored ones), as a crawl without a corpus does; the response says
-// which.
-import type { ParsedPage } from '../crawler/parse/parse-html.js';
+// which. Parsing and scoring run on the CPU pool (cpu-pool.ts), off the event loop for large documents.
 import { textPage } from '../crawler/parse/text-page.js';
-import {
-  type Corpus,
-  CorpusBuilder,
-  createRelevanceScorer,
-  type RelevanceScorer,
-} from '../crawler/score/index.js';
+import { parseKeywordQuery } from '../crawler/score/index.js';
 import type { Owner } from '../db/crawls-repo.js';
 import { InputError } from '../errors.js';
 import type { ScoreDocument, ScoreRequest, ScoreResult } from '../schemas/score.js';
-import { type DocumentFetcher, type DocumentSession, parseAsCrawled } from './documents.js';
+import type { CpuPool } from './cpu-pool.js';
+import type { CorpusCounts, ScoreTask, TaskDocument } from './cpu-tasks.js';
+import type { DocumentFetcher, DocumentSession } from './documents.js';
 
-interface ScoredPage {
-  page: ParsedPage;
+/** A request's document, fetched when named by URL; parsed and scored on the CPU pool. */
+interface LoadedDocument {
+  content: TaskDocument;
   url?: string;
   finalUrl?: string;
   /** Text documents have no title to show. */
@@ -29,36 +26,34 @@ export { textPage };
 /** Where stored corpora come from (CorporaRepository): a missing one is a 404, one not completed a 409. */
 export interface CorpusLoader {
   /** `owner`: the caller's key (null when open); another tenant's corpus is a 404. */
-  loadCorpus(id: string, field?: string, owner?: Owner): Promise<Corpus>;
+  loadCorpus(id: string, field?: string, owner?: Owner): Promise<CorpusCounts>;
 }
 
 export class ScoringService {
   constructor(
     private readonly documents: DocumentFetcher,
     private readonly corpora: CorpusLoader,
+    private readonly cpu: CpuPool,
   ) {}
 
-  private async load(doc: ScoreDocument, field: string, session: DocumentSession): Promise<ScoredPage> {
-    const { userAgent } = this.documents;
+  private async load(doc: ScoreDocument, field: string, session: DocumentSession): Promise<LoadedDocument> {
     if (doc.text !== undefined) {
       if (doc.html !== undefined) throw new InputError('give html or text, not both', `${field}.html`);
       if (doc.url !== undefined) throw new InputError('a text document has no url', `${field}.url`);
-      return { page: textPage(doc.text), hasTitle: false };
+      return { content: { text: doc.text }, hasTitle: false };
     }
     if (doc.html !== undefined) {
       // Without a URL relative links do not resolve; links never enter a score.
-      const page = parseAsCrawled(doc.html, doc.url ?? 'about:blank', userAgent);
-      return { page, ...(doc.url !== undefined ? { url: doc.url } : {}), hasTitle: true };
+      const content = { html: doc.html, url: doc.url ?? 'about:blank' };
+      return { content, ...(doc.url !== undefined ? { url: doc.url } : {}), hasTitle: true };
     }
     if (doc.url === undefined) throw new InputError('a document needs url, html or text', field);
     const fetched = await session.get(doc.url, `${field}.url`);
-    const page = fetched.isHtml
-      ? parseAsCrawled(fetched.text, fetched.finalUrl, userAgent)
-      : textPage(fetched.text);
-    return { page, url: doc.url, finalUrl: fetched.finalUrl, hasTitle: fetched.isHtml };
+    const content = fetched.isHtml ? { html: fetched.text, url: fetched.finalUrl } : { text: fetched.text };
+    return { content, url: doc.url, finalUrl: fetched.finalUrl, hasTitle: fetched.isHtml };
   }
 
-  private loadAll(docs: ScoreDocument[], field: string, session: DocumentSession): Promise<ScoredPage[]> {
+  private loadAll(docs: ScoreDocument[], field: string, session: DocumentSession): Promise<LoadedDocument[]> {
     return Promise.all(docs.map((doc, index) => this.load(doc, `${field}[${index}]`, session)));
   }
 
@@ -67,16 +62,17 @@ export class ScoringService {
       throw new InputError('give query or similarTo, not both', 'similarTo');
     }
     const session = this.documents.session();
-    let scorer: RelevanceScorer;
-    let scored: ScoredPage[];
+    let scorer: ScoreTask['scorer'];
+    let loaded: LoadedDocument[];
     let corpusInfo: ScoreResult['corpus'];
     if (request.query !== undefined) {
       if (request.corpus !== undefined) {
         throw new InputError('a corpus goes with similarTo, not with query', 'corpus');
       }
       // Parsed before anything is fetched: a malformed query costs no requests.
-      scorer = createRelevanceScorer({ query: request.query });
-      scored = await this.loadAll(request.documents, 'documents', session);
+      parseKeywordQuery(request.query);
+      scorer = { query: request.query };
+      loaded = await this.loadAll(request.documents, 'documents', session);
     } else if (request.similarTo !== undefined) {
       // The stored corpus is looked up before anything is fetched: a missing one costs no requests.
       const stored =
@@ -85,31 +81,32 @@ export class ScoringService {
         this.loadAll(request.similarTo.documents, 'similarTo.documents', session),
         this.loadAll(request.documents, 'documents', session),
       ]);
-      let corpus: Corpus;
       if (stored !== null && request.corpus !== undefined) {
-        corpus = stored;
         corpusInfo = { source: 'stored', id: request.corpus, documents: stored.documentCount };
       } else {
-        const builder = new CorpusBuilder();
-        for (const { page } of [...similar, ...documents]) builder.addDocument(page.words);
-        corpus = builder.toCorpus();
         corpusInfo = { source: 'request', documents: similar.length + documents.length };
       }
-      scorer = createRelevanceScorer({ similaritySet: similar.map(({ page }) => page), corpus });
-      scored = documents;
+      scorer = { similarTo: similar.map(({ content }) => content), corpus: stored };
+      loaded = documents;
     } else {
       throw new InputError('one of query and similarTo is required', 'query');
     }
-    const results = scored.map(({ page, url, finalUrl, hasTitle }, index) => ({
+    const task: ScoreTask = {
+      userAgent: this.documents.userAgent,
+      scorer,
+      documents: loaded.map(({ content }) => content),
+    };
+    const { kind, scores, titles } = await this.cpu.run('score', task, 'documents');
+    const results = loaded.map(({ url, finalUrl, hasTitle }, index) => ({
       index,
       ...(url !== undefined ? { url } : {}),
       ...(finalUrl !== undefined ? { finalUrl } : {}),
-      score: scorer.score(page),
-      ...(hasTitle ? { title: page.title } : {}),
+      score: scores[index]!,
+      ...(hasTitle ? { title: titles[index]! } : {}),
     }));
     results.sort((a, b) => b.score - a.score || a.index - b.index);
     return {
-      scorer: scorer.kind,
+      scorer: kind,
       ...(corpusInfo !== undefined ? { corpus: corpusInfo } : {}),
       results,
     };

@@ -1,7 +1,7 @@
 // The relevance scorers of the best-first crawl (MISSION-NOTES §2, §4, §5) behind one shape, so the crawl
 // engine scores every fetched page the same way whichever scorer the crawl was configured with.
 import type { ParsedPage } from '../parse/parse-html.js';
-import { parseKeywordQuery, scoreKeywordQuery } from './keyword-query.js';
+import { compileKeywordQuery, parseKeywordQuery } from './keyword-query.js';
 import { type Corpus, TfIdfScorer, type WeightedDocument } from './tfidf.js';
 
 export type RelevanceScorerSpec =
@@ -17,15 +17,15 @@ export interface RelevanceScorer {
 /** Parses/prepares once (a bad query throws InputError on 'query' here, before any page is fetched). */
 export function createRelevanceScorer(spec: RelevanceScorerSpec): RelevanceScorer {
   if ('query' in spec) {
-    const query = parseKeywordQuery(spec.query);
-    return { kind: 'keyword', score: (page) => scoreKeywordQuery(query, page) };
+    const score = compileKeywordQuery(parseKeywordQuery(spec.query));
+    return { kind: 'keyword', score };
   }
   const scorer = new TfIdfScorer(spec.similaritySet, spec.corpus);
   return { kind: 'tfidf', score: (page) => scorer.score(page) };
 }
 
 export type { KeywordDocument, KeywordQuery, KeywordTerm } from './keyword-query.js';
-export { parseKeywordQuery, scoreKeywordQuery } from './keyword-query.js';
+export { compileKeywordQuery, parseKeywordQuery, scoreKeywordQuery } from './keyword-query.js';
 export type { Corpus, CorpusJson, WeightedDocument } from './tfidf.js';
 export {
   CorpusBuilder,

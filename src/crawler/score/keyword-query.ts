@@ -13,6 +13,7 @@
 //  - there are no operators: AND/OR/NOT written in the query are ordinary words.
 import { InputError } from '../../errors.js';
 import { isStopWord, tokenize } from '../text/tokenize.js';
+import { PhraseMatcher } from './phrase-matcher.js';
 
 export interface KeywordTerm {
   /** As written in the query (phrases without their quotes). */
@@ -106,48 +107,61 @@ export function parseKeywordQuery(query: string): KeywordQuery {
   return { all: dedupe(all), anyOf };
 }
 
-/** Prepared look-ups for one document: sets for single words, the word sequences for phrases. */
-class DocumentIndex {
-  private readonly contentSet: ReadonlySet<string>;
-  private textSet: ReadonlySet<string> | undefined;
-
-  constructor(private readonly doc: KeywordDocument) {
-    this.contentSet = new Set(doc.words);
+/**
+ * A query prepared for scoring many documents (a crawl scores every page with one): its phrases in two
+ * PhraseMatchers, so each document is read once for all of them, in time linear in its length.
+ */
+export function compileKeywordQuery(query: KeywordQuery): (doc: KeywordDocument) => number {
+  const clauses = query.all.length + query.anyOf.length;
+  const terms = [...query.all, ...query.anyOf.flat()];
+  // Terms of several words, by key: matched against textWords, or by their non-stop words against `words`.
+  const phraseIndex = new Map<string, number>();
+  const textPhrases: string[][] = [];
+  const contentPhrases: string[][] = [];
+  for (const term of terms) {
+    const key = termKey(term);
+    if (term.words.length < 2 || phraseIndex.has(key)) continue;
+    phraseIndex.set(key, textPhrases.length);
+    textPhrases.push(term.words);
+    contentPhrases.push(term.words.filter((word) => !isStopWord(word)));
   }
+  let textMatcher: PhraseMatcher | undefined;
+  let contentMatcher: PhraseMatcher | undefined;
 
-  has(term: KeywordTerm): boolean {
-    const [first, ...rest] = term.words;
-    if (first === undefined) return false;
-    if (rest.length === 0) {
-      if (!isStopWord(first)) return this.contentSet.has(first);
-      if (this.doc.textWords === undefined) return false;
-      this.textSet ??= new Set(this.doc.textWords);
-      return this.textSet.has(first);
-    }
-    if (this.doc.textWords !== undefined) return containsSequence(this.doc.textWords, term.words);
-    const contentPhrase = term.words.filter((word) => !isStopWord(word));
-    return contentPhrase.length > 0 && containsSequence(this.doc.words, contentPhrase);
-  }
-}
-
-function containsSequence(haystack: readonly string[], needle: readonly string[]): boolean {
-  const last = haystack.length - needle.length;
-  outer: for (let start = 0; start <= last; start++) {
-    for (let k = 0; k < needle.length; k++) {
-      if (haystack[start + k] !== needle[k]) continue outer;
-    }
-    return true;
-  }
-  return false;
+  return (doc) => {
+    if (clauses === 0) return 0;
+    const contentSet = new Set(doc.words);
+    let textSet: ReadonlySet<string> | undefined;
+    let phrasesFound: boolean[] | undefined;
+    const has = (term: KeywordTerm): boolean => {
+      const [first, ...rest] = term.words;
+      if (first === undefined) return false;
+      if (rest.length === 0) {
+        if (!isStopWord(first)) return contentSet.has(first);
+        if (doc.textWords === undefined) return false;
+        textSet ??= new Set(doc.textWords);
+        return textSet.has(first);
+      }
+      if (phrasesFound === undefined) {
+        if (doc.textWords !== undefined) {
+          textMatcher ??= new PhraseMatcher(textPhrases);
+          phrasesFound = textMatcher.findIn(doc.textWords);
+        } else {
+          // a phrase of stop words only has no content words to look for: never matched (the empty phrase)
+          contentMatcher ??= new PhraseMatcher(contentPhrases);
+          phrasesFound = contentMatcher.findIn(doc.words);
+        }
+      }
+      return phrasesFound[phraseIndex.get(termKey(term))!] === true;
+    };
+    let satisfied = 0;
+    for (const term of query.all) if (has(term)) satisfied++;
+    for (const group of query.anyOf) if (group.some(has)) satisfied++;
+    return satisfied / clauses;
+  };
 }
 
 /** (ANDed terms present + OR groups with a term present) / (ANDed terms + OR groups); in [0, 1]. */
 export function scoreKeywordQuery(query: KeywordQuery, doc: KeywordDocument): number {
-  const clauses = query.all.length + query.anyOf.length;
-  if (clauses === 0) return 0;
-  const index = new DocumentIndex(doc);
-  let satisfied = 0;
-  for (const term of query.all) if (index.has(term)) satisfied++;
-  for (const group of query.anyOf) if (group.some((term) => index.has(term))) satisfied++;
-  return satisfied / clauses;
+  return compileKeywordQuery(query)(doc);
 }

@@ -1,0 +1,190 @@
+// The CPU-bound halves of /v1/score and /v1/extract (parsing, extraction, scoring), as functions of plain,
+// structured-cloneable input: cpu-pool.ts runs them on a worker thread (this file is the piscina worker's
+// module) or, for small input, inline. Fetching stays with the services on the event loop; only text goes in.
+import { deserialize, serialize } from 'node:v8';
+import { type ExtractOptions, extractMainContent } from '../crawler/extract/index.js';
+import type { ParsedPage } from '../crawler/parse/parse-html.js';
+import { textPage } from '../crawler/parse/text-page.js';
+import {
+  type Corpus,
+  CorpusBuilder,
+  createRelevanceScorer,
+  type RelevanceScorer,
+} from '../crawler/score/index.js';
+import { TrawlError, type TrawlErrorCode } from '../errors.js';
+import type { ExtractResult } from '../schemas/extract.js';
+import { parseAsCrawled } from './documents.js';
+
+/** A document's content: text, or HTML with the URL its links resolve against ('about:blank' without one). */
+export type TaskDocument = { text: string } | { html: string; url: string };
+
+/** A stored corpus's counts (StoredCorpus): N and each word's document frequency. */
+export interface CorpusCounts {
+  documentCount: number;
+  frequencies: ReadonlyMap<string, number>;
+}
+
+/**
+ * A stored corpus as v8.serialize bytes of `[documentCount, frequencies]` in shared memory: handed to a thread
+ * without a copy, where its Map would be cloned entry by entry on the event loop for every request (a
+ * 200 000-word corpus took 0.2 s).
+ */
+export type SharedCorpus = SharedArrayBuffer;
+
+export interface ScoreTask {
+  userAgent: string;
+  scorer:
+    | { query: string }
+    /** corpus null: built from the similarity set plus the scored documents, as a crawl without one does. */
+    | { similarTo: TaskDocument[]; corpus: CorpusCounts | SharedCorpus | null };
+  documents: TaskDocument[];
+}
+
+export interface ScoreTaskResult {
+  kind: RelevanceScorer['kind'];
+  /** Per document, in request order: its score and the title its page was parsed with. */
+  scores: number[];
+  titles: string[];
+}
+
+export interface ExtractTask {
+  html: string;
+  options: ExtractOptions;
+  /** A fetched page: its URL after redirects, and whether the fetch cut its body. */
+  fetched?: { url: string; truncated: boolean };
+}
+
+export interface CpuTasks {
+  score: (task: ScoreTask) => ScoreTaskResult;
+  /**
+   * POST /v1/extract's response body as UTF-8 JSON, serialized where it was computed: a 5 MB page's text and
+   * HTML, cloned back and serialized on the event loop, held it for as long as the rest of the request.
+   */
+  extract: (task: ExtractTask) => Uint8Array;
+}
+export type CpuTaskName = keyof CpuTasks;
+
+function pageOf(doc: TaskDocument, userAgent: string): ParsedPage {
+  return 'text' in doc ? textPage(doc.text) : parseAsCrawled(doc.html, doc.url, userAgent);
+}
+
+function corpusOf(counts: CorpusCounts | SharedCorpus): Corpus {
+  const { documentCount, frequencies } = counts instanceof SharedArrayBuffer ? unshareCorpus(counts) : counts;
+  return { documentCount, documentFrequency: (word) => frequencies.get(word) ?? 0 };
+}
+
+// Encoded once per loaded corpus (the repository keeps loaded corpora): the cost is paid on its first request.
+const sharedCorpora = new WeakMap<CorpusCounts, SharedCorpus>();
+
+function shareCorpus(counts: CorpusCounts): SharedCorpus {
+  let shared = sharedCorpora.get(counts);
+  if (!shared) {
+    const bytes = serialize([counts.documentCount, counts.frequencies]);
+    shared = new SharedArrayBuffer(bytes.length);
+    new Uint8Array(shared).set(bytes);
+    sharedCorpora.set(counts, shared);
+  }
+  return shared;
+}
+
+function unshareCorpus(shared: SharedCorpus): CorpusCounts {
+  const [documentCount, frequencies] = deserialize(new Uint8Array(shared)) as [number, Map<string, number>];
+  return { documentCount, frequencies };
+}
+
+function score(task: ScoreTask): ScoreTaskResult {
+  const pages = task.documents.map((doc) => pageOf(doc, task.userAgent));
+  let scorer: RelevanceScorer;
+  if ('query' in task.scorer) {
+    scorer = createRelevanceScorer({ query: task.scorer.query });
+  } else {
+    const similar = task.scorer.similarTo.map((doc) => pageOf(doc, task.userAgent));
+    let corpus: Corpus;
+    if (task.scorer.corpus !== null) corpus = corpusOf(task.scorer.corpus);
+    else {
+      const builder = new CorpusBuilder();
+      for (const page of [...similar, ...pages]) builder.addDocument(page.words);
+      corpus = builder.toCorpus();
+    }
+    scorer = createRelevanceScorer({ similaritySet: similar, corpus });
+  }
+  return {
+    kind: scorer.kind,
+    scores: pages.map((page) => scorer.score(page)),
+    titles: pages.map((p) => p.title),
+  };
+}
+
+function extract(task: ExtractTask): Uint8Array {
+  const extracted = extractMainContent(task.html, task.options);
+  const result: ExtractResult = task.fetched
+    ? { ...extracted, truncated: extracted.truncated || task.fetched.truncated, url: task.fetched.url }
+    : extracted;
+  return Buffer.from(JSON.stringify(result));
+}
+
+export const cpuTasks: CpuTasks = { score, extract };
+
+const documentChars = (docs: readonly TaskDocument[]) =>
+  docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
+
+/** The characters a task parses: what its cost grows with (cpu-pool.ts runs small tasks inline). */
+export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuTasks[N]>[0]): number {
+  if (name === 'extract') return (input as ExtractTask).html.length;
+  const task = input as ScoreTask;
+  return (
+    documentChars(task.documents) + ('similarTo' in task.scorer ? documentChars(task.scorer.similarTo) : 0)
+  );
+}
+
+/** The task's input as it crosses to a thread: a stored corpus goes as its shared bytes. */
+export function threadInput<N extends CpuTaskName>(
+  name: N,
+  input: Parameters<CpuTasks[N]>[0],
+): Parameters<CpuTasks[N]>[0] {
+  if (name !== 'score') return input;
+  const task = input as ScoreTask;
+  if (!('similarTo' in task.scorer)) return task;
+  const { corpus } = task.scorer;
+  if (corpus === null || corpus instanceof SharedArrayBuffer) return task;
+  return { ...task, scorer: { ...task.scorer, corpus: shareCorpus(corpus) } };
+}
+
+/** A TrawlError as it crosses the thread boundary (structured clone keeps only an Error's message). */
+export interface TaskFault {
+  code: TrawlErrorCode;
+  message: string;
+  field?: string;
+  detail?: Record<string, unknown>;
+}
+
+export type TaskOutcome<N extends CpuTaskName> = { value: ReturnType<CpuTasks[N]> } | { fault: TaskFault };
+
+export interface TaskMessage<N extends CpuTaskName = CpuTaskName> {
+  name: N;
+  input: Parameters<CpuTasks[N]>[0];
+  /** Set to 1 when a thread starts the task: a deadline that passes before then found the pool busy. */
+  started?: Int32Array;
+}
+
+/** Runs one task; a TrawlError (bad input) comes back as a fault, anything else throws (a 500). */
+export function runTask<N extends CpuTaskName>(message: TaskMessage<N>): TaskOutcome<N> {
+  if (message.started) Atomics.store(message.started, 0, 1);
+  const task = cpuTasks[message.name] as (input: TaskMessage<N>['input']) => ReturnType<CpuTasks[N]>;
+  try {
+    return { value: task(message.input) };
+  } catch (error) {
+    if (!(error instanceof TrawlError)) throw error;
+    return {
+      fault: {
+        code: error.code,
+        message: error.message,
+        ...(error.field !== undefined ? { field: error.field } : {}),
+        ...(error.detail !== undefined ? { detail: error.detail } : {}),
+      },
+    };
+  }
+}
+
+// piscina calls the module's default export with each task.
+export default runTask;

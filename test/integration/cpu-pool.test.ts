@@ -1,0 +1,137 @@
+// CpuPool on real worker threads: a fault comes back as the TrawlError it was, a task past its deadline is
+// stopped (422 while it ran, 503 while the pool had no room for it), and the pool goes on working afterwards.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TrawlError } from '../../src/errors.js';
+import { CpuPool } from '../../src/services/cpu-pool.js';
+import type { ExtractTask } from '../../src/services/cpu-tasks.js';
+import { Rng } from '../support/testweb/random.js';
+
+const SMALL: ExtractTask = { html: '<p>river harbour signal lantern</p>', options: {} };
+
+function largePage(chars: number): string {
+  const rng = new Rng(99);
+  const paragraphs: string[] = [];
+  for (let length = 0; length < chars; length += 100)
+    paragraphs.push(`<div><p>${rng.words(12).join(' ')}</p></div>`);
+  return `<html><body>${paragraphs.join('')}</body></html>`;
+}
+
+/** The extract task's answer: a JSON body. */
+const textOf = (body: Uint8Array): string => JSON.parse(new TextDecoder().decode(body)).text;
+
+/** Runs tiny tasks until one succeeds: a thread is up (it takes a while to start under tsx). */
+async function warmUp(pool: CpuPool): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      await pool.run('extract', SMALL, 'html');
+      return;
+    } catch (error) {
+      assert.ok(error instanceof TrawlError && error.code === 'unavailable', String(error));
+    }
+  }
+  assert.fail('no thread came up');
+}
+
+test('a TrawlError thrown on a thread is thrown again here, as inline', async (t) => {
+  const pools = [
+    new CpuPool({ threads: 1, timeoutMs: 120_000, inlineMaxChars: 0 }),
+    new CpuPool({ threads: 0, timeoutMs: 1 }),
+  ];
+  t.after(() => Promise.all(pools.map((pool) => pool.close())));
+  for (const pool of pools) {
+    await assert.rejects(
+      pool.run(
+        'score',
+        {
+          userAgent: 'trawl',
+          scorer: { similarTo: [{ text: 'river' }], corpus: { documentCount: 0, frequencies: new Map() } },
+          documents: [{ text: 'river harbour' }],
+        },
+        'documents',
+      ),
+      (error: unknown) => {
+        assert.ok(error instanceof TrawlError);
+        assert.deepEqual(
+          { code: error.code, field: error.field, message: error.message },
+          { code: 'validation', field: 'corpus', message: 'The corpus has no documents' },
+        );
+        return true;
+      },
+    );
+    await assert.rejects(
+      pool.run('extract', { html: '<p>x</p>', options: { baseUrl: 'not a url' } }, 'html'),
+      {
+        name: 'TrawlError',
+        code: 'validation',
+        field: 'baseUrl',
+      },
+    );
+    // a stored corpus crosses to the thread as shared bytes and scores as it does inline
+    const result = await pool.run(
+      'score',
+      {
+        userAgent: 'trawl',
+        scorer: {
+          similarTo: [{ text: 'tennis court' }],
+          corpus: { documentCount: 3, frequencies: new Map([['tennis', 1]]) },
+        },
+        documents: [
+          { text: 'tennis racket' },
+          { html: '<title>T</title><p>tennis</p>', url: 'https://ex.org/' },
+        ],
+      },
+      'documents',
+    );
+    assert.deepEqual(result, { kind: 'tfidf', scores: [0.5, Math.SQRT1_2], titles: ['', 'T'] });
+  }
+  assert.equal(pools[0]!.tasksOnThreads.total, 3);
+});
+
+test('past the deadline a running task is stopped: a 422 on its field; the pool then works on', async (t) => {
+  const pool = new CpuPool({ threads: 1, timeoutMs: 1000, inlineMaxChars: 0 });
+  t.after(() => pool.close());
+  await warmUp(pool);
+  // Four 5 MB pages take seconds to parse, several times the deadline; reaching the thread (the input cloned
+  // there) takes a small part of it.
+  const html = largePage(5_000_000);
+  const documents = Array.from({ length: 4 }, (_, i) => ({ html, url: `https://ex.org/${i}` }));
+  const task = { userAgent: 'trawl', scorer: { query: 'river' }, documents };
+  await assert.rejects(pool.run('score', task, 'documents'), (error: unknown) => {
+    assert.ok(error instanceof TrawlError);
+    assert.equal(error.code, 'unprocessable', error.message);
+    assert.equal(error.field, 'documents');
+    assert.deepEqual(error.detail, { timeoutMs: 1000 });
+    return true;
+  });
+  // the stopped thread is replaced
+  await warmUp(pool);
+});
+
+test('a task the queue has no room for is a 503 at once; the others complete', async (t) => {
+  const pool = new CpuPool({ threads: 1, timeoutMs: 120_000, inlineMaxChars: 0 });
+  t.after(() => pool.close());
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 12 }, () => pool.run('extract', SMALL, 'html')),
+  );
+  const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+  assert.equal(refused.length, 3, 'one thread running and 8 waiting: the 10th to 12th are refused');
+  for (const outcome of refused) {
+    assert.ok(
+      outcome.reason instanceof TrawlError && outcome.reason.code === 'unavailable',
+      String(outcome.reason),
+    );
+  }
+  for (const outcome of outcomes) {
+    if (outcome.status === 'fulfilled') assert.equal(textOf(outcome.value), 'river harbour signal lantern');
+  }
+});
+
+test('after close a pooled task is a 503, an inline one still runs', async () => {
+  const pool = new CpuPool({ threads: 1, timeoutMs: 120_000 });
+  await pool.close();
+  await assert.rejects(pool.run('extract', { html: largePage(100_000), options: {} }, 'html'), {
+    code: 'unavailable',
+  });
+  assert.equal(textOf(await pool.run('extract', SMALL, 'html')), 'river harbour signal lantern');
+});

@@ -1,14 +1,14 @@
 // Text a client sends that PostgreSQL cannot store: a NUL (text and jsonb refuse U+0000) or a lone UTF-16
 // surrogate (JSON lets "\ud800" through; it has no UTF-8 form). Such input is a 400 naming the field, found
 // once for every route by a walk over the parsed request (plugins/problems.ts), never a cast error later.
-
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// What is unstorable is decided in one place, beside the cleaning of text from the web (crawler/text/pg-safe).
+import { findUnsafeText } from '../crawler/text/pg-safe.js';
 
 /** Why `text` cannot be stored, or null when it can. */
 export function unstorableText(text: string): string | null {
-  const match = UNSTORABLE.exec(text);
-  if (!match) return null;
-  return match[0] === '\u0000'
+  const unsafe = findUnsafeText(text);
+  if (unsafe === null) return null;
+  return unsafe.character === 'NUL'
     ? 'must not contain a NUL character (\\u0000)'
     : 'must not contain a lone UTF-16 surrogate (invalid Unicode)';
 }

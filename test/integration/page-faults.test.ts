@@ -158,9 +158,8 @@ test('a page the crawl-text job cannot read or store is recorded as not counted,
   await waitForWords(app, id);
   const refused = pages.get('/hostile/nul.html')!.id;
   const unreadable = pages.get('/hostile/after-long.html')!.id;
-  // counted again from scratch, now with a page the database refuses and a body that is not gzip
-  await runtime.db.pool.query('UPDATE page_contents SET main_text = NULL, text_extracted_at = NULL');
-  await runtime.db.pool.query('DELETE FROM crawl_word_stats');
+  // counted again from scratch, now with a page the database refuses and a body that is not gzip. The faults
+  // go in before the reset: a crawl-text job queued by an earlier read may already be on its way.
   await runtime.db.pool.query(`UPDATE page_contents SET html_gzip = '\\x00ff'::bytea WHERE page_id = $1`, [
     unreadable,
   ]);
@@ -170,6 +169,8 @@ test('a page the crawl-text job cannot read or store is recorded as not counted,
     'UPDATE ON page_contents',
     `NEW.main_text IS NOT NULL AND NEW.page_id = ${refused}`,
   );
+  await runtime.db.pool.query('UPDATE page_contents SET main_text = NULL, text_extracted_at = NULL');
+  await runtime.db.pool.query('DELETE FROM crawl_word_stats');
 
   const { stats, body } = await waitForWords(app, id);
   const htmlPages = [...pages.values()].filter((page) => page.type === 'HTML').length;

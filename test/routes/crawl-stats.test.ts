@@ -123,7 +123,9 @@ test('a crawl’s main text is extracted by the text job and its words counted o
   for (const deadline = Date.now() + 20_000; ; ) {
     const job = await queue.getJob(jobId);
     if (job && (await job.isCompleted())) {
-      assert.equal(job.returnvalue.pagesCounted, 0);
+      // read again: the job object fetched above may predate its completion (returnvalue still null)
+      const completed = await queue.getJob(jobId);
+      assert.equal(completed?.returnvalue.pagesCounted, 0);
       break;
     }
     assert.ok(Date.now() < deadline, 'the repeated text job did not finish');

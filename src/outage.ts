@@ -32,6 +32,7 @@ const UNREACHABLE_MESSAGES = [
   'Connection is closed',
   'connect ECONNREFUSED',
   'the database system is',
+  'max retries per request limit',
 ];
 
 /** True when `error` (or its cause) says PostgreSQL or Redis could not be reached or dropped the connection. */

@@ -5,6 +5,7 @@
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
+import { redisClientOptions } from '../outage.js';
 import type { ListenConnection } from './queues.js';
 
 export type CrawlBusMessage =
@@ -122,13 +123,14 @@ export function redisEventBus(options: {
   prefix: string;
   onError(error: unknown): void;
 }): CrawlEventBus {
-  const publisher = new Redis(options.url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  // a message that cannot be sent now is dropped (a stream's next poll makes up for it), never queued
+  const publisher = new Redis(options.url, redisClientOptions({ failFast: true }));
   let subscriber: Redis | null = null;
   const channelOf = (crawlId: string) => `${options.prefix}:${crawlChannel(crawlId)}`;
   const subscriptions = new Subscriptions(
     async (channel) => {
       if (!subscriber) {
-        subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
+        subscriber = new Redis(options.url, redisClientOptions({ failFast: false }));
         subscriber.on('error', options.onError);
         subscriber.on('message', (channelName: string, payload: string) =>
           subscriptions.deliver(channelName, payload),
@@ -147,8 +149,10 @@ export function redisEventBus(options: {
     },
     subscribe: (crawlId, listener) => subscriptions.add(channelOf(crawlId), listener),
     async close() {
-      await publisher.quit().catch(() => {});
-      await subscriber?.quit().catch(() => {});
+      await publisher.quit().catch(() => publisher.disconnect());
+      // a QUIT would wait for a Redis that is down
+      if (subscriber?.status === 'ready') await subscriber.quit().catch(() => {});
+      else subscriber?.disconnect();
     },
   };
 }

@@ -233,6 +233,31 @@ function redisBackend(options: JobBackendOptions & { redisUrl: string }): JobBac
   const shared = connect(true);
   const queues = new Map<string, Queue>();
   const closables: Array<{ close(): Promise<void> }> = [];
+  // A worker's close waits for Redis to come back (its QUITs, its loop's reconnects): while Redis is down the
+  // connections are dropped instead and, after CLOSE_WHILE_DOWN_MS of outage, the close is given up on, so
+  // a process can stop during an outage (its jobs' locks expire and another worker retakes them).
+  let downSince: number | null = null;
+  shared.on('ready', () => {
+    downSince = null;
+  });
+  shared.on('close', () => {
+    downSince ??= Date.now();
+  });
+  const unlessRedisDown = (closing: Promise<void>, drop: () => void) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (shared.status === 'ready') return;
+        drop();
+        downSince ??= Date.now();
+        if (Date.now() - downSince >= CLOSE_WHILE_DOWN_MS) {
+          clearInterval(timer);
+          resolve();
+        }
+      };
+      const timer = setInterval(check, 250);
+      check();
+      closing.then(resolve, reject).finally(() => clearInterval(timer));
+    });
   const call = <T>(work: () => Promise<T>): Promise<T> => {
     if (shared.status !== 'ready') return Promise.reject(new DependencyUnavailableError('redis'));
     return withDeadline(work(), PRODUCER_DEADLINE_MS, 'redis').catch((error: unknown) => {
@@ -262,10 +287,25 @@ function redisBackend(options: JobBackendOptions & { redisUrl: string }): JobBac
         maxStalledCount: 100,
       });
       worker.on('error', (error) => onError(error, `${name} worker`));
+      const connection = worker.opts.connection as unknown as Redis;
+      // whoever closes it (the runtime, then this backend), the close survives an outage
+      const close = worker.close.bind(worker);
+      // BullMQ's own blocking connection: its disconnect() waits for a connection that is never made while
+      // Redis is down, so its ioredis client is ended directly
+      const blocking = (worker.getBackend() as unknown as { blockingConnection?: { _client?: Redis } })
+        .blockingConnection;
+      worker.close = (force?: boolean) =>
+        unlessRedisDown(close(force), () => {
+          void worker.disconnect().catch(() => {});
+          blocking?._client?.disconnect();
+        });
       closables.push({
         close: async () => {
           await worker.close();
-          await (worker.opts.connection as unknown as Redis).quit().catch(() => {});
+          await unlessRedisDown(
+            connection.quit().then(() => {}),
+            () => connection.disconnect(),
+          ).catch(() => {});
         },
       });
       return worker as never;
@@ -281,6 +321,8 @@ function redisBackend(options: JobBackendOptions & { redisUrl: string }): JobBac
   };
 }
 
+/** How long a close waits on a Redis that is down before it gives up (see unlessRedisDown). */
+const CLOSE_WHILE_DOWN_MS = 3000;
 /** A producer call waits this long for Redis at most (a request is answered 503 after it). */
 const PRODUCER_DEADLINE_MS = 3000;
 // the Queue methods the service calls to produce and count jobs

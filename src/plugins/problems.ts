@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { TrawlError, type TrawlErrorCode } from '../errors.js';
+import { isUnreachable, RETRY_AFTER_SECS } from '../outage.js';
 
 const STATUS: Record<TrawlErrorCode, number> = {
   bad_request: 400,
@@ -90,6 +91,18 @@ export default fp(
           detail: `${first.field}: ${first.message}`,
           field: first.field,
           errors,
+          instance,
+        });
+      }
+      // a dependency that is down (outage.ts): 503 with Retry-After, never a 500
+      if (isUnreachable(error) || (error instanceof TrawlError && error.code === 'unavailable')) {
+        request.log.warn({ err: error }, 'request failed: a dependency is not answering');
+        reply.header('retry-after', String(RETRY_AFTER_SECS));
+        return send(reply, 503, {
+          type: problemType('unavailable'),
+          detail:
+            error instanceof TrawlError ? error.message : 'the database is not answering; retry shortly',
+          retryAfterSecs: RETRY_AFTER_SECS,
           instance,
         });
       }

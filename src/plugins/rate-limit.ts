@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { TrawlError } from '../errors.js';
+import { outageLog, redisClientOptions } from '../outage.js';
 import { accessOf } from './auth.js';
 
 export type RateLimitGroup = 'create' | 'read';
@@ -33,11 +34,13 @@ export default fp(
     const groupOf = (request: FastifyRequest) => rateLimitGroup(request, config.metricsRequireKey);
     let redis: Redis | null = null;
     if (config.redisUrl) {
-      // A request must not hang on a Redis outage: one try, then skipOnError lets it through.
-      redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
-      redis.on('error', (error) => app.log.warn({ err: error }, 'rate-limit Redis connection failed'));
+      // A request must not hang on a Redis outage: refused at once while disconnected, then skipOnError lets
+      // it through; the outage is logged once every few seconds.
+      redis = new Redis(config.redisUrl, redisClientOptions({ failFast: true }));
+      const outage = outageLog(app.log);
+      redis.on('error', (error) => outage('redis', error, 'rate-limit Redis connection failed'));
       app.addHook('onClose', async () => {
-        await redis?.quit().catch(() => {});
+        await redis?.quit().catch(() => redis?.disconnect());
       });
     }
     await app.register(rateLimit, {

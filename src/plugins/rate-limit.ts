@@ -49,7 +49,9 @@ export default fp(
       max: (request) => limits[groupOf(request) ?? 'read'],
       // routes run after auth's onRequest hook, so the tenant is known here
       keyGenerator: (request) => `${groupOf(request)}:${request.tenant ?? `ip:${request.ip}`}`,
-      allowList: (request) => groupOf(request) === null,
+      // a replayed Idempotency-Key answer creates nothing, so it spends no budget (plugins/idempotency.ts)
+      allowList: async (request) =>
+        groupOf(request) === null || (await app.idempotentReplay(request).catch(() => false)),
       ...(redis ? { redis, nameSpace: `${config.dbSchema}:rate-limit:` } : {}),
       skipOnError: true,
       errorResponseBuilder: (request, context) => {
@@ -63,5 +65,5 @@ export default fp(
       },
     });
   },
-  { name: 'rate-limit', dependencies: ['auth'] },
+  { name: 'rate-limit', dependencies: ['auth', 'idempotency'] },
 );

@@ -115,6 +115,19 @@ test('Redis unreachable from the start: /readyz and POST /v1/crawls are 503 with
   assert.equal(created.result.headers['retry-after'], '5');
   assert.match(created.result.headers['content-type'] as string, /^application\/problem\+json/);
   assert.equal(await crawlCount(config.dbSchema), 0, 'the crawl that could not be queued was removed');
+
+  // a corpus that could not be queued is not left queued either: it failed, saying why
+  const corpus = await app.inject({
+    method: 'POST',
+    url: '/v1/corpora',
+    payload: { name: 'c', documents: [{ text: 'cats and dogs' }] },
+  });
+  assert.equal(corpus.statusCode, 503, corpus.body);
+  const listed = await app.inject({ method: 'GET', url: '/v1/corpora' });
+  assert.deepEqual(
+    listed.json().items.map((item: { status: string }) => item.status),
+    ['failed'],
+  );
 });
 
 test('Redis going down and coming back: 503s while down, a quiet log, then work again', {

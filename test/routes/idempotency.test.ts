@@ -88,6 +88,18 @@ test('a request while the first with its key is running is a 409; concurrent ret
   });
   assert.equal(held.statusCode, 409, held.body);
   assert.equal(held.json().field, 'idempotency-key');
+  // one left in progress for longer than a request can take (its process died) is taken over
+  await runtime.db.pool.query(
+    "UPDATE idempotency_keys SET created_at = now() - interval '10 minutes' WHERE key = 'k-held'",
+  );
+  const takenOver = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: CRAWL,
+    headers: { 'idempotency-key': 'k-held' },
+  });
+  assert.equal(takenOver.statusCode, 202, takenOver.body);
+  await runtime.db.pool.query('DELETE FROM crawls');
 
   const answers = await Promise.all(
     Array.from({ length: 6 }, () =>

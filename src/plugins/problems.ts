@@ -94,8 +94,9 @@ export default fp(
           instance,
         });
       }
-      // a dependency that is down (outage.ts): 503 with Retry-After, never a 500
-      if (isUnreachable(error) || (error instanceof TrawlError && error.code === 'unavailable')) {
+      // a dependency that is down (outage.ts): 503 with Retry-After, never a 500 (a TrawlError keeps its own
+      // code: a document that could not be fetched is the client's 422, whatever refused the connection)
+      if (error instanceof TrawlError ? error.code === 'unavailable' : isUnreachable(error)) {
         request.log.warn({ err: error }, 'request failed: a dependency is not answering');
         reply.header('retry-after', String(RETRY_AFTER_SECS));
         return send(reply, 503, {

@@ -259,7 +259,9 @@ function redisBackend(options: JobBackendOptions & { redisUrl: string }): JobBac
       closing.then(resolve, reject).finally(() => clearInterval(timer));
     });
   const call = <T>(work: () => Promise<T>): Promise<T> => {
-    if (shared.status !== 'ready') return Promise.reject(new DependencyUnavailableError('redis'));
+    // lost (not merely still connecting at start, which the deadline bounds): refuse at once
+    if (['reconnecting', 'close', 'end'].includes(shared.status))
+      return Promise.reject(new DependencyUnavailableError('redis'));
     return withDeadline(work(), PRODUCER_DEADLINE_MS, 'redis').catch((error: unknown) => {
       throw isUnreachable(error) ? new DependencyUnavailableError('redis', error) : error;
     });

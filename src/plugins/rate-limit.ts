@@ -34,9 +34,14 @@ export default fp(
     const groupOf = (request: FastifyRequest) => rateLimitGroup(request, config.metricsRequireKey);
     let redis: Redis | null = null;
     if (config.redisUrl) {
-      // A request must not hang on a Redis outage: refused at once while disconnected, then skipOnError lets
-      // it through; the outage is logged once every few seconds.
-      redis = new Redis(config.redisUrl, redisClientOptions({ failFast: true }));
+      // A request must not hang on a Redis outage: a command gets 1 s, then skipOnError lets the request
+      // through; the outage is logged once every few seconds.
+      // (commands wait for the first connection at start, 1 s at most, so early requests are counted too)
+      redis = new Redis(config.redisUrl, {
+        ...redisClientOptions({ failFast: false }),
+        maxRetriesPerRequest: 1,
+        commandTimeout: 1000,
+      });
       const outage = outageLog(app.log);
       redis.on('error', (error) => outage('redis', error, 'rate-limit Redis connection failed'));
       app.addHook('onClose', async () => {

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import auth from './plugins/auth.js';
+import idempotency from './plugins/idempotency.js';
 import metrics from './plugins/metrics.js';
 import problems, { frameworkErrors } from './plugins/problems.js';
 import queueBoard from './plugins/queue-board.js';
@@ -70,6 +71,7 @@ export async function app(instance: FastifyInstance, options: { runtime?: Runtim
   if (options.runtime) {
     await instance.register(metrics);
     await instance.register(auth);
+    await instance.register(idempotency);
     await instance.register(rateLimit);
     // the BullMQ board at /admin/queues (admin key): it reads the runtime's queues
     await instance.register(queueBoard);

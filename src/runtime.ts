@@ -37,6 +37,7 @@ import {
   WEBHOOK_QUEUE,
 } from './jobs/queues.js';
 import { WebhookEventSink } from './jobs/webhook-events.js';
+import { outageLog } from './outage.js';
 import { CorpusService } from './services/corpora.js';
 import { CpuPool } from './services/cpu-pool.js';
 import { CrawlStatsService } from './services/crawl-stats.js';
@@ -74,14 +75,34 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
-  const db = await openDatabase(config, (message) => log.child({ component: 'postgres' }).info(message));
+/** Runtimes opened in this process so far: a second one (tests) gets its own application_name. */
+let runtimesOpened = 0;
+
+/**
+ * `role` names the process in pg_stat_activity: `trawl-<role>:<pid>` is the application_name of every
+ * PostgreSQL connection it holds.
+ */
+export async function openRuntime(
+  config: Config,
+  log: Logger,
+  options: { role?: string } = {},
+): Promise<Runtime> {
+  runtimesOpened++;
+  const applicationName = `trawl-${options.role ?? 'api'}:${process.pid}${runtimesOpened > 1 ? `.${runtimesOpened}` : ''}`;
+  const db = await openDatabase({ ...config, applicationName }, (message) =>
+    log.child({ component: 'postgres' }).info(message),
+  );
+  // one line per dependency every few seconds while it is down, not one per reconnect of every client
+  const outage = outageLog(log.child({ component: 'outage' }));
+  const queueDependency = config.redisUrl ? 'redis' : 'postgres';
   let jobs: JobBackend;
   try {
     jobs = await openJobBackend({
-      databaseUrl: db.url,
+      pool: db.pool,
+      clientConfig: db.clientConfig,
       redisUrl: config.redisUrl,
       namespace: config.dbSchema,
+      onError: (error, source) => outage(queueDependency, error, source),
     });
   } catch (error) {
     await db.close();
@@ -138,11 +159,10 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     jobs,
     queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE],
   });
-  const busLog = log.child({ component: 'crawl-events' });
-  const onBusError = (err: unknown) => busLog.warn({ err }, 'crawl event bus');
+  const onBusError = (err: unknown) => outage(queueDependency, err, 'crawl event bus');
   const bus: CrawlEventBus = config.redisUrl
     ? redisEventBus({ url: config.redisUrl, prefix: config.dbSchema, onError: onBusError })
-    : postgresEventBus({ url: db.url, pool: db.pool, onError: onBusError });
+    : postgresEventBus({ listen: jobs.listenConnection!, pool: db.pool, onError: onBusError });
   const live = new LiveProgressService({
     crawls,
     repository: new LiveRepository(db.pool),
@@ -238,7 +258,6 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       worker.on('failed', (job, error) =>
         workerLog.error({ err: error, jobId: job?.id }, 'crawl job failed'),
       );
-      worker.on('error', (error) => workerLog.error({ err: error }, 'crawl worker error'));
       workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');
       // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
       const corpusLog = log.child({ component: 'corpus-worker' });
@@ -256,7 +275,6 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       corpusWorker.on('failed', (job, error) =>
         corpusLog.error({ err: error, jobId: job?.id }, 'corpus job failed'),
       );
-      corpusWorker.on('error', (error) => corpusLog.error({ err: error }, 'corpus worker error'));
       // Ranking is CPU- and memory-bound (a big graph holds its CSR arrays): one job at a time per process.
       const rankLog = log.child({ component: 'rank-worker' });
       rankWorker = jobs.worker(RANK_QUEUE, rankProcessor({ rankings, log: rankLog }), {
@@ -266,7 +284,6 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       rankWorker.on('failed', (job, error) =>
         rankLog.error({ err: error, jobId: job?.id }, 'rank job failed'),
       );
-      rankWorker.on('error', (error) => rankLog.error({ err: error }, 'rank worker error'));
       // Text extraction is CPU-bound and runs beside the crawl's fetches: one job at a time per process.
       const textLog = log.child({ component: 'crawl-text-worker' });
       textWorker = jobs.worker(
@@ -277,7 +294,6 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       textWorker.on('failed', (job, error) =>
         textLog.error({ err: error, jobId: job?.id }, 'crawl-text job failed'),
       );
-      textWorker.on('error', (error) => textLog.error({ err: error }, 'crawl-text worker error'));
       // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches.
       const webhookLog = log.child({ component: 'webhook-worker' });
       webhookWorker = jobs.worker(WEBHOOK_QUEUE, webhookProcessor({ deliverer: webhooks }), {
@@ -287,7 +303,6 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       webhookWorker.on('failed', (job, error) =>
         webhookLog.error({ err: error, jobId: job?.id }, 'webhook job failed'),
       );
-      webhookWorker.on('error', (error) => webhookLog.error({ err: error }, 'webhook worker error'));
       metrics.activeWorkers.set({ queue: CRAWL_QUEUE }, config.workerConcurrency);
       metrics.activeWorkers.set({ queue: CORPUS_QUEUE }, 2);
       metrics.activeWorkers.set({ queue: RANK_QUEUE }, 1);

@@ -14,7 +14,7 @@ runEntry('trawl worker', async () => {
     process.exit(2);
   }
   const log = pino({ level: config.logLevel });
-  const runtime = await openRuntime(config, log);
+  const runtime = await openRuntime(config, log, { role: 'worker' });
   runtime.startWorker();
   // Prometheus scrapes each worker process on its own port (the API's /metrics sees only its own process).
   const metricsServer =

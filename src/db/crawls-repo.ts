@@ -118,6 +118,11 @@ export class CrawlsRepository {
     return (await this.pool.query<CrawlRow>(sql('crawl_get'), [id, ...ownerParams(owner)])).rows[0] ?? null;
   }
 
+  /** Removes a crawl no runner has started; false when one has (it is then left to run). */
+  async deleteQueued(id: string): Promise<boolean> {
+    return ((await this.pool.query(sql('crawl_delete_queued'), [id])).rowCount ?? 0) > 0;
+  }
+
   async list(limit: number, after: { createdAt: string; id: string } | null, owner?: Owner) {
     const result = await this.pool.query<
       Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at'>

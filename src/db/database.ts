@@ -9,7 +9,13 @@ import { migrate } from './migrate.js';
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 export interface Database {
+  /**
+   * The process's one pool: trawl's statements and BullMQ's (PostgreSQL backend) share it, so a process holds
+   * at most `dbPoolSize` of these connections (plus the one LISTEN connection, see jobs/queues.ts).
+   */
   pool: pg.Pool;
+  /** How a dedicated connection (LISTEN) joins as this process: the pool's URL, name and options. */
+  clientConfig: pg.ClientConfig;
   /** The URL the pool connects to (the embedded server's when DATABASE_URL is unset). */
   url: string;
   schema: string;
@@ -20,6 +26,8 @@ export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbSchema'> & {
     embeddedPort?: number;
     dbPoolSize?: number;
+    /** `application_name` of every connection, e.g. `trawl-worker:<pid>`: pg_stat_activity tells processes apart. */
+    applicationName?: string;
   },
   log: (message: string) => void,
 ): Promise<Database> {
@@ -33,13 +41,19 @@ export async function openDatabase(
     });
     url = embedded.url;
   }
-  const pool = new pg.Pool({
+  const clientConfig: pg.ClientConfig = {
     connectionString: url,
-    max: config.dbPoolSize ?? 8,
+    application_name: config.applicationName ?? `trawl:${process.pid}`,
+    // a dead server or a dropped connection is noticed in seconds, not after the OS's two hours
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // The search path also names BullMQ's schema (after trawl's, which new tables go to): BullMQ's SQL is
+    // unqualified and runs on this pool. The two share no table or function name.
     // synchronous_commit off: a crash may lose the last few hundred ms of commits, which leases already
     // make good (an unfinished page is fetched again); every page write stops waiting for a disk flush.
-    options: `-c search_path="${config.dbSchema}" -c synchronous_commit=off`,
-  });
+    options: `-c search_path="${config.dbSchema}","${config.dbSchema}_bullmq" -c synchronous_commit=off`,
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: config.dbPoolSize ?? 8 });
   pool.on('error', (error) => log(`idle database connection failed: ${error.message}`));
   try {
     await migrate(pool, config.dbSchema);
@@ -50,6 +64,7 @@ export async function openDatabase(
   }
   return {
     pool,
+    clientConfig,
     url,
     schema: config.dbSchema,
     async close() {

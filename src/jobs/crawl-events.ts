@@ -3,8 +3,10 @@
 // LISTEN/NOTIFY by default, Redis pub/sub when REDIS_URL is set. Messages are wake-ups, not the record: a
 // stream reads pages and counts from the database, so a lost message only delays it until its next poll.
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
+import { redisClientOptions } from '../outage.js';
+import type { ListenConnection } from './queues.js';
 
 export type CrawlBusMessage =
   | { kind: 'pages'; count: number; maxPageId: number }
@@ -64,43 +66,43 @@ class Subscriptions {
 }
 
 /**
- * LISTEN on one dedicated connection per process (a pooled connection would lose its LISTENs when handed
- * back); NOTIFY through the pool. The connection is opened at the first subscription and reopened after a
- * failure with its channels listened to again.
+ * LISTEN on the process's one dedicated connection, the job backend's (a pooled connection would lose its
+ * LISTENs when handed back); NOTIFY through the pool. When that connection is lost the channels are listened
+ * to again on its successor, retried every second until it answers.
  */
 export function postgresEventBus(options: {
-  url: string;
+  listen: ListenConnection;
   pool: pg.Pool;
   onError(error: unknown): void;
 }): CrawlEventBus {
-  let client: Promise<pg.Client> | null = null;
   let closed = false;
-  const connect = (): Promise<pg.Client> => {
-    client ??= (async () => {
-      const connection = new pg.Client({ connectionString: options.url });
+  // the connections this bus has put its notification handler on (a new one after each loss)
+  const handled = new WeakSet<object>();
+  const client = async () => {
+    const connection = await options.listen.client();
+    if (!handled.has(connection)) {
+      handled.add(connection);
       connection.on('notification', (note) => subscriptions.deliver(note.channel, note.payload));
-      connection.on('error', (error) => {
-        options.onError(error);
-        client = null;
-        connection.end().catch(() => {});
-        if (!closed && subscriptions.byChannel.size > 0)
-          setTimeout(() => void relisten().catch(options.onError), 1000).unref();
-      });
-      await connection.connect();
-      return connection;
-    })();
-    return client;
+    }
+    return connection;
   };
-  const relisten = async () => {
-    const connection = await connect();
-    for (const channel of subscriptions.byChannel.keys()) await connection.query(`LISTEN "${channel}"`);
+  const relisten = async (): Promise<void> => {
+    if (closed || subscriptions.byChannel.size === 0) return;
+    try {
+      const connection = await client();
+      for (const channel of subscriptions.byChannel.keys()) await connection.query(`LISTEN "${channel}"`);
+    } catch (error) {
+      options.onError(error);
+      setTimeout(() => void relisten(), 1000).unref();
+    }
   };
+  options.listen.onLost(() => void relisten());
   const subscriptions = new Subscriptions(
     async (channel) => {
-      await (await connect()).query(`LISTEN "${channel}"`);
+      await (await client()).query(`LISTEN "${channel}"`);
     },
     async (channel) => {
-      if (client) await (await client).query(`UNLISTEN "${channel}"`);
+      if (!closed) await (await client()).query(`UNLISTEN "${channel}"`);
     },
   );
   return {
@@ -109,10 +111,8 @@ export function postgresEventBus(options: {
     },
     subscribe: (crawlId, listener) => subscriptions.add(crawlChannel(crawlId), listener),
     async close() {
+      // the connection is the job backend's, closed with it
       closed = true;
-      const connection = client;
-      client = null;
-      if (connection) await (await connection.catch(() => null))?.end().catch(() => {});
     },
   };
 }
@@ -123,13 +123,14 @@ export function redisEventBus(options: {
   prefix: string;
   onError(error: unknown): void;
 }): CrawlEventBus {
-  const publisher = new Redis(options.url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  // a message that cannot be sent now is dropped (a stream's next poll makes up for it), never queued
+  const publisher = new Redis(options.url, redisClientOptions({ failFast: true }));
   let subscriber: Redis | null = null;
   const channelOf = (crawlId: string) => `${options.prefix}:${crawlChannel(crawlId)}`;
   const subscriptions = new Subscriptions(
     async (channel) => {
       if (!subscriber) {
-        subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
+        subscriber = new Redis(options.url, redisClientOptions({ failFast: false }));
         subscriber.on('error', options.onError);
         subscriber.on('message', (channelName: string, payload: string) =>
           subscriptions.deliver(channelName, payload),
@@ -148,8 +149,10 @@ export function redisEventBus(options: {
     },
     subscribe: (crawlId, listener) => subscriptions.add(channelOf(crawlId), listener),
     async close() {
-      await publisher.quit().catch(() => {});
-      await subscriber?.quit().catch(() => {});
+      await publisher.quit().catch(() => publisher.disconnect());
+      // a QUIT would wait for a Redis that is down
+      if (subscriber?.status === 'ready') await subscriber.quit().catch(() => {});
+      else subscriber?.disconnect();
     },
   };
 }

@@ -1,6 +1,8 @@
 // A crawl's state lives in PostgreSQL, its runners in the queue. When the runners vanish (a flushed Redis, a
 // queue emptied by hand, every worker killed past BullMQ's stalled-job recovery) the crawl would stay
 // "running" forever; each worker sweeps for running crawls whose runners stopped reporting and re-queues them.
+// A crawl still queued after as long may never have had jobs (the queue failed right after the crawl was
+// written): its runner jobs are added again under their first ids, which BullMQ ignores when they exist.
 import type pg from 'pg';
 import type { RunnerLogger } from '../crawler/engine/crawl-runner.js';
 import { sql } from '../db/sql.js';
@@ -16,10 +18,15 @@ export function startOrphanSweeper(options: {
 }): { stop(): void } {
   const sweep = async () => {
     try {
-      const orphans = await options.pool.query<{ id: string; workers: number }>(sql('crawl_orphans'), [
-        options.staleSecs,
-      ]);
-      for (const { id, workers } of orphans.rows) {
+      const orphans = await options.pool.query<{ id: string; status: string; workers: number }>(
+        sql('crawl_orphans'),
+        [options.staleSecs],
+      );
+      for (const { id, status, workers } of orphans.rows) {
+        if (status === 'queued') {
+          await addCrawlRunners(options.jobs, id, workers);
+          continue;
+        }
         options.log.warn({ crawlId: id }, 'crawl had no live runner; re-queuing its runners');
         await addCrawlRunners(options.jobs, id, workers, `.resumed-${Date.now()}`);
       }

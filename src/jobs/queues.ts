@@ -1,15 +1,20 @@
 // BullMQ on either backend: PostgreSQL (default, the same database as trawl's tables, in its own schema) or
 // Redis when REDIS_URL is set. Producers and processors see one interface and never know which.
 import {
+  type BackendFactory,
   type ConnectionOptions,
-  createPostgresBackend,
   type Job,
+  type PgPool,
+  PostgresConnection,
+  type PostgresConnectionOptions,
+  PostgresQueueBackend,
   Queue,
   runMigrations,
   Worker,
 } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { DependencyUnavailableError, isUnreachable, redisClientOptions, withDeadline } from '../outage.js';
 
 export const CRAWL_QUEUE = 'crawl';
 
@@ -48,11 +53,26 @@ export interface WebhookJobData {
 }
 
 export interface JobBackendOptions {
-  databaseUrl: string;
+  /** The process's one pool (db/database.ts): the PostgreSQL backend runs its statements there too. */
+  pool: pg.Pool;
+  /** How the backend's one dedicated LISTEN connection joins (the pool's URL, application name, options). */
+  clientConfig: pg.ClientConfig;
   redisUrl: string | null;
   /** Namespace: the PostgreSQL schema `<namespace>_bullmq`, or the Redis key prefix `<namespace>`. */
   namespace: string;
+  /** Errors of the backend's connections, queues and workers (`source` says whose); see outage.ts' log. */
+  onError(error: unknown, source: string): void;
 }
+
+/** The PostgreSQL backend's LISTEN connection, shared with the crawl event bus so a process holds one. */
+export interface ListenConnection {
+  /** The connection, opened on first use (and again after it was lost). */
+  client(): Promise<PgListenClient>;
+  /** `listener` runs after the connection was lost: LISTENs must be issued again on `client()`. */
+  onLost(listener: () => void): void;
+}
+
+export type PgListenClient = Awaited<ReturnType<PostgresConnection['getListenClient']>>;
 
 export interface JobBackend {
   readonly kind: 'postgres' | 'redis';
@@ -64,23 +84,97 @@ export interface JobBackend {
   ): Worker<T>;
   /** Answers when the backend's store answers (readiness). */
   ping(): Promise<void>;
+  /** PostgreSQL backend: its LISTEN connection; null on Redis. */
+  readonly listenConnection: ListenConnection | null;
   close(): Promise<void>;
 }
 
 export async function openJobBackend(options: JobBackendOptions): Promise<JobBackend> {
-  return options.redisUrl ? redisBackend(options.redisUrl, options.namespace) : postgresBackend(options);
+  return options.redisUrl
+    ? redisBackend({ ...options, redisUrl: options.redisUrl })
+    : postgresBackend(options);
+}
+
+/**
+ * BullMQ's own factory gives every Queue and Worker a pool (of 10) and a LISTEN connection of its own: 17–28
+ * connections per process. Here one PostgresConnection serves them all: statements on the process's pool,
+ * one dedicated LISTEN connection beside it (a pooled one would be held for good and could starve the pool).
+ */
+class SharedPostgresConnection extends PostgresConnection {
+  constructor(pool: pg.Pool, clientConfig: pg.ClientConfig, schema: string) {
+    super({
+      query: (text: string, params?: readonly unknown[]) => pool.query(text, params as unknown[]),
+      // BullMQ checks a client out for its schema check at start and for LISTEN: both get one of their own
+      connect: async () => {
+        const client = new pg.Client(clientConfig);
+        await client.connect();
+        // every queue, worker and the event bus LISTEN on it: one statement at a time, as pg wants
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        let last: Promise<unknown> = Promise.resolve();
+        client.query = ((...args: unknown[]) => {
+          const next = last.then(() => query(...args));
+          last = next.catch(() => {});
+          return next;
+        }) as typeof client.query;
+        return Object.assign(client, {
+          release: () => {
+            client.on('error', () => {}); // an error while ending a dropped connection is no news
+            void client.end().catch(() => {});
+          },
+        });
+      },
+      end: async () => {}, // the pool is the database's, ended by Database.close()
+      on(this: PgPool) {
+        return this; // idle-client errors are logged by the pool's owner
+      },
+      removeAllListeners(this: PgPool) {
+        return this;
+      },
+    } as unknown as PgPool);
+    // BullMQ takes a ready-made pool to use its default schema; ours is `<namespace>_bullmq`, also on the
+    // pool's search path (db/database.ts), and its schema check must look there.
+    Object.defineProperty(this, 'schema', { value: schema });
+    this.setMaxListeners(0); // each queue and worker listens to it
+  }
+}
+
+/** A queue's or worker's backend on the shared connection: closing it leaves the connection to the others. */
+class SharedConnectionBackend extends PostgresQueueBackend {
+  override async close(): Promise<void> {
+    await this.disconnectBlocking();
+  }
+  override async disconnect(): Promise<void> {
+    await this.disconnectBlocking();
+  }
 }
 
 async function postgresBackend(options: JobBackendOptions): Promise<JobBackend> {
   const schema = `${options.namespace}_bullmq`;
-  const setup = new pg.Client({ connectionString: options.databaseUrl });
-  await setup.connect();
+  const setup = await options.pool.connect();
   try {
-    await runMigrations(setup, schema);
+    // Processes starting together on a new namespace: BullMQ's advisory lock serializes them, yet the
+    // second one's CREATE SCHEMA IF NOT EXISTS can still collide (23505); its next try sees the schema.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runMigrations(setup, schema);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '23505' || attempt === 3) throw error;
+      }
+    }
   } finally {
-    await setup.end();
+    setup.release();
   }
-  const connection = { connectionString: options.databaseUrl, schema, max: 10 };
+  const connection = new SharedPostgresConnection(options.pool, options.clientConfig, schema);
+  connection.on('error', (error) => options.onError(error, 'queue LISTEN connection'));
+  // PostgreSQL refuses at once when it is down: only say so in terms a request can answer (503)
+  const call = <T>(work: () => Promise<T>): Promise<T> =>
+    work().catch((error: unknown) => {
+      throw isUnreachable(error) ? new DependencyUnavailableError('postgres', error) : error;
+    });
+  // no listenClientName: the LISTEN connection keeps the process's application_name
+  const factory: BackendFactory<PostgresQueueBackend, PostgresConnectionOptions> = (name, opts) =>
+    new SharedConnectionBackend(connection, name, opts, true);
   const queues = new Map<string, Queue>();
   const closables: Array<{ close(): Promise<void> }> = [];
   return {
@@ -88,9 +182,11 @@ async function postgresBackend(options: JobBackendOptions): Promise<JobBackend> 
     queue(name) {
       let queue = queues.get(name);
       if (!queue) {
-        queue = new Queue(name, { connection }, createPostgresBackend) as unknown as Queue;
+        const created = new Queue(name, { connection: options.pool as unknown as PgPool }, factory);
+        created.on('error', (error) => options.onError(error, `queue ${name}`));
+        queue = guarded(created as unknown as Queue, call);
         queues.set(name, queue);
-        closables.push(queue);
+        closables.push(created);
       }
       return queue;
     },
@@ -99,73 +195,150 @@ async function postgresBackend(options: JobBackendOptions): Promise<JobBackend> 
         name,
         processor,
         {
-          connection,
+          connection: options.pool as unknown as PgPool,
           concurrency,
           lockDuration: lockDurationMs,
           stalledInterval: lockDurationMs,
           maxStalledCount: 100,
         },
-        createPostgresBackend,
+        factory,
       ) as unknown as Worker;
+      worker.on('error', (error) => options.onError(error, `${name} worker`));
       closables.push(worker);
       return worker as never;
     },
     async ping() {
-      const client = new pg.Client({ connectionString: options.databaseUrl });
-      await client.connect();
-      try {
-        await client.query('SELECT 1');
-      } finally {
-        await client.end();
-      }
+      await options.pool.query('SELECT 1');
+    },
+    listenConnection: {
+      client: () => connection.getListenClient(),
+      onLost: (listener) => void connection.on('listenerinvalidated', listener),
     },
     async close() {
       await Promise.allSettled(closables.reverse().map((item) => item.close()));
+      await connection.close();
     },
   };
 }
 
-function redisBackend(redisUrl: string, prefix: string): JobBackend {
-  const connect = () => new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-  const shared = connect();
+function redisBackend(options: JobBackendOptions & { redisUrl: string }): JobBackend {
+  const { redisUrl, namespace: prefix, onError } = options;
+  const connect = (failFast: boolean) => {
+    const client = new Redis(redisUrl, redisClientOptions({ failFast }));
+    client.on('error', (error) => onError(error, 'redis connection'));
+    return client;
+  };
+  // producers, counts and probes: while Redis is down they fail at once (or after a few seconds) instead of
+  // waiting for it to come back; a request is answered 503 and the producer's caller decides
+  const shared = connect(true);
   const queues = new Map<string, Queue>();
   const closables: Array<{ close(): Promise<void> }> = [];
+  // A worker's close waits for Redis to come back (its QUITs, its loop's reconnects): while Redis is down the
+  // connections are dropped instead and, after CLOSE_WHILE_DOWN_MS of outage, the close is given up on, so
+  // a process can stop during an outage (its jobs' locks expire and another worker retakes them).
+  let downSince: number | null = null;
+  shared.on('ready', () => {
+    downSince = null;
+  });
+  shared.on('close', () => {
+    downSince ??= Date.now();
+  });
+  const unlessRedisDown = (closing: Promise<void>, drop: () => void) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (shared.status === 'ready') return;
+        drop();
+        downSince ??= Date.now();
+        if (Date.now() - downSince >= CLOSE_WHILE_DOWN_MS) {
+          clearInterval(timer);
+          resolve();
+        }
+      };
+      const timer = setInterval(check, 250);
+      check();
+      closing.then(resolve, reject).finally(() => clearInterval(timer));
+    });
+  const call = <T>(work: () => Promise<T>): Promise<T> => {
+    // lost (not merely still connecting at start, which the deadline bounds): refuse at once
+    if (['reconnecting', 'close', 'end'].includes(shared.status))
+      return Promise.reject(new DependencyUnavailableError('redis'));
+    return withDeadline(work(), PRODUCER_DEADLINE_MS, 'redis').catch((error: unknown) => {
+      throw isUnreachable(error) ? new DependencyUnavailableError('redis', error) : error;
+    });
+  };
   return {
     kind: 'redis',
     queue(name) {
       let queue = queues.get(name);
       if (!queue) {
-        queue = new Queue(name, { connection: shared as unknown as ConnectionOptions, prefix });
+        const created = new Queue(name, { connection: shared as unknown as ConnectionOptions, prefix });
+        created.on('error', (error) => onError(error, `queue ${name}`));
+        queue = guarded(created as unknown as Queue, call);
         queues.set(name, queue);
-        closables.push(queue);
+        closables.push(created);
       }
       return queue;
     },
     worker(name, processor, { concurrency, lockDurationMs }) {
       const worker = new Worker(name, processor, {
-        connection: connect() as unknown as ConnectionOptions,
+        connection: connect(false) as unknown as ConnectionOptions,
         prefix,
         concurrency,
         lockDuration: lockDurationMs,
         stalledInterval: lockDurationMs,
         maxStalledCount: 100,
       });
+      worker.on('error', (error) => onError(error, `${name} worker`));
+      const connection = worker.opts.connection as unknown as Redis;
+      // whoever closes it (the runtime, then this backend), the close survives an outage
+      const close = worker.close.bind(worker);
+      // BullMQ's own blocking connection: its disconnect() waits for a connection that is never made while
+      // Redis is down, so its ioredis client is ended directly
+      const blocking = (worker.getBackend() as unknown as { blockingConnection?: { _client?: Redis } })
+        .blockingConnection;
+      worker.close = (force?: boolean) =>
+        unlessRedisDown(close(force), () => {
+          void worker.disconnect().catch(() => {});
+          blocking?._client?.disconnect();
+        });
       closables.push({
         close: async () => {
           await worker.close();
-          await (worker.opts.connection as unknown as Redis).quit().catch(() => {});
+          await unlessRedisDown(
+            connection.quit().then(() => {}),
+            () => connection.disconnect(),
+          ).catch(() => {});
         },
       });
       return worker as never;
     },
     async ping() {
-      await shared.ping();
+      await call(() => shared.ping());
     },
+    listenConnection: null,
     async close() {
       await Promise.allSettled(closables.reverse().map((item) => item.close()));
-      await shared.quit().catch(() => {});
+      await shared.quit().catch(() => shared.disconnect());
     },
   };
+}
+
+/** How long a close waits on a Redis that is down before it gives up (see unlessRedisDown). */
+const CLOSE_WHILE_DOWN_MS = 3000;
+/** A producer call waits this long for Redis at most (a request is answered 503 after it). */
+const PRODUCER_DEADLINE_MS = 3000;
+// the Queue methods the service calls to produce and count jobs
+const GUARDED_METHODS = new Set<PropertyKey>(['add', 'addBulk', 'getJobCounts']);
+
+/** The queue, with its producer and count calls run through `call` (the backend's outage policy). */
+function guarded(queue: Queue, call: <T>(work: () => Promise<T>) => Promise<T>): Queue {
+  return new Proxy(queue, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || !GUARDED_METHODS.has(property)) return value;
+      return (...args: unknown[]) => call(() => value.apply(target, args));
+    },
+  });
 }
 
 /**

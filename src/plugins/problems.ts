@@ -7,6 +7,7 @@ import { Stream } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InputError, TrawlError, type TrawlErrorCode } from '../errors.js';
+import { isUnreachable, RETRY_AFTER_SECS } from '../outage.js';
 import { PATTERN_MESSAGES } from '../schemas/common.js';
 import { findUnstorableText } from '../services/input-text.js';
 
@@ -202,6 +203,19 @@ export default fp(
           detail: `${first.field}: ${first.message}`,
           field: first.field,
           errors,
+          instance,
+        });
+      }
+      // a dependency that is down (outage.ts): 503 with Retry-After, never a 500 (a TrawlError keeps its own
+      // code: a document that could not be fetched is the client's 422, whatever refused the connection)
+      if (error instanceof TrawlError ? error.code === 'unavailable' : isUnreachable(error)) {
+        request.log.warn({ err: error }, 'request failed: a dependency is not answering');
+        reply.header('retry-after', String(RETRY_AFTER_SECS));
+        return send(reply, 503, {
+          type: problemType('unavailable'),
+          detail:
+            error instanceof TrawlError ? error.message : 'the database is not answering; retry shortly',
+          retryAfterSecs: RETRY_AFTER_SECS,
           instance,
         });
       }

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { TrawlError } from '../errors.js';
+import { outageLog, redisClientOptions } from '../outage.js';
 import { accessOf } from './auth.js';
 
 export type RateLimitGroup = 'create' | 'read';
@@ -45,11 +46,18 @@ export default fp(
     const groupOf = (request: FastifyRequest) => rateLimitGroup(request, config.metricsRequireKey);
     let redis: Redis | null = null;
     if (config.redisUrl) {
-      // A request must not hang on a Redis outage: one try, then skipOnError lets it through.
-      redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
-      redis.on('error', (error) => app.log.warn({ err: error }, 'rate-limit Redis connection failed'));
+      // A request must not hang on a Redis outage: a command gets 1 s, then skipOnError lets the request
+      // through; the outage is logged once every few seconds.
+      // (commands wait for the first connection at start, 1 s at most, so early requests are counted too)
+      redis = new Redis(config.redisUrl, {
+        ...redisClientOptions({ failFast: false }),
+        maxRetriesPerRequest: 1,
+        commandTimeout: 1000,
+      });
+      const outage = outageLog(app.log);
+      redis.on('error', (error) => outage('redis', error, 'rate-limit Redis connection failed'));
       app.addHook('onClose', async () => {
-        await redis?.quit().catch(() => {});
+        await redis?.quit().catch(() => redis?.disconnect());
       });
     }
     await app.register(rateLimit, {
@@ -58,8 +66,10 @@ export default fp(
       max: (request) => limits[groupOf(request) ?? 'read'],
       // routes run after auth's onRequest hook, so the tenant is known here
       keyGenerator: (request) => `${groupOf(request)}:${request.tenant ?? `ip:${request.ip}`}`,
-      // the create budget is counted below, on success only
-      allowList: (request) => groupOf(request) !== 'read',
+      // the create budget is counted below, on success only; a replayed Idempotency-Key answer creates
+      // nothing, so it spends no budget (plugins/idempotency.ts)
+      allowList: async (request) =>
+        groupOf(request) !== 'read' || (await app.idempotentReplay(request).catch(() => false)),
       ...(redis ? { redis, nameSpace: `${config.dbSchema}:rate-limit:` } : {}),
       skipOnError: true,
       errorResponseBuilder: (request, context) => overBudget(request, 'read', context.max, context.ttl),
@@ -89,9 +99,10 @@ export default fp(
     });
     app.addHook('onSend', async (request, reply) => {
       if (groupOf(request) !== 'create' || reply.statusCode >= 300) return;
+      if (reply.getHeader('idempotent-replayed') === 'true') return;
       const budget = await createBudget(request);
       if (!budget.isAllowed) headers(reply, budget);
     });
   },
-  { name: 'rate-limit', dependencies: ['auth'] },
+  { name: 'rate-limit', dependencies: ['auth', 'idempotency'] },
 );

@@ -76,12 +76,18 @@ export class CorpusService {
       progress: initialProgress(),
       owner: owner ?? null,
     });
-    await this.options.jobs.queue(CORPUS_QUEUE).add('corpus', { corpusId: id } satisfies CorpusJobData, {
-      jobId: id,
-      attempts: 2,
-      removeOnComplete: 1000,
-      removeOnFail: 5000,
-    });
+    try {
+      await this.options.jobs.queue(CORPUS_QUEUE).add('corpus', { corpusId: id } satisfies CorpusJobData, {
+        jobId: id,
+        attempts: 2,
+        removeOnComplete: 1000,
+        removeOnFail: 5000,
+      });
+    } catch (error) {
+      // never left queued without a job: the client is told (503) and the corpus says why it failed
+      await this.options.repository.fail(id, 'the job queue did not answer', null).catch(() => {});
+      throw error;
+    }
     return { id, status: 'queued' as const, links: corpusLinks(id) };
   }
 

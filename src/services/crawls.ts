@@ -294,7 +294,16 @@ export class CrawlService {
         { detail: { active: error.active, limit: maxActive, retryAfterSecs: RUNNING_CAP_RETRY_AFTER_SECS } },
       );
     }
-    await addCrawlRunners(this.options.jobs, id, normalized.workers);
+    try {
+      await addCrawlRunners(this.options.jobs, id, normalized.workers);
+    } catch (error) {
+      // Undo the crawl, so it neither counts against the key's running crawls nor surprises a client told
+      // 503 by running later. If the database fails too, the orphan sweeper queues its runners later.
+      await this.options.repository.deleteQueued(id).catch(() => {});
+      throw new TrawlError('unavailable', 'the job queue is not answering; the crawl was not started', {
+        cause: error,
+      });
+    }
     return { id: row.id, status: 'queued' as const, links: crawlLinks(row.id) };
   }
 

@@ -294,10 +294,14 @@ export async function openRuntime(
       textWorker.on('failed', (job, error) =>
         textLog.error({ err: error, jobId: job?.id }, 'crawl-text job failed'),
       );
-      // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches.
+      // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches. Each
+      // holds a pooled connection for its crawl's delivery lock (a session advisory lock) while it needs more
+      // from the same pool, which the store and BullMQ share: at most a quarter of the pool, so deliveries
+      // can never take every connection and wait on each other.
+      const webhookConcurrency = Math.max(1, Math.floor(config.dbPoolSize / 4));
       const webhookLog = log.child({ component: 'webhook-worker' });
       webhookWorker = jobs.worker(WEBHOOK_QUEUE, webhookProcessor({ deliverer: webhooks }), {
-        concurrency: 8,
+        concurrency: webhookConcurrency,
         lockDurationMs: config.jobLockMs,
       });
       webhookWorker.on('failed', (job, error) =>
@@ -307,7 +311,7 @@ export async function openRuntime(
       metrics.activeWorkers.set({ queue: CORPUS_QUEUE }, 2);
       metrics.activeWorkers.set({ queue: RANK_QUEUE }, 1);
       metrics.activeWorkers.set({ queue: CRAWL_TEXT_QUEUE }, 1);
-      metrics.activeWorkers.set({ queue: WEBHOOK_QUEUE }, 8);
+      metrics.activeWorkers.set({ queue: WEBHOOK_QUEUE }, webhookConcurrency);
     },
     async close() {
       // Stop taking jobs: crawl runners stop claiming, let in-flight fetches finish (SHUTDOWN_GRACE_MS, then

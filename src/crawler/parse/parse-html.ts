@@ -11,8 +11,8 @@
 //  - URLs resolve against the first <base href> (wherever it appears, as browsers do), else the page URL;
 //  - links inside <template> are inert and dropped; links inside <noscript> are kept (a crawler runs no
 //    script, so it sees them) though their text is not visible text.
-import { Parser } from 'htmlparser2';
 import { isStopWord, tokenize } from '../text/tokenize.js';
+import { type HtmlEventHandler, walkHtml } from './html-events.js';
 
 export interface ParsedLink {
   /** Absolute URL after `normalizeUrl` (default: WHATWG href without fragment). */
@@ -164,6 +164,19 @@ interface PendingLink {
 }
 
 export function parseHtml(html: string, pageUrl: string, opts: ParseHtmlOptions = {}): ParsedPage {
+  return parseHtmlEvents(walkHtml, html, pageUrl, opts);
+}
+
+/**
+ * parseHtml over any source of HTML events: walkHtml in production; the differential test passes
+ * htmlparser2's Parser (quadratic in nesting, but the reference walkHtml mirrors) to compare the two.
+ */
+export function parseHtmlEvents(
+  walk: (html: string, handler: HtmlEventHandler) => void,
+  html: string,
+  pageUrl: string,
+  opts: ParseHtmlOptions = {},
+): ParsedPage {
   const robotsNames = new Set(['robots']);
   if (opts.robotsToken) robotsNames.add(opts.robotsToken.toLowerCase());
   const mainTextAtFirstParagraph = opts.mainTextStartsAtFirstParagraph === true;
@@ -223,138 +236,134 @@ export function parseHtml(html: string, pageUrl: string, opts: ParseHtmlOptions 
     anchorBuffer = '';
   };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (HIDDEN_ELEMENTS.has(name)) {
-          hiddenDepth++;
-          if (name === 'template') templateDepth++;
+  walk(html, {
+    onopentag(name, attribs) {
+      if (HIDDEN_ELEMENTS.has(name)) {
+        hiddenDepth++;
+        if (name === 'template') templateDepth++;
+        return;
+      }
+      if (name === 'svg') svgDepth++;
+      switch (name) {
+        case 'a':
+        case 'area': {
+          // A new <a> implicitly ends an open one (HTML parsing's "adoption agency" outcome for nested <a>).
+          closeLink();
+          separate();
+          flushText();
+          const href = attribs.href;
+          if (href === undefined || templateDepth > 0) break;
+          const rel = (attribs.rel ?? '').toLowerCase().split(WHITESPACE_RUN).filter(Boolean);
+          const link: PendingLink = {
+            href,
+            rel,
+            wordPosition: textWords.length,
+            anchorWordCount: 0,
+            anchorText: '',
+            imageAlts: [],
+            inMainText: !mainTextAtFirstParagraph || firstParagraph !== null,
+          };
+          rawLinks.push(link);
+          if (name === 'a') openLink = link;
+          else link.anchorText = collapseWhitespace(attribs.alt ?? '');
           return;
         }
-        if (name === 'svg') svgDepth++;
-        switch (name) {
-          case 'a':
-          case 'area': {
-            // A new <a> implicitly ends an open one (HTML parsing's "adoption agency" outcome for nested <a>).
-            closeLink();
-            separate();
+        case 'img': {
+          if (templateDepth > 0) break;
+          const alt = collapseWhitespace(attribs.alt ?? '');
+          if (attribs.src !== undefined) rawImages.push({ src: attribs.src, alt });
+          if (openLink !== null && alt) openLink.imageAlts.push(alt);
+          break;
+        }
+        case 'p':
+          if (firstParagraph === null && hiddenDepth === 0) {
             flushText();
-            const href = attribs.href;
-            if (href === undefined || templateDepth > 0) break;
-            const rel = (attribs.rel ?? '').toLowerCase().split(WHITESPACE_RUN).filter(Boolean);
-            const link: PendingLink = {
-              href,
-              rel,
-              wordPosition: textWords.length,
-              anchorWordCount: 0,
-              anchorText: '',
-              imageAlts: [],
-              inMainText: !mainTextAtFirstParagraph || firstParagraph !== null,
-            };
-            rawLinks.push(link);
-            if (name === 'a') openLink = link;
-            else link.anchorText = collapseWhitespace(attribs.alt ?? '');
-            return;
+            firstParagraph = { wordPosition: textWords.length, linkIndex: rawLinks.length }; // raw index, mapped below
           }
-          case 'img': {
-            if (templateDepth > 0) break;
-            const alt = collapseWhitespace(attribs.alt ?? '');
-            if (attribs.src !== undefined) rawImages.push({ src: attribs.src, alt });
-            if (openLink !== null && alt) openLink.imageAlts.push(alt);
-            break;
+          break;
+        case 'title':
+          inTitle = true;
+          inPageTitle = svgDepth === 0 && title === null;
+          return;
+        case 'h1':
+          h1Depth++;
+          break;
+        case 'h2':
+          h2Depth++;
+          break;
+        case 'base':
+          if (baseHref === null && attribs.href !== undefined) baseHref = attribs.href;
+          return;
+        case 'link': {
+          const rel = (attribs.rel ?? '').toLowerCase().split(WHITESPACE_RUN);
+          if (canonicalRaw === null && attribs.href !== undefined && rel.includes('canonical')) {
+            canonicalRaw = attribs.href;
           }
-          case 'p':
-            if (firstParagraph === null && hiddenDepth === 0) {
-              flushText();
-              firstParagraph = { wordPosition: textWords.length, linkIndex: rawLinks.length }; // raw index, mapped below
-            }
-            break;
-          case 'title':
-            inTitle = true;
-            inPageTitle = svgDepth === 0 && title === null;
-            return;
-          case 'h1':
-            h1Depth++;
-            break;
-          case 'h2':
-            h2Depth++;
-            break;
-          case 'base':
-            if (baseHref === null && attribs.href !== undefined) baseHref = attribs.href;
-            return;
-          case 'link': {
-            const rel = (attribs.rel ?? '').toLowerCase().split(WHITESPACE_RUN);
-            if (canonicalRaw === null && attribs.href !== undefined && rel.includes('canonical')) {
-              canonicalRaw = attribs.href;
-            }
-            return;
-          }
-          case 'meta': {
-            const metaName = attribs.name?.toLowerCase();
-            if (metaName === undefined || !robotsNames.has(metaName)) return;
-            for (const directive of (attribs.content ?? '').toLowerCase().split(/[\s,]+/)) {
-              if (directive === 'noindex' || directive === 'none') metaRobots.noindex = true;
-              if (directive === 'nofollow' || directive === 'none') metaRobots.nofollow = true;
-            }
-            return;
-          }
-        }
-        if (!INLINE_ELEMENTS.has(name)) separate();
-      },
-
-      ontext(data) {
-        if (hiddenDepth > 0) return;
-        if (inTitle) {
-          if (inPageTitle) titleBuffer += data;
           return;
         }
-        pending += data;
-        if (openLink !== null) anchorBuffer += data;
-        if (h1Depth > 0) h1Buffer += data;
-        if (h2Depth > 0) h2Buffer += data;
-      },
-
-      onclosetag(name) {
-        if (HIDDEN_ELEMENTS.has(name)) {
-          hiddenDepth--;
-          if (name === 'template') templateDepth--;
+        case 'meta': {
+          const metaName = attribs.name?.toLowerCase();
+          if (metaName === undefined || !robotsNames.has(metaName)) return;
+          for (const directive of (attribs.content ?? '').toLowerCase().split(/[\s,]+/)) {
+            if (directive === 'noindex' || directive === 'none') metaRobots.noindex = true;
+            if (directive === 'nofollow' || directive === 'none') metaRobots.nofollow = true;
+          }
           return;
         }
-        switch (name) {
-          case 'a':
-            closeLink();
-            separate();
-            flushText();
-            return;
-          case 'svg':
-            svgDepth--;
-            break;
-          case 'title':
-            if (inPageTitle) title = collapseWhitespace(titleBuffer);
-            inTitle = false;
-            inPageTitle = false;
-            return;
-          case 'h1':
-            if (--h1Depth === 0) {
-              const heading = collapseWhitespace(h1Buffer);
-              if (heading) h1.push(heading);
-              h1Buffer = '';
-            }
-            break;
-          case 'h2':
-            if (--h2Depth === 0) {
-              const heading = collapseWhitespace(h2Buffer);
-              if (heading) h2.push(heading);
-              h2Buffer = '';
-            }
-            break;
-        }
-        if (!INLINE_ELEMENTS.has(name)) separate();
-      },
+      }
+      if (!INLINE_ELEMENTS.has(name)) separate();
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+
+    ontext(data) {
+      if (hiddenDepth > 0) return;
+      if (inTitle) {
+        if (inPageTitle) titleBuffer += data;
+        return;
+      }
+      pending += data;
+      if (openLink !== null) anchorBuffer += data;
+      if (h1Depth > 0) h1Buffer += data;
+      if (h2Depth > 0) h2Buffer += data;
+    },
+
+    onclosetag(name) {
+      if (HIDDEN_ELEMENTS.has(name)) {
+        hiddenDepth--;
+        if (name === 'template') templateDepth--;
+        return;
+      }
+      switch (name) {
+        case 'a':
+          closeLink();
+          separate();
+          flushText();
+          return;
+        case 'svg':
+          svgDepth--;
+          break;
+        case 'title':
+          if (inPageTitle) title = collapseWhitespace(titleBuffer);
+          inTitle = false;
+          inPageTitle = false;
+          return;
+        case 'h1':
+          if (--h1Depth === 0) {
+            const heading = collapseWhitespace(h1Buffer);
+            if (heading) h1.push(heading);
+            h1Buffer = '';
+          }
+          break;
+        case 'h2':
+          if (--h2Depth === 0) {
+            const heading = collapseWhitespace(h2Buffer);
+            if (heading) h2.push(heading);
+            h2Buffer = '';
+          }
+          break;
+      }
+      if (!INLINE_ELEMENTS.has(name)) separate();
+    },
+  });
   closeLink();
   flushText();
   if (inPageTitle) title = collapseWhitespace(titleBuffer); // unterminated <title>

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../support/eventually.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -65,11 +66,7 @@ function startServer(dataDir: string, embeddedPort: number): Started {
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(condition, { message: what, timeoutMs, intervalMs: 100 });
 }
 
 function alive(pid: number): boolean {

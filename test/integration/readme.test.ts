@@ -62,7 +62,11 @@ test('every curl line of the README walkthrough works against a live server', {
     server.kill('SIGTERM');
   });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not say where it listens')), 20_000);
+    // generous: on a loaded machine tsx alone can take tens of seconds to load the server
+    const timer = setTimeout(
+      () => reject(new Error('server did not say where it listens in 120 s')),
+      120_000,
+    );
     server.once('exit', (code) => reject(new Error(`server exited (${code}) before listening`)));
     // every log line is read (a full pipe would stall the server); the first "listening" one gives the port
     createInterface({ input: server.stdout! }).on('line', (line) => {

@@ -119,7 +119,7 @@ test('SIGTERM, then Ctrl-C, stop the server in order and leave no PostgreSQL', {
     const [code] = await exited;
     t.diagnostic(`${signal} to the ${target}: exited with ${code} in ${Date.now() - signalledAt} ms`);
     assert.equal(code, 0, server.stderr());
-    await waitFor(() => !alive(postmaster), 10_000, 'the embedded PostgreSQL to stop');
+    await waitFor(() => !alive(postmaster), 60_000, 'the embedded PostgreSQL to stop');
     // closed in order: no connection of trawl's was still open when PostgreSQL stopped
     assert.doesNotMatch(server.stdout() + server.stderr(), /terminating connection|Unhandled 'error'/);
     assert.match(server.stdout(), /"msg":"shutting down"/);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
@@ -58,8 +59,15 @@ test('every curl line of the README walkthrough works against a live server', {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  t.after(() => {
+  // A server still loading may not act on SIGTERM; one left running kept this test file from ending (it
+  // timed out at the file level after a failure), so it is killed outright if it has not exited in 30 s.
+  t.after(async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = once(server, 'exit');
     server.kill('SIGTERM');
+    const killer = setTimeout(() => server.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(killer);
   });
   const port = await new Promise<number>((resolve, reject) => {
     // generous: on a loaded machine tsx alone can take tens of seconds to load the server

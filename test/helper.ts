@@ -9,6 +9,9 @@ import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
+import { eventually } from './support/eventually.js';
+
+export { eventually } from './support/eventually.js';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -114,12 +117,14 @@ export async function waitForCrawl(
   id: string,
   timeoutMs = 60_000,
 ): Promise<Record<string, unknown> & { status: string }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await app.inject({ method: 'GET', url: `/v1/crawls/${id}` });
-    const body = response.json();
-    if (['completed', 'failed', 'cancelled'].includes(body.status)) return body;
-    if (Date.now() > deadline) throw new Error(`crawl ${id} still ${body.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return eventually(
+    async () => {
+      const body = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+      if (!['completed', 'failed', 'cancelled'].includes(body.status)) {
+        throw new Error(`still ${body.status} (${body.pagesFetched} pages fetched)`);
+      }
+      return body;
+    },
+    { message: `crawl ${id} to end`, timeoutMs, intervalMs: 100 },
+  );
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { DiscoveredUrl, PageOutcome } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { sql } from '../../src/db/sql.js';
-import { build } from '../helper.js';
+import { build, eventually } from '../helper.js';
 
 test('queuing pages past the table’s last estimated size refreshes its statistics', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
@@ -22,7 +22,20 @@ test('queuing pages past the table’s last estimated size refreshes its statist
   assert.ok((await rowEstimate()) < 100, 'a new schema starts without statistics');
 
   const failures: Error[] = [];
-  const store = new PgCrawlStore(pool, (error) => failures.push(error));
+  // The store starts its refresh (in the background) by sending ANALYZE from within enqueue: the statements
+  // it sends tell, as soon as enqueue returns, whether it started one, without waiting for it to finish.
+  const sent: string[] = [];
+  const recordingPool = new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver);
+      return (query: string | { text: string }, ...rest: unknown[]) => {
+        sent.push(typeof query === 'string' ? query : query.text);
+        return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
+      };
+    },
+  });
+  const analyzeSent = () => sent.filter((text) => text === sql('pages_analyze')).length;
+  const store = new PgCrawlStore(recordingPool, (error) => failures.push(error));
   const frontier = { slots: 1, maxDiscovered: null };
   const batch = (from: number): DiscoveredUrl[] =>
     Array.from({ length: 100 }, (_, i) => ({
@@ -33,15 +46,16 @@ test('queuing pages past the table’s last estimated size refreshes its statist
       anchor: '',
     }));
   for (let from = 0; from < 400; from += 100) await store.enqueue(crawlId, null, batch(from), frontier);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(sent.length > 0, 'the store’s statements are seen');
+  assert.equal(analyzeSent(), 0, 'no refresh before 500 pages were queued');
   assert.ok((await rowEstimate()) < 100, 'no refresh before 500 pages were queued');
 
   for (let from = 400; from < 500; from += 100) await store.enqueue(crawlId, null, batch(from), frontier);
-  const deadline = Date.now() + 10_000;
-  while ((await rowEstimate()) < 500 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.ok((await rowEstimate()) >= 500, 'ANALYZE ran once 500 pages were queued: the estimate counts them');
+  assert.equal(analyzeSent(), 1, 'one refresh once 500 pages were queued');
+  await eventually(async () => (await rowEstimate()) >= 500, {
+    message: 'ANALYZE to count the 500 queued pages in the estimate',
+    timeoutMs: 60_000,
+  });
   assert.deepEqual(failures, []);
 });
 

@@ -14,17 +14,47 @@ interface ServerSentEvent {
   data: { id: number; status?: string };
 }
 
-/** Reads events until `stop` says so (then aborts) or the server ends the stream; says which happened. */
+/**
+ * Reads events until `stop` says so (then aborts) or the server ends the stream; says which happened. A stream
+ * that does neither within `timeoutMs` fails the test, saying how many events it had sent.
+ */
 async function readEvents(
   url: string,
   headers: Record<string, string>,
   stop: (events: ServerSentEvent[]) => boolean,
+  timeoutMs = 60_000,
 ): Promise<{ events: ServerSentEvent[]; closedByServer: boolean }> {
   const abort = new AbortController();
+  const events: ServerSentEvent[] = [];
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, timeoutMs);
+  try {
+    return await readUntil(url, headers, stop, abort, events);
+  } catch (error) {
+    if (!timedOut) throw error;
+    throw new Error(
+      `the event stream ${url} neither ended nor met its stop within ${timeoutMs} ms; ` +
+        `${events.length} events read, the last: ${JSON.stringify(events.at(-1))}`,
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+async function readUntil(
+  url: string,
+  headers: Record<string, string>,
+  stop: (events: ServerSentEvent[]) => boolean,
+  abort: AbortController,
+  events: ServerSentEvent[],
+): Promise<{ events: ServerSentEvent[]; closedByServer: boolean }> {
   const response = await fetch(url, { headers, signal: abort.signal });
   assert.equal(response.status, 200);
   assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
-  const events: ServerSentEvent[] = [];
   const decoder = new TextDecoder();
   let buffer = '';
   const reader = response.body!.getReader();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../src/runtime.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import {
   BENCHMARK_FEATURES,
   crawlRequestFor,
@@ -59,14 +59,15 @@ async function crawl(app: FastifyInstance): Promise<{ id: string; pages: Map<str
 
 /** Polls the word statistics until they say complete (the text job is queued by asking). */
 async function waitForWords(app: FastifyInstance, id: string) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const response = await get(app, `/v1/crawls/${id}/stats/words?top=50`);
-    const stats = response.json();
-    if (stats.complete) return { stats, body: response.body };
-    assert.ok(Date.now() < deadline, `word stats of ${id} still incomplete: ${response.body}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return eventually(
+    async () => {
+      const response = await get(app, `/v1/crawls/${id}/stats/words?top=50`);
+      const stats = response.json();
+      if (!stats.complete) throw new Error(`still incomplete: ${response.body}`);
+      return { stats, body: response.body };
+    },
+    { message: `the word stats of ${id} to be complete`, timeoutMs: 60_000, intervalMs: 100 },
+  );
 }
 
 async function trigger(runtime: Runtime, name: string, on: string, when: string): Promise<void> {

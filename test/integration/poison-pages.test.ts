@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import type { Pool } from 'pg';
 import { MAX_LEASE_EXPIRIES, WORKER_LOST } from '../../src/crawler/engine/crawl-runner.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 
 interface Site {
   servers: Server[];
@@ -47,7 +48,20 @@ async function serve(delayMs: number): Promise<Site> {
   return { servers, origins, requested, maxInFlight: () => maxInFlight };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits for the leases of a crawl's pages (all of them, or those of `url`) to run out, as a dead worker's do. */
+async function leasesRunOut(pool: Pool, crawlId: string, url: string | null = null): Promise<void> {
+  await eventually(
+    async () => {
+      const { rows } = await pool.query<{ leased: number }>(
+        `SELECT count(*)::int AS leased FROM pages
+         WHERE crawl_id = $1 AND ($2::text IS NULL OR url = $2) AND leased_until > now()`,
+        [crawlId, url],
+      );
+      return rows[0]!.leased === 0;
+    },
+    { message: `the leases of crawl ${crawlId}${url ? ` on ${url}` : ''} to run out`, timeoutMs: 30_000 },
+  );
+}
 
 test('a page its workers died on twice is recorded worker-lost; its neighbours are retried alone', {
   timeout: 120_000,
@@ -80,14 +94,14 @@ test('a page its workers died on twice is recorded worker-lost; its neighbours a
   const first = await store.claim(crawlId, 'dead-worker-1', 10, 1);
   assert.equal(first.pages.length, 3);
   assert.ok(first.pages.every((page) => !page.suspect && page.leaseExpiries === 0));
-  await sleep(1200);
+  await leasesRunOut(runtime.db.pool, crawlId);
   // the next worker gets one of them, alone, as a suspect, and dies on it too: that page is the poison
   const second = await store.claim(crawlId, 'dead-worker-2', 10, 1);
   assert.equal(second.pages.length, 1, 'a page retaken from a dead worker comes alone');
   const poison = second.pages[0]!;
   assert.equal(poison.suspect, true);
   assert.equal(poison.leaseExpiries, 1);
-  await sleep(1200);
+  await leasesRunOut(runtime.db.pool, crawlId, poison.url);
 
   // a live worker finishes the crawl
   runtime.startWorker();

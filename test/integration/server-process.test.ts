@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../support/eventually.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -65,11 +66,7 @@ function startServer(dataDir: string, embeddedPort: number): Started {
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(condition, { message: what, timeoutMs, intervalMs: 100 });
 }
 
 function alive(pid: number): boolean {
@@ -122,7 +119,7 @@ test('SIGTERM, then Ctrl-C, stop the server in order and leave no PostgreSQL', {
     const [code] = await exited;
     t.diagnostic(`${signal} to the ${target}: exited with ${code} in ${Date.now() - signalledAt} ms`);
     assert.equal(code, 0, server.stderr());
-    await waitFor(() => !alive(postmaster), 10_000, 'the embedded PostgreSQL to stop');
+    await waitFor(() => !alive(postmaster), 60_000, 'the embedded PostgreSQL to stop');
     // closed in order: no connection of trawl's was still open when PostgreSQL stopped
     assert.doesNotMatch(server.stdout() + server.stderr(), /terminating connection|Unhandled 'error'/);
     assert.match(server.stdout(), /"msg":"shutting down"/);

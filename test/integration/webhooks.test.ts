@@ -6,7 +6,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { build, waitForCrawl } from '../helper.js';
+import { CRAWL_QUEUE, WEBHOOK_QUEUE } from '../../src/jobs/queues.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 
 interface Received {
@@ -51,11 +52,7 @@ async function receiver(
 }
 
 async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(check, { message: what, timeoutMs });
 }
 
 async function startCrawl(
@@ -184,14 +181,31 @@ test('a crawl cancelled while still queued sends its cancelled event', { timeout
   const hook = await receiver(t, (_index, response) => response.writeHead(204).end());
   const schema = `t_${randomBytes(5).toString('hex')}`;
   // no worker yet: the crawl stays queued, and the API records the cancel itself
-  const { app } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
+  const { app, runtime } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
   const id = await startCrawl(app, ['http://127.0.0.1:9/'], ['http://127.0.0.1:9'], hook.url);
   const cancelled = await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
   assert.equal(cancelled.statusCode, 200, cancelled.body);
   // a worker comes up later: it delivers the event and finds nothing to crawl
   await build(t, { worker: true, env: { DB_SCHEMA: schema, WEBHOOK_RETRY_BASE_MS: '50' } });
   await until(() => hook.received.length > 0, 'the cancelled event');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // No other event may follow. The worker had its chance to send one once its runner job ran (and found the
+  // crawl cancelled) and no webhook delivery is left queued or pending.
+  await eventually(
+    async () => {
+      const queued = await Promise.all(
+        [CRAWL_QUEUE, WEBHOOK_QUEUE].map((name) =>
+          runtime.jobs.queue(name).getJobCounts('active', 'waiting', 'delayed'),
+        ),
+      );
+      const pending = await runtime.db.pool.query(
+        "SELECT 1 FROM webhook_events WHERE crawl_id = $1 AND state = 'pending'",
+        [id],
+      );
+      const idle = queued.every((counts) => Object.values(counts).every((count) => count === 0));
+      return idle && pending.rowCount === 0 ? true : undefined;
+    },
+    { message: 'the runner and webhook jobs to be done', timeoutMs: 60_000 },
+  );
   assert.deepEqual(
     hook.received.map((delivery) => delivery.body.event),
     ['cancelled'],

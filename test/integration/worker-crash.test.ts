@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { build, TEST_DATABASE_URL, waitForCrawl } from '../helper.js';
+import { build, eventually, TEST_DATABASE_URL, waitForCrawl } from '../helper.js';
 import {
   BENCHMARK_FEATURES,
   countDisallowedRequests,
@@ -63,12 +63,19 @@ test('a crawl survives SIGKILL of a worker process', { timeout: 180_000 }, async
   const { id } = created.json();
 
   // wait until a quarter of the pages are fetched, then kill the first worker without warning
-  for (;;) {
-    const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
-    if (status.pagesFetched >= truth.fetched.size / 4) break;
-    assert.equal(status.status === 'failed', false, 'crawl failed before the kill');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const quarter = await eventually(
+    async () => {
+      const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+      // a crawl that failed is returned too, so the assertion below fails at once
+      return status.status === 'failed' || status.pagesFetched >= truth.fetched.size / 4 ? status : undefined;
+    },
+    {
+      message: `a quarter of the ${truth.fetched.size} pages to be fetched`,
+      timeoutMs: 120_000,
+      intervalMs: 100,
+    },
+  );
+  assert.equal(quarter.status === 'failed', false, 'crawl failed before the kill');
   workers[0]!.kill('SIGKILL');
   workers.push(startWorker(schema));
 

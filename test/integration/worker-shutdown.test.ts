@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
 import { openRuntime } from '../../src/runtime.js';
-import { build, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
+import { build, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
 import {
   BENCHMARK_FEATURES,
   countRepeatedRequests,
@@ -87,17 +87,27 @@ test('SIGTERM to a worker hands its runners to another at once', { timeout: 180_
     ).rows.map((row) => row.leased_by);
   // both runners on the first worker; the second one joins, idle; a quarter of the site fetched
   const crawlQueue = runtime.jobs.queue(CRAWL_QUEUE);
-  while (((await crawlQueue.getJobCounts('active')).active ?? 0) < 2) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(async () => ((await crawlQueue.getJobCounts('active')).active ?? 0) >= 2, {
+    message: 'both runner jobs to be active on the first worker',
+    timeoutMs: 60_000,
+  });
   const second = await startWorker(schema);
   workers.push(second);
-  for (;;) {
-    const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
-    assert.equal(status.status, 'running', 'the crawl runs until the SIGTERM');
-    if (status.pagesFetched >= truth.fetched.size / 4) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const quarter = await eventually(
+    async () => {
+      const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+      // a crawl that ended early is returned too, so the assertion below fails at once
+      return status.status !== 'running' || status.pagesFetched >= truth.fetched.size / 4
+        ? status
+        : undefined;
+    },
+    {
+      message: `a quarter of the ${truth.fetched.size} pages to be fetched`,
+      timeoutMs: 120_000,
+      intervalMs: 100,
+    },
+  );
+  assert.equal(quarter.status, 'running', 'the crawl runs until the SIGTERM');
 
   const termAt = Date.now();
   const exited = once(first, 'exit');
@@ -108,16 +118,16 @@ test('SIGTERM to a worker hands its runners to another at once', { timeout: 180_
   first.kill('SIGTERM');
   // the second worker runs both runners (its pid in the page leases) within 10 s of the SIGTERM
   const runnersOfSecond = new Set<string>();
-  while (runnersOfSecond.size < 2) {
-    assert.ok(
-      Date.now() - termAt < 10_000,
-      `the second worker took ${runnersOfSecond.size} of 2 runners within 10 s`,
-    );
-    for (const lease of await leasedBy()) {
-      if (lease.includes(`:${second.pid}/`)) runnersOfSecond.add(lease);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(
+    async () => {
+      for (const lease of await leasedBy()) {
+        if (lease.includes(`:${second.pid}/`)) runnersOfSecond.add(lease);
+      }
+      if (runnersOfSecond.size < 2) throw new Error(`${runnersOfSecond.size} of 2 runners taken`);
+      return true;
+    },
+    { message: 'the second worker to take both runners within 10 s of the SIGTERM', timeoutMs: 10_000 },
+  );
   const handoffMs = Date.now() - termAt;
   const [code] = await exited;
   assert.equal(code, 0, 'the first worker exits cleanly');
@@ -168,11 +178,10 @@ test('a fetch still running when the grace ends is aborted and its URL given bac
   });
   assert.equal(created.statusCode, 202, created.body);
   const { id } = created.json();
-  const deadline = Date.now() + 60_000;
-  while (!web.log.some((entry) => entry.url === slowUrl)) {
-    assert.ok(Date.now() < deadline, 'the slow page was never requested');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(() => web.log.some((entry) => entry.url === slowUrl), {
+    message: 'the slow page to be requested',
+    timeoutMs: 60_000,
+  });
 
   const closingAt = Date.now();
   await worker.close();

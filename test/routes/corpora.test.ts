@@ -9,7 +9,7 @@ import { CorpusBuilder, TfIdfScorer } from '../../src/crawler/score/index.js';
 import { CorporaRepository } from '../../src/db/corpora-repo.js';
 import { CrawlsRepository } from '../../src/db/crawls-repo.js';
 import { parseAsCrawled } from '../../src/services/documents.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 // A local site for URL corpora: two readable documents, one that answers 404.
@@ -72,15 +72,16 @@ async function createCorpus(app: FastifyInstance, payload: object): Promise<stri
 }
 
 async function waitForCorpus(app: FastifyInstance, id: string, timeoutMs = 30_000): Promise<CorpusStatus> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await app.inject({ method: 'GET', url: `/v1/corpora/${id}` });
-    assert.equal(response.statusCode, 200, response.body);
-    const body = response.json() as CorpusStatus;
-    if (body.status === 'completed' || body.status === 'failed') return body;
-    if (Date.now() > deadline) throw new Error(`corpus ${id} still ${body.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return eventually(
+    async () => {
+      const response = await app.inject({ method: 'GET', url: `/v1/corpora/${id}` });
+      assert.equal(response.statusCode, 200, response.body);
+      const body = response.json() as CorpusStatus;
+      if (body.status !== 'completed' && body.status !== 'failed') throw new Error(`still ${body.status}`);
+      return body;
+    },
+    { message: `corpus ${id} to end`, timeoutMs, intervalMs: 100 },
+  );
 }
 
 test('a corpus from uploaded documents: N, document frequencies counted by hand, top terms', async (t) => {

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { INLINE_MAX_CHARS } from '../../src/services/cpu-pool.js';
-import { build } from '../helper.js';
+import { build, eventually } from '../helper.js';
 import { Rng } from '../support/testweb/random.js';
 
 const rng = new Rng(5_151);
@@ -51,13 +51,15 @@ async function createCorpus(app: FastifyInstance, texts: string[]): Promise<stri
   });
   assert.equal(created.statusCode, 202, created.body);
   const { id } = created.json() as { id: string };
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-    const { status } = (await app.inject({ method: 'GET', url: `/v1/corpora/${id}` })).json();
-    if (status === 'completed') return id;
-    assert.notEqual(status, 'failed');
-    await setTimeout(100);
-  }
-  throw new Error(`corpus ${id} did not complete`);
+  const { status } = await eventually(
+    async () => {
+      const body = (await app.inject({ method: 'GET', url: `/v1/corpora/${id}` })).json();
+      return body.status === 'completed' || body.status === 'failed' ? body : undefined;
+    },
+    { message: `corpus ${id} to end`, timeoutMs: 60_000, intervalMs: 100 },
+  );
+  assert.equal(status, 'completed');
+  return id;
 }
 
 test('/v1/score and /v1/extract answer the same through the worker threads as inline', async (t) => {
@@ -113,7 +115,11 @@ test('/healthz answers while a 5 MB document is scored on a thread', async (t) =
       scored = true;
     });
   // the request has been read and its task handed to the thread
-  while (runtime.cpu.tasksOnThreads.pending === 0 && !scored) await setTimeout(5);
+  await eventually(() => runtime.cpu.tasksOnThreads.pending > 0 || scored, {
+    message: 'the score task to reach the thread',
+    timeoutMs: 60_000,
+    intervalMs: 5,
+  });
   assert.equal(scored, false, 'the score request is still in progress');
   const askedMs = performance.now();
   const health = await Promise.race([

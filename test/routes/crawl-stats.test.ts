@@ -8,7 +8,7 @@ import { tokenize } from '../../src/crawler/text/tokenize.js';
 import { CRAWL_TEXT_QUEUE } from '../../src/jobs/queues.js';
 import type { Runtime } from '../../src/runtime.js';
 import { enqueueCrawlText } from '../../src/services/crawl-stats.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 let web: TestWeb;
@@ -27,14 +27,14 @@ async function get(app: FastifyInstance, url: string) {
 
 /** Polls the word statistics until the text job has counted every page of the ended crawl. */
 async function waitForWords(app: FastifyInstance, id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const stats = (await get(app, `/v1/crawls/${id}/stats/words?top=10000`)).json();
-    if (stats.complete) return stats;
-    if (Date.now() > deadline)
-      throw new Error(`word stats of ${id} still incomplete: ${JSON.stringify(stats)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return eventually(
+    async () => {
+      const stats = (await get(app, `/v1/crawls/${id}/stats/words?top=10000`)).json();
+      if (!stats.complete) throw new Error(`still incomplete: ${JSON.stringify(stats)}`);
+      return stats;
+    },
+    { message: `the word stats of ${id} to be complete`, timeoutMs, intervalMs: 100 },
+  );
 }
 
 async function htmlPageIds(runtime: Runtime, id: string): Promise<number[]> {
@@ -120,17 +120,15 @@ test('a crawl’s main text is extracted by the text job and its words counted o
   const jobId = await enqueueCrawlText(runtime.jobs, id, 'refresh');
   assert.ok(jobId);
   const queue = runtime.jobs.queue(CRAWL_TEXT_QUEUE);
-  for (const deadline = Date.now() + 20_000; ; ) {
-    const job = await queue.getJob(jobId);
-    if (job && (await job.isCompleted())) {
-      // read again: the job object fetched above may predate its completion (returnvalue still null)
-      const completed = await queue.getJob(jobId);
-      assert.equal(completed?.returnvalue.pagesCounted, 0);
-      break;
-    }
-    assert.ok(Date.now() < deadline, 'the repeated text job did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // read again once completed: a job object fetched before its completion carries no return value yet
+  const repeated = await eventually(
+    async () => {
+      const job = await queue.getJob(jobId);
+      return job && (await job.isCompleted()) ? await queue.getJob(jobId) : undefined;
+    },
+    { message: `the repeated text job ${jobId} to finish`, timeoutMs: 60_000, intervalMs: 100 },
+  );
+  assert.equal(repeated?.returnvalue.pagesCounted, 0);
   assert.deepEqual(await runtime.crawlStats.countText(id), { pagesCounted: 0, pagesFailed: 0 });
   const unchanged = (await get(app, `/v1/crawls/${id}/stats/words?top=10000`)).json();
   assert.deepEqual(unchanged, stats);

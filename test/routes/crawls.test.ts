@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { build, waitForCrawl } from '../helper.js';
+import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 let web: TestWeb;
@@ -125,23 +126,31 @@ test('a finished crawl pages through its results, shows a page and exports its g
 });
 
 test('DELETE cancels a running crawl quickly and keeps what was fetched', async (t) => {
-  const { app } = await build(t);
+  const { app, runtime } = await build(t);
   const created = await app.inject({
     method: 'POST',
     url: '/v1/crawls',
     payload: crawlOf({ politeness: { delayMs: 200 }, maxPages: 1000 }),
   });
   const { id } = created.json();
-  for (;;) {
-    const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
-    if (status.pagesFetched >= 3) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(
+    async () => (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json().pagesFetched >= 3,
+    { message: `crawl ${id} to fetch 3 pages`, timeoutMs: 60_000 },
+  );
   const cancelled = await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
   assert.equal(cancelled.statusCode, 200);
   assert.equal(cancelled.json().status, 'cancelled');
   const fetchedAtCancel = cancelled.json().pagesFetched;
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Absence of later fetches is only meaningful once the runner has had its chance to fetch more: its job
+  // ends after it saw the cancel and drained the fetches in flight, so wait for no runner job to be left.
+  const crawlQueue = runtime.jobs.queue(CRAWL_QUEUE);
+  await eventually(
+    async () => {
+      const counts = await crawlQueue.getJobCounts('active', 'waiting', 'delayed');
+      return Object.values(counts).every((count) => count === 0) ? counts : undefined;
+    },
+    { message: `the runner jobs of crawl ${id} to end after the cancel`, timeoutMs: 60_000 },
+  );
   const later = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
   assert.equal(later.status, 'cancelled');
   // requests in flight at the cancel may still land; nothing after them

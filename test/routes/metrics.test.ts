@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { startMetricsServer } from '../../src/jobs/metrics.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 interface Family {
@@ -75,12 +75,13 @@ test('/metrics parses as Prometheus text and its counters move when a crawl runs
   assert.ok(total(family(after, 'trawl_robots_fetches_total')) >= web.hosts.length);
   assert.equal(total(family(after, 'trawl_robots_denials_total')), counts.DISALLOWED ?? 0);
   // the crawl row says completed a moment before its runner jobs do (the job ends when the runner returns)
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const scraped = parsePrometheusTextFormat((await app.inject({ method: 'GET', url: '/metrics' })).body);
-    if (total(family(scraped, 'trawl_queue_jobs'), { queue: 'crawl', state: 'completed' }) >= 1) break;
-    assert.ok(Date.now() < deadline, 'no crawl job counted completed in trawl_queue_jobs');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(
+    async () => {
+      const scraped = parsePrometheusTextFormat((await app.inject({ method: 'GET', url: '/metrics' })).body);
+      return total(family(scraped, 'trawl_queue_jobs'), { queue: 'crawl', state: 'completed' }) >= 1;
+    },
+    { message: 'a crawl job counted completed in trawl_queue_jobs', timeoutMs: 60_000 },
+  );
   assert.ok(total(family(after, 'trawl_active_workers'), { queue: 'crawl' }) > 0);
   assert.equal(family(after, 'trawl_http_request_duration_seconds').type, 'HISTOGRAM');
   // the text parser drops histogram labels: read the route label from the registry itself

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 
 // a → b, a → c, b → c, c → a with β = 0.85 and no dangling vertices: r = 0.05 + 0.85 · Σ r_u / out(u), so
@@ -409,16 +409,16 @@ async function waitForRanking(
   location: string,
   timeoutMs = 30_000,
 ): Promise<Record<string, unknown> & { status: string }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await app.inject({ method: 'GET', url: location });
-    assert.equal(response.statusCode, 200, response.body);
-    const body = response.json();
-    if (body.status === 'completed' || body.status === 'failed') return body;
-    if (Date.now() > deadline)
-      throw new Error(`ranking ${location} still ${body.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return eventually(
+    async () => {
+      const response = await app.inject({ method: 'GET', url: location });
+      assert.equal(response.statusCode, 200, response.body);
+      const body = response.json();
+      if (body.status !== 'completed' && body.status !== 'failed') throw new Error(`still ${body.status}`);
+      return body;
+    },
+    { message: `ranking ${location} to end`, timeoutMs },
+  );
 }
 
 // A deterministic graph of 300 vertices and ~1,500 edges (a ring plus strides), with names of mixed length.

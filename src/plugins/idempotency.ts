@@ -9,8 +9,13 @@ import fp from 'fastify-plugin';
 import { IdempotencyRepository } from '../db/idempotency-repo.js';
 import { InputError, TrawlError } from '../errors.js';
 
-/** The routes whose POST creates a job, by route pattern. */
-const IDEMPOTENT_ROUTES = new Set(['/v1/crawls', '/v1/corpora', '/v1/rankings', '/v1/crawls/:id/rank']);
+/** The routes whose POST creates a job, by route pattern (the OpenAPI file documents the header on them). */
+export const IDEMPOTENT_ROUTES: ReadonlySet<string> = new Set([
+  '/v1/crawls',
+  '/v1/corpora',
+  '/v1/rankings',
+  '/v1/crawls/:id/rank',
+]);
 const HEADER = 'idempotency-key';
 
 declare module 'fastify' {

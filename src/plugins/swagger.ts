@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Problem, problemResponses } from '../schemas/common.js';
 import { type Access, accessOf } from './auth.js';
+import { IDEMPOTENT_ROUTES } from './idempotency.js';
 
 interface RouteSchema {
   response?: Record<string, unknown>;
@@ -57,16 +58,42 @@ function describeRoute({
     security = [{}, { apiKey: [] }];
     statuses = [401, 429];
   } else {
-    statuses = access === 'admin' ? [401, 403, 429] : [401, 429];
+    // 503: PostgreSQL or the queue is unreachable (Retry-After says when to try again)
+    statuses = access === 'admin' ? [401, 403, 429, 503] : [401, 429, 503];
   }
   const method = [route.method].flat()[0] ?? 'get';
+  const idempotent = method.toUpperCase() === 'POST' && IDEMPOTENT_ROUTES.has(path);
+  if (idempotent) statuses.push(409, 422);
   return {
     url: path,
     schema: {
       ...schema,
+      ...(idempotent ? { headers: idempotencyHeaders(schema.headers) } : {}),
       operationId: schema.operationId ?? operationIdOf(method, path),
       ...(security ? { security } : {}),
       response: { ...problemResponses(...statuses), ...(schema.response ?? {}) },
+    },
+  };
+}
+
+/** The Idempotency-Key request header of the POSTs that create jobs (plugins/idempotency.ts), for the spec. */
+function idempotencyHeaders(existing: unknown) {
+  const base = (existing ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
+  return {
+    ...base,
+    type: 'object',
+    properties: {
+      ...(base.properties ?? {}),
+      'idempotency-key': {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[\\x21-\\x7e]+$',
+        description:
+          'Retry-safe creation: the same key (per API key, or per client IP when open) with the same request ' +
+          'within 24 h answers the first answer again (header `idempotent-replayed: true`) and creates nothing; ' +
+          'with a different request it is a 422, while the first is still running a 409.',
+      },
     },
   };
 }

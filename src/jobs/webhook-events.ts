@@ -3,9 +3,11 @@
 // Each event is a row (lifecycle events once per crawl, whichever runner sees them first) and a `webhook`
 // job; the body's crawl snapshot is taken as the event is recorded (a retry resends that moment, not a later
 // one); the engine's calls return at once and a slow receiver only ever delays the delivery jobs.
+
+import type { WebhookEvent } from '../crawler/crawl-request.js';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
 import type { WebhooksRepository } from '../db/webhooks-repo.js';
-import type { WebhookConfig, WebhookEvent } from '../services/webhooks.js';
+import type { WebhookConfig } from '../services/webhooks.js';
 import { type JobBackend, WEBHOOK_QUEUE, type WebhookJobData } from './queues.js';
 
 type PageEvent = Parameters<CrawlEventSink['pageRecorded']>[0];

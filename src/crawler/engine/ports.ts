@@ -1,7 +1,9 @@
 // The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
-export type PageType = 'HTML' | 'BINARY' | 'DUPLICATE' | 'INVALID' | 'DISALLOWED' | 'FRONTIER';
+import type { PageType } from '../crawl-request.js';
+
+export type { PageType };
 
 export interface CrawlSettings {
   crawlId: string;

@@ -497,11 +497,6 @@ export const PageDetail = Type.Object({
   ),
 });
 
-export const GraphQuery = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal('edges'), Type.Literal('json')], { default: 'edges' })) },
-  { additionalProperties: false },
-);
-
 export const HostListQuery = Type.Object(
   { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
   { additionalProperties: false },

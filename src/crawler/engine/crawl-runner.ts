@@ -2,7 +2,6 @@
 // keep per-host limits across every worker), fetches them, parses HTML, and writes each outcome back with the
 // links it found. Several runners, in one process or many, work on one crawl at once; a crashed runner's
 // leases expire and others pick its URLs up. Layers: robots → fetch → parse → record (crawlee's habit).
-
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';

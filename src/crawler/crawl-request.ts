@@ -24,6 +24,14 @@ export function isFinished(status: string): boolean {
 export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
+/** A crawl's webhook as stored with its request (normalizeWebhook in services/webhooks.ts fills it). */
+export interface WebhookConfig {
+  url: string;
+  events: WebhookEvent[];
+  headers: Record<string, string>;
+  secret: string | null;
+}
+
 /** The default body cap of a fetch (fetch.maxBytes), and the most of an HTML page that is parsed. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 

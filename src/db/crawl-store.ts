@@ -221,34 +221,35 @@ export class PgCrawlStore implements CrawlStore {
     const disallowed =
       fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
     await this.pool.query(
+      // parameters $1…$27, in the order and with the meanings page_complete.sql's header lists
       prepared('page_complete', [
-        page.id,
-        outcome.type,
-        outcome.status,
-        pgSafeNullable(outcome.contentType),
-        outcome.bytes,
-        outcome.truncated,
-        outcome.sha256,
-        outcome.loadMs,
-        outcome.fetchedAt,
-        pgSafeNullable(outcome.finalUrl),
-        pgSafeNullable(outcome.title),
-        pgSafeNullable(outcome.error),
-        outcome.redirects === null ? null : JSON.stringify(pgSafeJson(outcome.redirects)),
-        outcome.duplicateOf,
-        outcome.htmlGzip,
-        !outcome.requested,
-        outcome.images.map((image) => pgSafeText(image.url)),
-        outcome.images.map((image) => pgSafeText(image.alt)),
-        outcome.document?.dataType ?? null,
-        pgSafeNullable(outcome.document?.contentType ?? null),
-        outcome.document?.bytes ?? null,
-        outcome.score,
-        outcome.relevant,
-        outcome.links.map((link) => pgSafeText(link.url)),
-        outcome.links.map((link) => pgSafeText(link.anchor)),
-        crawlId,
-        outcome.skipped.length === 0 ? null : JSON.stringify(pgSafeJson(outcome.skipped)),
+        page.id, // $1
+        outcome.type, // $2
+        outcome.status, // $3
+        pgSafeNullable(outcome.contentType), // $4
+        outcome.bytes, // $5
+        outcome.truncated, // $6
+        outcome.sha256, // $7
+        outcome.loadMs, // $8
+        outcome.fetchedAt, // $9
+        pgSafeNullable(outcome.finalUrl), // $10
+        pgSafeNullable(outcome.title), // $11
+        pgSafeNullable(outcome.error), // $12
+        outcome.redirects === null ? null : JSON.stringify(pgSafeJson(outcome.redirects)), // $13
+        outcome.duplicateOf, // $14
+        outcome.htmlGzip, // $15
+        !outcome.requested, // $16
+        outcome.images.map((image) => pgSafeText(image.url)), // $17
+        outcome.images.map((image) => pgSafeText(image.alt)), // $18
+        outcome.document?.dataType ?? null, // $19
+        pgSafeNullable(outcome.document?.contentType ?? null), // $20
+        outcome.document?.bytes ?? null, // $21
+        outcome.score, // $22
+        outcome.relevant, // $23
+        outcome.links.map((link) => pgSafeText(link.url)), // $24
+        outcome.links.map((link) => pgSafeText(link.anchor)), // $25
+        crawlId, // $26
+        outcome.skipped.length === 0 ? null : JSON.stringify(pgSafeJson(outcome.skipped)), // $27
       ]),
     );
     return disallowed;

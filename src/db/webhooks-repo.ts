@@ -1,6 +1,7 @@
 // Webhook events and their delivery attempts (migration 0008): written by the worker's event sink, read and
 // settled by the `webhook` job, listed by GET /v1/crawls/:id/webhooks.
 import type pg from 'pg';
+import type { WebhookConfig } from '../crawler/crawl-request.js';
 import { pgSafeJson } from '../crawler/text/pg-safe.js';
 import { sql } from './sql.js';
 
@@ -30,8 +31,11 @@ export class WebhooksRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** The crawl's stored (normalized) webhook settings, or null. */
-  async config(crawlId: string): Promise<unknown> {
-    const { rows } = await this.pool.query<{ webhook: unknown }>(sql('crawl_webhook'), [crawlId]);
+  /** The crawl's webhook as normalizeCrawlRequest stored it in crawls.request (null: none, or no such crawl). */
+  async config(crawlId: string): Promise<WebhookConfig | null> {
+    const { rows } = await this.pool.query<{ webhook: WebhookConfig | null }>(sql('crawl_webhook'), [
+      crawlId,
+    ]);
     return rows[0]?.webhook ?? null;
   }
 

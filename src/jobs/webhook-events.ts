@@ -3,9 +3,10 @@
 // Each event is a row (lifecycle events once per crawl, whichever runner sees them first) and a `webhook`
 // job; the body's crawl snapshot is taken as the event is recorded (a retry resends that moment, not a later
 // one); the engine's calls return at once and a slow receiver only ever delays the delivery jobs.
+
+import type { WebhookConfig, WebhookEvent } from '../crawler/crawl-request.js';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
 import type { WebhooksRepository } from '../db/webhooks-repo.js';
-import type { WebhookConfig, WebhookEvent } from '../services/webhooks.js';
 import { type JobBackend, WEBHOOK_QUEUE, type WebhookJobData } from './queues.js';
 
 type PageEvent = Parameters<CrawlEventSink['pageRecorded']>[0];
@@ -45,13 +46,10 @@ export class WebhookEventSink implements CrawlEventSink {
         if (oldest !== undefined) this.crawls.delete(oldest);
       }
       state = {
-        config: this.deps.repository.config(crawlId).then(
-          (config) => (config as WebhookConfig | null) ?? null,
-          (error: unknown) => {
-            this.deps.onError(error);
-            return null;
-          },
-        ),
+        config: this.deps.repository.config(crawlId).catch((error: unknown) => {
+          this.deps.onError(error);
+          return null;
+        }),
         started: false,
         pages: [],
         lastFlushMs: 0,

@@ -1,5 +1,10 @@
 // Schemas every route shares: RFC 9457 problem details, ids, pagination.
-import { Type } from 'typebox';
+import { type TSchema, type TSchemaOptions, Type } from 'typebox';
+
+/** A value or null (the Type.Union([schema, Type.Null()]) of OpenAPI's anyOf). */
+export function Nullable<T extends TSchema>(schema: T, options?: TSchemaOptions) {
+  return Type.Union([schema, Type.Null()], options);
+}
 
 export const Problem = Type.Object(
   {
@@ -44,7 +49,7 @@ export const Cursor = Type.String({
   description: 'opaque cursor from a previous `next` link',
 });
 
-export const IsoDate = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+export const IsoDate = Nullable(Type.String({ format: 'date-time' }));
 
 const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 

@@ -1,7 +1,7 @@
 // /v1/corpora: stored TF-IDF corpora (MISSION-NOTES §5). The one source of validation, TypeScript types and
 // OpenAPI; which source fields go together (exactly one of urls, fromCrawl, documents) is checked by the service.
 import { type Static, Type } from 'typebox';
-import { Cursor, httpUrl, IsoDate, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, httpUrl, IsoDate, Nullable, PageQueryLimit, Uuid } from './common.js';
 import { MAX_INLINE_CHARS } from './extract.js';
 
 export const MAX_CORPUS_URLS = 10_000;
@@ -64,7 +64,7 @@ const CorpusStatusName = Type.Union([
 export const CorpusProgress = Type.Object(
   {
     documentsDone: Type.Integer({ description: 'documents read so far, skipped ones included' }),
-    documentsTotal: Type.Union([Type.Integer(), Type.Null()], { description: 'null until known' }),
+    documentsTotal: Nullable(Type.Integer(), { description: 'null until known' }),
     skipped: Type.Integer({ description: 'documents that could not be read (not in the corpus)' }),
     skippedDocuments: Type.Array(Type.Object({ url: Type.String(), error: Type.String() }), {
       description: 'the first skipped documents and why',
@@ -85,7 +85,7 @@ export const CorpusStatus = Type.Object({
   }),
   createdAt: Type.String({ format: 'date-time' }),
   finishedAt: IsoDate,
-  error: Type.Union([Type.String(), Type.Null()]),
+  error: Nullable(Type.String()),
   links: CorpusLinks,
 });
 
@@ -107,7 +107,7 @@ export const CorpusList = Type.Object({
       links: CorpusLinks,
     }),
   ),
-  next: Type.Union([Type.String(), Type.Null()]),
+  next: Nullable(Type.String()),
 });
 
 export const CorpusIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -1,13 +1,17 @@
 // POST /v1/crawls and the crawl resources: the one source of validation, TypeScript types and OpenAPI.
 import { type Static, Type } from 'typebox';
+import {
+  CRAWL_STATUSES,
+  CRAWL_STRATEGIES,
+  CRAWL_REQUEST_DEFAULTS as DEFAULTS,
+  PAGE_TYPES,
+  WEBHOOK_EVENTS,
+} from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
-import { Cursor, httpUrl, IsoDate, PageQueryLimit, RowId, Uuid } from './common.js';
+import { Cursor, httpUrl, IsoDate, Nullable, PageQueryLimit, RowId, Uuid } from './common.js';
 import { Method as ExtractionMethod } from './extract.js';
 
 const HttpUrl = httpUrl();
-
-export const PAGE_TYPES = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'] as const;
-export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 
 export const Scope = Type.Object(
   {
@@ -20,7 +24,7 @@ export const Scope = Type.Object(
     ),
     sameHost: Type.Optional(
       Type.Boolean({
-        default: false,
+        default: DEFAULTS.scope.sameHost,
         description: 'follow a link only when it stays on the host of its page',
       }),
     ),
@@ -48,7 +52,7 @@ export const Politeness = Type.Object(
       Type.Integer({
         minimum: 0,
         maximum: 600_000,
-        default: 1000,
+        default: DEFAULTS.politeness.delayMs,
         description: 'minimum delay between requests to one host',
       }),
     ),
@@ -56,15 +60,17 @@ export const Politeness = Type.Object(
       Type.Integer({
         minimum: 0,
         maximum: 3_600_000,
-        default: 30_000,
+        default: DEFAULTS.politeness.maxCrawlDelayMs,
         description: 'robots.txt Crawl-delay wins over delayMs when larger, up to this cap',
       }),
     ),
-    perHostConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 16, default: 1 })),
-    respectRobots: Type.Optional(Type.Boolean({ default: true })),
+    perHostConcurrency: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 16, default: DEFAULTS.politeness.perHostConcurrency }),
+    ),
+    respectRobots: Type.Optional(Type.Boolean({ default: DEFAULTS.politeness.respectRobots })),
     respectNofollow: Type.Optional(
       Type.Boolean({
-        default: true,
+        default: DEFAULTS.politeness.respectNofollow,
         description: 'honour rel=nofollow links and <meta name=robots content=nofollow>',
       }),
     ),
@@ -117,7 +123,7 @@ export const Relevance = Type.Object(
       Type.Number({
         minimum: 0,
         maximum: 1,
-        default: 0.5,
+        default: DEFAULTS.relevanceThreshold,
         description: 'a page scoring at least this is relevant',
       }),
     ),
@@ -134,8 +140,8 @@ export const CrawlRequest = Type.Object(
     }),
     strategy: Type.Optional(
       Type.String({
-        enum: ['bfs', 'best-first', 'topic'],
-        default: 'bfs',
+        enum: [...CRAWL_STRATEGIES],
+        default: DEFAULTS.strategy,
         description:
           'bfs: breadth-first; best-first: links weighted by the score of their page (needs relevance); topic: links weighted by the words around them (topics), MISSION-NOTES §2',
       }),
@@ -149,7 +155,10 @@ export const CrawlRequest = Type.Object(
       }),
     ),
     ignoreInternal: Type.Optional(
-      Type.Boolean({ default: false, description: 'drop links to the host of the page they were found on' }),
+      Type.Boolean({
+        default: DEFAULTS.ignoreInternal,
+        description: 'drop links to the host of the page they were found on',
+      }),
     ),
     topics: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
@@ -162,17 +171,28 @@ export const CrawlRequest = Type.Object(
       Type.Object(
         {
           mainTextStartsAtFirstParagraph: Type.Optional(
-            Type.Boolean({ default: true, description: 'only links after the first <p> count (Wikipedia)' }),
+            Type.Boolean({
+              default: DEFAULTS.topic.mainTextStartsAtFirstParagraph,
+              description: 'only links after the first <p> count (Wikipedia)',
+            }),
           ),
           skipLinksWithHashOrColon: Type.Optional(
-            Type.Boolean({ default: true, description: 'skip links with # or : in their path' }),
+            Type.Boolean({
+              default: DEFAULTS.topic.skipLinksWithHashOrColon,
+              description: 'skip links with # or : in their path',
+            }),
           ),
         },
         { additionalProperties: false },
       ),
     ),
     maxPages: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000, description: 'pages fetched at most' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        default: DEFAULTS.maxPages,
+        description: 'pages fetched at most',
+      }),
     ),
     // Null first: query-string coercion would otherwise turn a JSON null into 0 through the integer branch
     maxDepth: Type.Optional(
@@ -184,7 +204,7 @@ export const CrawlRequest = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 256,
-        default: 16,
+        default: DEFAULTS.concurrency,
         description: 'fetches in flight for the whole crawl',
       }),
     ),
@@ -192,26 +212,30 @@ export const CrawlRequest = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 32,
-        default: 2,
+        default: DEFAULTS.workers,
         description: 'runner jobs the crawl is split into; each may run on a different worker process',
       }),
     ),
     sitemaps: Type.Optional(
       Type.Boolean({
-        default: false,
+        default: DEFAULTS.sitemaps,
         description: 'also seed from robots.txt Sitemap: lines and /sitemap.xml',
       }),
     ),
     fetch: Type.Optional(
       Type.Object(
         {
-          timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000, default: 30_000 })),
-          maxBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 104_857_600, default: 10_485_760 })),
+          timeoutMs: Type.Optional(
+            Type.Integer({ minimum: 100, maximum: 300_000, default: DEFAULTS.fetch.timeoutMs }),
+          ),
+          maxBytes: Type.Optional(
+            Type.Integer({ minimum: 1024, maximum: 104_857_600, default: DEFAULTS.fetch.maxBytes }),
+          ),
           retries: Type.Optional(
             Type.Integer({
               minimum: 0,
               maximum: 5,
-              default: 2,
+              default: DEFAULTS.fetch.retries,
               description: 'for 429, 503 and network errors',
             }),
           ),
@@ -223,7 +247,7 @@ export const CrawlRequest = Type.Object(
       Type.Object(
         {
           html: Type.Optional(
-            Type.Boolean({ default: true, description: 'keep page bodies (gzip-compressed)' }),
+            Type.Boolean({ default: DEFAULTS.store.html, description: 'keep page bodies (gzip-compressed)' }),
           ),
         },
         { additionalProperties: false },
@@ -234,7 +258,7 @@ export const CrawlRequest = Type.Object(
         {
           enabled: Type.Optional(
             Type.Boolean({
-              default: true,
+              default: DEFAULTS.extract.enabled,
               description:
                 'extract the main text of each HTML page after it is stored (a background job) and count its words',
             }),
@@ -254,7 +278,7 @@ export const CrawlRequest = Type.Object(
         {
           url: httpUrl('receiver of POSTed JSON events; the SSRF guard applies'),
           events: Type.Optional(
-            Type.Array(Type.String({ enum: ['started', 'page', 'completed', 'failed', 'cancelled'] }), {
+            Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS] }), {
               minItems: 1,
               maxItems: 5,
               description: 'events to send; default all (page: written pages, batched at most once a second)',
@@ -310,19 +334,19 @@ export const CrawlStatus = Type.Object(
     documents: Type.Integer(),
     frontier: Type.Integer({ description: 'URLs queued and not fetched yet' }),
     pagesPerSecond: Type.Number(),
-    elapsedMs: Type.Union([Type.Integer(), Type.Null()]),
+    elapsedMs: Nullable(Type.Integer()),
     loadMs: Type.Object({
-      p50: Type.Union([Type.Number(), Type.Null()]),
-      p95: Type.Union([Type.Number(), Type.Null()]),
+      p50: Nullable(Type.Number()),
+      p95: Nullable(Type.Number()),
     }),
     queueWaitMs: Type.Object({
-      p50: Type.Union([Type.Number(), Type.Null()]),
-      p95: Type.Union([Type.Number(), Type.Null()]),
+      p50: Nullable(Type.Number()),
+      p95: Nullable(Type.Number()),
     }),
     createdAt: Type.String({ format: 'date-time' }),
     startedAt: IsoDate,
     finishedAt: IsoDate,
-    error: Type.Union([Type.String(), Type.Null()]),
+    error: Nullable(Type.String()),
     strategy: Type.Optional(Type.String()),
     relevantPages: Type.Optional(
       Type.Integer({
@@ -335,7 +359,7 @@ export const CrawlStatus = Type.Object(
       Type.Object({
         scorer: Type.String(),
         threshold: Type.Number(),
-        corpus: Type.Union([Type.String(), Type.Null()]),
+        corpus: Nullable(Type.String()),
       }),
     ),
     _links: CrawlLinks,
@@ -365,7 +389,7 @@ export const CrawlSummary = Type.Object({
 
 export const CrawlList = Type.Object({
   items: Type.Array(CrawlSummary),
-  next: Type.Union([Type.String(), Type.Null()]),
+  next: Nullable(Type.String()),
 });
 
 export const PageListQuery = Type.Object(
@@ -399,22 +423,22 @@ export const PageSummary = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
   canonicalUrl: Type.String(),
-  finalUrl: Type.Union([Type.String(), Type.Null()]),
+  finalUrl: Nullable(Type.String()),
   type: Type.String(),
-  status: Type.Union([Type.Integer(), Type.Null()]),
-  contentType: Type.Union([Type.String(), Type.Null()]),
-  bytes: Type.Union([Type.Integer(), Type.Null()]),
+  status: Nullable(Type.Integer()),
+  contentType: Nullable(Type.String()),
+  bytes: Nullable(Type.Integer()),
   depth: Type.Integer(),
-  sha256: Type.Union([Type.String(), Type.Null()]),
-  loadMs: Type.Union([Type.Integer(), Type.Null()]),
-  queueWaitMs: Type.Union([Type.Integer(), Type.Null()]),
+  sha256: Nullable(Type.String()),
+  loadMs: Nullable(Type.Integer()),
+  queueWaitMs: Nullable(Type.Integer()),
   queuedAt: Type.String({ format: 'date-time' }),
   fetchedAt: IsoDate,
-  duplicateOf: Type.Union([Type.Integer(), Type.Null()]),
-  discoveredFrom: Type.Union([Type.Integer(), Type.Null()]),
-  title: Type.Union([Type.String(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
-  score: Type.Union([Type.Number(), Type.Null()], {
+  duplicateOf: Nullable(Type.Integer()),
+  discoveredFrom: Nullable(Type.Integer()),
+  title: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+  score: Nullable(Type.Number(), {
     description: 'relevance in [0, 1], when the crawl scores pages',
   }),
   result: Type.Boolean({
@@ -425,7 +449,7 @@ export const PageSummary = Type.Object({
 
 export const PageList = Type.Object({
   items: Type.Array(PageSummary),
-  next: Type.Union([Type.String(), Type.Null()]),
+  next: Nullable(Type.String()),
 });
 
 export const PageParams = Type.Object(
@@ -446,10 +470,7 @@ export const PageDetailQuery = Type.Object(
 
 export const PageDetail = Type.Object({
   ...PageSummary.properties,
-  redirects: Type.Union([
-    Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() })),
-    Type.Null(),
-  ]),
+  redirects: Nullable(Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() }))),
   truncated: Type.Boolean(),
   outlinks: Type.Array(Type.Object({ pageId: Type.Integer(), url: Type.String(), anchor: Type.String() })),
   images: Type.Array(Type.Object({ url: Type.String(), alt: Type.String() })),
@@ -461,51 +482,45 @@ export const PageDetail = Type.Object({
     }),
     { description: 'links and images not crawled nor listed above because their URL is too long' },
   ),
-  document: Type.Union([
+  document: Nullable(
     Type.Object({
       dataType: Type.String(),
-      contentType: Type.Union([Type.String(), Type.Null()]),
-      bytes: Type.Union([Type.Integer(), Type.Null()]),
+      contentType: Nullable(Type.String()),
+      bytes: Nullable(Type.Integer()),
     }),
-    Type.Null(),
-  ]),
-  html: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  ),
+  html: Type.Optional(Nullable(Type.String())),
   text: Type.Optional(
-    Type.Union([Type.String(), Type.Null()], {
+    Nullable(Type.String(), {
       description: 'main text (include=text); null when the page has no stored HTML body',
     }),
   ),
 });
-
-export const GraphQuery = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal('edges'), Type.Literal('json')], { default: 'edges' })) },
-  { additionalProperties: false },
-);
 
 export const HostListQuery = Type.Object(
   { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
   { additionalProperties: false },
 );
 
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableNumber = Nullable(Type.Number());
 
 export const HostList = Type.Object({
   items: Type.Array(
     Type.Object({
       origin: Type.String(),
       robots: Type.Object({
-        status: Type.Union([Type.Integer(), Type.Null()], {
+        status: Nullable(Type.Integer(), {
           description: 'null: not fetched, or unreachable',
         }),
-        error: Type.Union([Type.String(), Type.Null()]),
-        crawlDelayMs: Type.Union([Type.Integer(), Type.Null()]),
+        error: Nullable(Type.String()),
+        crawlDelayMs: Nullable(Type.Integer()),
       }),
       pages: Type.Integer(),
       counts: Type.Record(Type.String(), Type.Integer()),
       requests: Type.Integer({ description: 'pages requested from this host' }),
       requestsPerSecond: NullableNumber,
       loadMs: Type.Object({ p50: NullableNumber, p95: NullableNumber }),
-      lastFetchedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      lastFetchedAt: Nullable(Type.String({ format: 'date-time' })),
     }),
   ),
 });

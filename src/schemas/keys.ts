@@ -1,6 +1,6 @@
 // API key resources of the admin endpoints (/v1/keys). The key's text appears only in the create response.
 import { type Static, Type } from 'typebox';
-import { Uuid } from './common.js';
+import { Nullable, Uuid } from './common.js';
 
 export const ApiKey = Type.Object(
   {
@@ -9,7 +9,7 @@ export const ApiKey = Type.Object(
     prefix: Type.String({ description: 'the first characters of the key, to tell keys apart' }),
     admin: Type.Boolean(),
     createdAt: Type.String({ format: 'date-time' }),
-    revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    revokedAt: Nullable(Type.String({ format: 'date-time' })),
   },
   { additionalProperties: false },
 );

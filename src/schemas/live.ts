@@ -1,6 +1,7 @@
 // GET /v1/crawls/:id/events (server-sent events) and GET /v1/crawls/:id/webhooks.
 import { Type } from 'typebox';
-import { RowId } from './common.js';
+import { WEBHOOK_EVENTS } from '../crawler/crawl-request.js';
+import { Nullable, RowId } from './common.js';
 
 export const LiveQuery = Type.Object(
   {
@@ -19,7 +20,7 @@ export const ProgressEvent = Type.Object(
     pagesFetched: Type.Integer(),
     pagesPerSecond: Type.Number(),
     frontier: Type.Integer(),
-    elapsedMs: Type.Union([Type.Integer(), Type.Null()]),
+    elapsedMs: Nullable(Type.Integer()),
     relevantPages: Type.Optional(Type.Integer()),
     harvestRate: Type.Optional(Type.Number()),
   },
@@ -31,14 +32,14 @@ export const PageEvent = Type.Object(
     id: Type.Integer(),
     url: Type.String(),
     type: Type.String(),
-    status: Type.Union([Type.Integer(), Type.Null()]),
-    contentType: Type.Union([Type.String(), Type.Null()]),
-    bytes: Type.Union([Type.Integer(), Type.Null()]),
-    loadMs: Type.Union([Type.Integer(), Type.Null()]),
+    status: Nullable(Type.Integer()),
+    contentType: Nullable(Type.String()),
+    bytes: Nullable(Type.Integer()),
+    loadMs: Nullable(Type.Integer()),
     depth: Type.Integer(),
-    score: Type.Union([Type.Number(), Type.Null()]),
-    title: Type.Union([Type.String(), Type.Null()]),
-    fetchedAt: Type.Union([Type.String(), Type.Null()]),
+    score: Nullable(Type.Number()),
+    title: Nullable(Type.String()),
+    fetchedAt: Nullable(Type.String()),
   },
   { description: '`event: page` (with ?pages=true), once per written page; dedupe on id after a resume' },
 );
@@ -58,14 +59,14 @@ export const WebhookDeliveryList = Type.Object({
       eventId: Type.Integer({
         description: 'the x-trawl-delivery header: the same for every attempt of an event',
       }),
-      event: Type.String({ enum: ['started', 'page', 'completed', 'failed', 'cancelled'] }),
+      event: Type.String({ enum: [...WEBHOOK_EVENTS] }),
       attempt: Type.Integer(),
-      status: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status" }),
+      status: Nullable(Type.Integer(), { description: "the receiver's HTTP status" }),
       outcome: Type.String({ enum: ['delivered', 'retrying', 'failed'] }),
-      error: Type.Union([Type.String(), Type.Null()]),
+      error: Nullable(Type.String()),
       durationMs: Type.Integer(),
       attemptedAt: Type.String({ format: 'date-time' }),
     }),
   ),
-  next: Type.Union([Type.String(), Type.Null()]),
+  next: Nullable(Type.String()),
 });

@@ -1,7 +1,7 @@
 // POST /v1/rankings, POST /v1/crawls/:id/rank and the ranking resources: the one source of validation,
 // TypeScript types and OpenAPI for PageRank and degree analysis (MISSION-NOTES §6).
 import { type Static, Type } from 'typebox';
-import { Cursor, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, Nullable, PageQueryLimit, Uuid } from './common.js';
 
 const EdgePolicy = (what: string) =>
   Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
@@ -83,15 +83,15 @@ const RankedByDegree = Type.Array(Type.Object({ vertex: Type.String(), degree: T
 export const Ranking = Type.Object({
   id: Uuid,
   status: Type.Literal('completed'),
-  crawlId: Type.Union([Uuid, Type.Null()], { description: 'the crawl whose link graph was ranked' }),
+  crawlId: Nullable(Uuid, { description: 'the crawl whose link graph was ranked' }),
   iterations: Type.Integer(),
   converged: Type.Boolean(),
-  delta: Type.Union([Type.Number(), Type.Null()], {
+  delta: Nullable(Type.Number(), {
     description: 'L1 norm of the last update (null when maxIterations is 0)',
   }),
   vertices: Type.Integer(),
   edges: Type.Integer(),
-  declaredVertices: Type.Union([Type.Integer(), Type.Null()], {
+  declaredVertices: Nullable(Type.Integer(), {
     description: 'the vertex count on the first line of an uploaded edges file',
   }),
   droppedSelfLoops: Type.Integer(),
@@ -101,7 +101,7 @@ export const Ranking = Type.Object({
   maxIterations: Type.Integer(),
   topK: Type.Integer(),
   jaccardK: Type.Integer(),
-  personalization: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  personalization: Nullable(Type.Array(Type.String())),
   top: Type.Object(
     {
       pageRank: RankedByPageRank,
@@ -128,26 +128,23 @@ export const RankingJob = Type.Object({
   status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('failed')], {
     description: 'poll GET /v1/rankings/:id until completed or failed',
   }),
-  crawlId: Type.Union([Uuid, Type.Null()], { description: 'the crawl whose link graph is ranked' }),
+  crawlId: Nullable(Uuid, { description: 'the crawl whose link graph is ranked' }),
   damping: Type.Number(),
   epsilon: Type.Number(),
   maxIterations: Type.Integer(),
   topK: Type.Integer(),
   jaccardK: Type.Integer(),
-  personalization: Type.Union([Type.Array(Type.String()), Type.Null()]),
-  error: Type.Union(
-    [
-      Type.Object(
-        {
-          code: Type.String(),
-          detail: Type.String(),
-          field: Type.Optional(Type.String()),
-          line: Type.Optional(Type.Integer({ description: 'the line of the edges file at fault' })),
-        },
-        { additionalProperties: true },
-      ),
-      Type.Null(),
-    ],
+  personalization: Nullable(Type.Array(Type.String())),
+  error: Nullable(
+    Type.Object(
+      {
+        code: Type.String(),
+        detail: Type.String(),
+        field: Type.Optional(Type.String()),
+        line: Type.Optional(Type.Integer({ description: 'the line of the edges file at fault' })),
+      },
+      { additionalProperties: true },
+    ),
     { description: 'why a failed ranking failed: the problem the request would have answered' },
   ),
   createdAt: Type.String({ format: 'date-time' }),
@@ -182,7 +179,7 @@ export const RankedVertex = Type.Object({
 
 export const VertexPage = Type.Object({
   items: Type.Array(RankedVertex),
-  next: Type.Union([Type.String(), Type.Null()], { description: 'the next page, or null on the last' }),
+  next: Nullable(Type.String(), { description: 'the next page, or null on the last' }),
 });
 
 /** GET /v1/crawls/:id/graph: the crawl's graph formats, GEXF (for Gephi) carrying PageRank and degrees. */

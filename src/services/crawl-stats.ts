@@ -1,6 +1,7 @@
 // Use cases of a crawl's text statistics (MISSION-NOTES §8): the crawl-text job's work (main text of each stored
 // HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
 // rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
+import { isFinished } from '../crawler/crawl-request.js';
 import {
   DEFAULT_EXTRACTION_METHOD,
   EXTRACTION_METHODS,
@@ -15,9 +16,8 @@ import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
 import { TrawlError } from '../errors.js';
 import { CRAWL_TEXT_QUEUE, type CrawlTextJobData, type JobBackend } from '../jobs/queues.js';
 import type { WordStats } from '../schemas/stats.js';
+import { storedCrawlRequest } from './crawls.js';
 import { storedBodyText } from './stored-body.js';
-
-const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
 /** Pages per transaction of the text job: the counter document is rewritten once per batch. */
 export const DEFAULT_TEXT_BATCH_PAGES = 100;
@@ -36,11 +36,10 @@ export interface TextSettings {
 }
 
 /** The text settings of a stored crawl request; crawls stored before `extract` existed get the defaults. */
-export function textSettings(request: Record<string, unknown>): TextSettings {
-  const extract = (request.extract ?? {}) as { enabled?: unknown; method?: unknown };
-  const store = (request.store ?? {}) as { html?: unknown };
+export function textSettings(stored: Record<string, unknown>): TextSettings {
+  const { extract, store } = storedCrawlRequest(stored);
   const method = EXTRACTION_METHODS.find((m) => m === extract.method) ?? DEFAULT_EXTRACTION_METHOD;
-  return { enabled: extract.enabled !== false, method, storeHtml: store.html !== false };
+  return { enabled: extract.enabled, method, storeHtml: store.html };
 }
 
 /**
@@ -236,7 +235,7 @@ export class CrawlStatsService {
       htmlPages: progress.htmlPages,
       pagesFailed: progress.failedPages,
       failedPages,
-      complete: ENDED.has(crawl.status) && progress.pendingPages === 0,
+      complete: isFinished(crawl.status) && progress.pendingPages === 0,
     };
   }
 

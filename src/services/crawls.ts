@@ -1,6 +1,13 @@
 // Use cases of the crawl resource: start a crawl, read its status and results, cancel it. Routes call these;
 // these call the repository and the job queue and know nothing of HTTP.
+
 import { randomUUID } from 'node:crypto';
+import {
+  type CrawlStrategy,
+  CRAWL_REQUEST_DEFAULTS as DEFAULTS,
+  isFinished,
+  PAGE_TYPES,
+} from '../crawler/crawl-request.js';
 import type { CrawlSettings } from '../crawler/engine/ports.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
@@ -15,7 +22,7 @@ import {
 } from '../db/crawls-repo.js';
 import { InputError, TrawlError } from '../errors.js';
 import { addCrawlRunners, type JobBackend } from '../jobs/queues.js';
-import { type CrawlRequest, PAGE_TYPES } from '../schemas/crawls.js';
+import type { CrawlRequest } from '../schemas/crawls.js';
 import { decodeCursor, encodeCursor, isCreatedAtCursor, iso, isRowId } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 
@@ -47,17 +54,19 @@ export interface CrawlServiceOptions {
  */
 const RUNNING_CAP_RETRY_AFTER_SECS = 30;
 
-const FINISHED = new Set(['completed', 'failed', 'cancelled']);
-
 export function crawlLinks(id: string) {
   return { self: `/v1/crawls/${id}`, pages: `/v1/crawls/${id}/pages`, graph: `/v1/crawls/${id}/graph` };
 }
 
-/** The request with every default filled in: what the crawl really runs with, stored and shown back. */
+/**
+ * The request with every default filled in: what the crawl really runs with, stored and shown back. The one
+ * place defaults are applied (app.ts leaves bodies as sent); the values come from CRAWL_REQUEST_DEFAULTS,
+ * which the schema shows as its `default`s.
+ */
 export function normalizeCrawlRequest(request: CrawlRequest, defaultUserAgent: string) {
   return {
     seeds: request.seeds,
-    strategy: (request.strategy ?? 'bfs') as 'bfs' | 'best-first' | 'topic',
+    strategy: (request.strategy ?? DEFAULTS.strategy) as CrawlStrategy,
     relevance: request.relevance
       ? {
           ...(request.relevance.query !== undefined ? { query: request.relevance.query } : {}),
@@ -70,43 +79,45 @@ export function normalizeCrawlRequest(request: CrawlRequest, defaultUserAgent: s
               }
             : {}),
           ...(request.relevance.corpus ? { corpus: request.relevance.corpus } : {}),
-          threshold: request.relevance.threshold ?? 0.5,
+          threshold: request.relevance.threshold ?? DEFAULTS.relevanceThreshold,
         }
       : null,
     maxResults: request.maxResults ?? null,
-    ignoreInternal: request.ignoreInternal ?? false,
+    ignoreInternal: request.ignoreInternal ?? DEFAULTS.ignoreInternal,
     topics: request.topics ?? [],
     topic: {
-      mainTextStartsAtFirstParagraph: request.topic?.mainTextStartsAtFirstParagraph ?? true,
-      skipLinksWithHashOrColon: request.topic?.skipLinksWithHashOrColon ?? true,
+      mainTextStartsAtFirstParagraph:
+        request.topic?.mainTextStartsAtFirstParagraph ?? DEFAULTS.topic.mainTextStartsAtFirstParagraph,
+      skipLinksWithHashOrColon:
+        request.topic?.skipLinksWithHashOrColon ?? DEFAULTS.topic.skipLinksWithHashOrColon,
     },
-    maxPages: request.maxPages ?? 1000,
+    maxPages: request.maxPages ?? DEFAULTS.maxPages,
     maxDepth: request.maxDepth ?? null,
     scope: {
       ...(request.scope?.allowedDomains ? { allowedDomains: request.scope.allowedDomains } : {}),
-      sameHost: request.scope?.sameHost ?? false,
+      sameHost: request.scope?.sameHost ?? DEFAULTS.scope.sameHost,
       include: request.scope?.include ?? [],
       exclude: request.scope?.exclude ?? [],
     },
     politeness: {
-      delayMs: request.politeness?.delayMs ?? 1000,
-      maxCrawlDelayMs: request.politeness?.maxCrawlDelayMs ?? 30_000,
-      perHostConcurrency: request.politeness?.perHostConcurrency ?? 1,
-      respectRobots: request.politeness?.respectRobots ?? true,
-      respectNofollow: request.politeness?.respectNofollow ?? true,
+      delayMs: request.politeness?.delayMs ?? DEFAULTS.politeness.delayMs,
+      maxCrawlDelayMs: request.politeness?.maxCrawlDelayMs ?? DEFAULTS.politeness.maxCrawlDelayMs,
+      perHostConcurrency: request.politeness?.perHostConcurrency ?? DEFAULTS.politeness.perHostConcurrency,
+      respectRobots: request.politeness?.respectRobots ?? DEFAULTS.politeness.respectRobots,
+      respectNofollow: request.politeness?.respectNofollow ?? DEFAULTS.politeness.respectNofollow,
       userAgent: request.politeness?.userAgent ?? defaultUserAgent,
     },
-    concurrency: request.concurrency ?? 16,
-    workers: request.workers ?? 2,
-    sitemaps: request.sitemaps ?? false,
+    concurrency: request.concurrency ?? DEFAULTS.concurrency,
+    workers: request.workers ?? DEFAULTS.workers,
+    sitemaps: request.sitemaps ?? DEFAULTS.sitemaps,
     fetch: {
-      timeoutMs: request.fetch?.timeoutMs ?? 30_000,
-      maxBytes: request.fetch?.maxBytes ?? 10_485_760,
-      retries: request.fetch?.retries ?? 2,
+      timeoutMs: request.fetch?.timeoutMs ?? DEFAULTS.fetch.timeoutMs,
+      maxBytes: request.fetch?.maxBytes ?? DEFAULTS.fetch.maxBytes,
+      retries: request.fetch?.retries ?? DEFAULTS.fetch.retries,
     },
-    store: { html: request.store?.html ?? true },
+    store: { html: request.store?.html ?? DEFAULTS.store.html },
     extract: {
-      enabled: request.extract?.enabled ?? true,
+      enabled: request.extract?.enabled ?? DEFAULTS.extract.enabled,
       method: request.extract?.method ?? DEFAULT_EXTRACTION_METHOD,
     },
     webhook: request.webhook ? normalizeWebhook(request.webhook) : null,
@@ -120,6 +131,16 @@ function shownRequest(request: Record<string, unknown>): Record<string, unknown>
   return { ...request, webhook: { ...webhook, secret: '(set)' } };
 }
 export type NormalizedCrawlRequest = ReturnType<typeof normalizeCrawlRequest>;
+
+/**
+ * A crawl's stored request (crawls.request, written by normalizeCrawlRequest) read back: the one reader, so
+ * a row stored before a field existed gets that field's default rather than undefined. Normalizing a
+ * normalized request changes nothing.
+ */
+export function storedCrawlRequest(stored: Record<string, unknown>): NormalizedCrawlRequest {
+  const request = stored as unknown as CrawlRequest;
+  return normalizeCrawlRequest(request, request.politeness?.userAgent ?? '');
+}
 
 export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest): CrawlSettings {
   return {
@@ -160,11 +181,11 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
 
 /** Relevant pages, harvest rate and how pages are scored, for crawls that score pages. */
 function focusStatus(row: CrawlRow, pagesFetched: number) {
-  const request = row.request as Partial<NormalizedCrawlRequest>;
+  const request = storedCrawlRequest(row.request);
   const relevance = request.relevance;
-  if (!relevance) return { strategy: request.strategy ?? 'bfs' };
+  if (!relevance) return { strategy: request.strategy };
   return {
-    strategy: request.strategy ?? 'bfs',
+    strategy: request.strategy,
     relevantPages: row.relevant_pages,
     harvestRate: pagesFetched > 0 ? Math.round((row.relevant_pages / pagesFetched) * 10_000) / 10_000 : 0,
     scoring: {
@@ -341,7 +362,7 @@ export class CrawlService {
           type !== 'FRONTIER' && type !== 'DISALLOWED' && !(type === 'DUPLICATE' && status === null),
       )
       .reduce((sum, { n }) => sum + n, 0);
-    const end = row.finished_at ?? (FINISHED.has(row.status) ? totals.last_fetched_at : new Date());
+    const end = row.finished_at ?? (isFinished(row.status) ? totals.last_fetched_at : new Date());
     const elapsedMs = row.started_at && end ? Math.max(0, end.getTime() - row.started_at.getTime()) : null;
     const round = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
     return {
@@ -375,7 +396,7 @@ export class CrawlService {
     const items = rows.slice(0, limit).map((row) => ({
       id: row.id,
       status: row.status,
-      seeds: ((row.request as { seeds?: string[] }).seeds ?? []).slice(0, 10),
+      seeds: storedCrawlRequest(row.request).seeds.slice(0, 10),
       createdAt: row.created_at.toISOString(),
       finishedAt: iso(row.finished_at),
       links: crawlLinks(row.id),

@@ -2,6 +2,7 @@
 // the crawler's Fetcher (SSRF guard per ALLOW_PRIVATE_NETWORKS, byte cap, charset decoding), robots.txt obeyed
 // for the page and every redirect hop (RFC 9309), and parsed with the crawl's own parseHtml options.
 // A document the service cannot get is the caller's problem, not ours: a 422 naming the request field.
+import { DEFAULT_MAX_BODY_BYTES, isHtmlBody, isTextualContentType } from '../crawler/crawl-request.js';
 import type { Fetcher, FetchResult } from '../crawler/fetch/index.js';
 import { canonicalizeUrl } from '../crawler/frontier/canonicalize.js';
 import { type ParsedPage, parseHtml } from '../crawler/parse/parse-html.js';
@@ -28,14 +29,6 @@ export interface FetchedDocument {
   /** Served as HTML (or untyped and looking like it), as the crawl decides; else plain text. */
   isHtml: boolean;
   truncated: boolean;
-}
-
-// The crawl's own test (crawl-runner.ts): an HTML media type, or no type and an HTML-looking start.
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
-const TEXT_TYPES = /^text\//i;
-
-function looksLikeHtml(text: string): boolean {
-  return /^\s*(<!doctype html|<html|<head|<body)/i.test(text.slice(0, 512));
 }
 
 type Outcome = { document: FetchedDocument } | { reason: string; detail: Record<string, unknown> };
@@ -123,8 +116,8 @@ export class DocumentSession {
       userAgent: this.options.userAgent,
       timeoutMs: this.options.timeoutMs,
       maxBytes: this.options.maxBytes,
-      acceptBody: (contentType) =>
-        contentType === null || HTML_TYPES.test(contentType) || TEXT_TYPES.test(contentType),
+      // the crawl's own tests (crawl-request.ts), so a document is read as the crawl would read it
+      acceptBody: isTextualContentType,
       beforeRedirect: async (_from, to) => {
         const disallowed = await this.refusal(to);
         if (disallowed === null) return { follow: true };
@@ -149,8 +142,7 @@ export class DocumentSession {
         detail: { contentType: result.contentType },
       };
     }
-    const isHtml =
-      result.contentType === null ? looksLikeHtml(result.text) : HTML_TYPES.test(result.contentType);
+    const isHtml = isHtmlBody(result.contentType, result.text);
     return {
       document: {
         url,
@@ -171,7 +163,7 @@ export class DocumentFetcher {
   constructor(options: DocumentFetcherOptions) {
     this.options = {
       timeoutMs: 30_000,
-      maxBytes: 10_485_760,
+      maxBytes: DEFAULT_MAX_BODY_BYTES,
       concurrency: 8,
       ...options,
     };

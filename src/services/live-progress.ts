@@ -8,7 +8,9 @@
 // page still in the frontier, and only moves to a mark seen on two ticks in a row, so a page inserted by a
 // transaction that had not committed yet at the first look is not skipped. A resumed stream re-sends the
 // pages ≥ W: at least once, never missed; clients dedupe on the page id.
+
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isFinished } from '../crawler/crawl-request.js';
 import type { LiveRepository } from '../db/live-repo.js';
 import type { CrawlEventBus } from '../jobs/crawl-events.js';
 import type { CrawlService } from './crawls.js';
@@ -32,7 +34,6 @@ export interface LiveProgressOptions {
 
 type Status = Awaited<ReturnType<CrawlService['status']>>;
 
-const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 const PAGE_BATCH = 500;
 
 /** Last-Event-ID as a page id mark; anything else starts from the beginning. */
@@ -91,7 +92,7 @@ export class LiveProgressService {
       for (;;) {
         const tickStartMs = Date.now();
         dirty = false;
-        const finished = FINISHED.has(status.status);
+        const finished = isFinished(status.status);
         if (request.pages) {
           const { frontierLow, maxId } = await repository.frontierLow(crawlId);
           const candidate = finished || frontierLow === null ? (maxId ?? 0) + 1 : frontierLow;

@@ -3,7 +3,6 @@
 // TF-IDF needs a corpus: a stored one named by id (POST /v1/corpora), else one built from this request's
 // documents (the similarity set plus the scored ones), as a crawl without a corpus does; the response says
 // which. Parsing and scoring run on the CPU pool (cpu-pool.ts), off the event loop for large documents.
-import { textPage } from '../crawler/parse/text-page.js';
 import { parseKeywordQuery } from '../crawler/score/index.js';
 import type { Owner } from '../db/crawls-repo.js';
 import { InputError } from '../errors.js';
@@ -20,8 +19,6 @@ interface LoadedDocument {
   /** Text documents have no title to show. */
   hasTitle: boolean;
 }
-
-export { textPage };
 
 /** Where stored corpora come from (CorporaRepository): a missing one is a 404, one not completed a 409. */
 export interface CorpusLoader {

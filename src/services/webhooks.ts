@@ -3,22 +3,12 @@
 // so a captured delivery cannot be replayed later). A failed attempt is retried by a delayed `webhook` job
 // after baseDelayMs·2^(attempt−1); after maxAttempts the event is given up and the next one goes out.
 import { createHmac } from 'node:crypto';
+import { WEBHOOK_EVENTS, type WebhookConfig, type WebhookEvent } from '../crawler/crawl-request.js';
 import type { Fetcher } from '../crawler/fetch/index.js';
 import type { WebhookDeliveryRow, WebhooksRepository } from '../db/webhooks-repo.js';
 import { InputError } from '../errors.js';
 import { type JobBackend, WEBHOOK_QUEUE, type WebhookJobData } from '../jobs/queues.js';
 import type { CrawlService } from './crawls.js';
-
-export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-/** The webhook settings as stored with the crawl request. */
-export interface WebhookConfig {
-  url: string;
-  events: WebhookEvent[];
-  headers: Record<string, string>;
-  secret: string | null;
-}
 
 // Headers the service sets itself; a request may not replace them.
 const RESERVED_HEADERS = new Set([
@@ -114,7 +104,7 @@ export class WebhookDeliverer {
 
   private async drain(crawlId: string): Promise<void> {
     const { repository } = this.options;
-    const config = (await repository.config(crawlId)) as WebhookConfig | null;
+    const config = await repository.config(crawlId);
     for (;;) {
       const [head] = await repository.pending(crawlId, 1);
       if (!head?.due) return;

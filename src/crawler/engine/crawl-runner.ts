@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
+import { DEFAULT_MAX_BODY_BYTES, isHtmlBody, isTextualContentType } from '../crawl-request.js';
 import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl, urlTooLong } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
@@ -75,7 +76,6 @@ interface SiteRobots {
   fetchError: string | null;
 }
 
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
@@ -85,7 +85,7 @@ const MAX_REMEMBERED_URLS = 500_000;
  * a parse holds the decoded text, its words and its links, several times the bytes parsed, so a crawl that
  * raises maxBytes to 100 MiB must not multiply that by ten. Search engines stop earlier (Googlebot: 15 MB).
  */
-export const PARSE_MAX_BYTES = 10 * 1024 * 1024;
+export const PARSE_MAX_BYTES = DEFAULT_MAX_BODY_BYTES;
 /**
  * A page whose lease ran out this many times is recorded INVALID ("worker-lost") instead of being fetched
  * again: once, a page in flight beside a poison page may have been an innocent bystander, so it is retried
@@ -610,8 +610,7 @@ export class CrawlRunner {
       retry: { ...options.retry, minDelayMs: held.current?.delayMs ?? this.settings.delayMs },
       ...(hold ? { budgetHold: hold } : {}),
       maxTextBytes: PARSE_MAX_BYTES,
-      acceptBody: (contentType) =>
-        contentType === null || HTML_TYPES.test(contentType) || /^text\//i.test(contentType),
+      acceptBody: isTextualContentType,
       beforeRedirect: async (_from, to) => {
         const target = canonicalizeUrl(to);
         if (!target) {
@@ -674,8 +673,7 @@ export class CrawlRunner {
       duplicateOf?: number;
     } | null;
     const status = result.status ?? 0;
-    const isHtml =
-      result.contentType === null ? looksLikeHtml(result.text) : HTML_TYPES.test(result.contentType);
+    const isHtml = isHtmlBody(result.contentType, result.text);
     const sha256 = result.body ? createHash('sha256').update(result.body).digest('hex') : null;
     const usable = !stopped && !result.error && status >= 200 && status < 300;
     const original = await requestDone(usable && isHtml ? sha256 : null);
@@ -908,8 +906,4 @@ function policyFromStored(
   if (stored.status === null)
     return RobotsPolicy.from(robotsUrl, { unreachable: true, error: stored.error ?? undefined });
   return RobotsPolicy.from(robotsUrl, { status: stored.status, body: stored.body ?? '' });
-}
-
-function looksLikeHtml(text: string | null): boolean {
-  return text !== null && /^\s*(<!doctype html|<html|<head|<body)/i.test(text.slice(0, 512));
 }

@@ -1,7 +1,9 @@
 // The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
-export type PageType = 'HTML' | 'BINARY' | 'DUPLICATE' | 'INVALID' | 'DISALLOWED' | 'FRONTIER';
+import type { CrawlStrategy, PageType } from '../crawl-request.js';
+
+export type { PageType };
 
 export interface CrawlSettings {
   crawlId: string;
@@ -22,7 +24,7 @@ export interface CrawlSettings {
   storeHtml: boolean;
   sitemaps: boolean;
   /** bfs: all links weigh the same; best-first: a link weighs its page's score; topic: MISSION-NOTES §2. */
-  strategy: 'bfs' | 'best-first' | 'topic';
+  strategy: CrawlStrategy;
   /** How pages are scored (any strategy; best-first needs it). A page at or above threshold is relevant. */
   relevance: {
     query?: string;

@@ -2,6 +2,7 @@
 // TF-IDF cosine against a similarity set. TF-IDF needs document frequencies: from a stored corpus when the
 // crawl names one, else from a corpus grown out of the similarity set plus every page this runner has
 // scored so far (several runners of one crawl each grow their own; their scores can differ slightly early on).
+import { DEFAULT_MAX_BODY_BYTES } from '../crawl-request.js';
 import type { Fetcher } from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { type ParsedPage, parseHtml } from '../parse/parse-html.js';
@@ -142,7 +143,7 @@ async function loadSimilaritySet(
     const result = await deps.fetcher.fetch(url, {
       userAgent: deps.userAgent,
       timeoutMs: deps.timeoutMs,
-      maxBytes: 10 * 1024 * 1024,
+      maxBytes: DEFAULT_MAX_BODY_BYTES,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     if (result.error || result.status === null || result.status >= 300 || result.text === null) continue;

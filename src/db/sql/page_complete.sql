@@ -1,11 +1,24 @@
--- Writes the outcome of fetching page $1 and ends its lease, in one statement: the metadata row with its
--- relevance score ($22), the body (gzip), the images it shows, its binary-document record, the page budget
--- back for a page never requested ($16), a relevant page ($23) as one more result while the crawl has
--- fewer than its maxResults (the crawl row is locked for that, and only then: results are counted in the
--- order pages are recorded, exactly, whatever runs in parallel), and its links
--- ($24 target URLs, $25 anchors) to the pages of crawl $26 they name, and the links and images it could not
--- keep ($27, JSON; null when none). Those pages were queued before this statement (queuing is idempotent),
--- so a crash between the two only means the page is leased again and redone.
+-- Writes the outcome of fetching a page and ends its lease, in one statement: the metadata row with its
+-- relevance score, the body (gzip), the images it shows, its binary-document record, the page budget back
+-- for a page never requested, a relevant page as one more result while the crawl has fewer than its
+-- maxResults (the crawl row is locked for that, and only then: results are counted in the order pages are
+-- recorded, exactly, whatever runs in parallel), and its links to the pages of the crawl they name. Those
+-- pages were queued before this statement (queuing is idempotent), so a crash between the two only means
+-- the page is leased again and redone. Parameters (db/crawl-store.ts completePage passes them in order):
+--   $1  page id                         $15 body, gzip (bytea; null: not stored)
+--   $2  page type (HTML, BINARY, …)     $16 page never requested: give its page budget back (boolean)
+--   $3  HTTP status (null: none)        $17 image URLs (text[])
+--   $4  content type                    $18 image alt texts (text[], same order as $17)
+--   $5  body bytes                      $19 binary document's data type (null: not a document)
+--   $6  body truncated (boolean)        $20 binary document's content type
+--   $7  body sha256 (hex)               $21 binary document's bytes
+--   $8  load time, ms                   $22 relevance score (null: not scored)
+--   $9  fetched at (timestamptz)        $23 relevant (boolean): may count as one more result
+--   $10 final URL after redirects       $24 link target URLs, canonical (text[])
+--   $11 title                           $25 link anchors (text[], same order as $24)
+--   $12 error, when the fetch failed     $26 crawl id
+--   $13 redirects (JSON, null: none)    $27 links and images it could not keep (JSON; null: none)
+--   $14 page it duplicates (page id)
 WITH crawl AS (
   SELECT relevant_pages < coalesce((request ->> 'maxResults')::int, 2147483647) AS room
   FROM crawls WHERE $23::boolean AND id = $26

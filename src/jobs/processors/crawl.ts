@@ -2,6 +2,7 @@
 // retried, retaken after a worker died (BullMQ's stalled-job check) or re-queued on shutdown without loss.
 import { type Job, WaitingError } from 'bullmq';
 import type pg from 'pg';
+import { isFinished } from '../../crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit, type RunnerLogger } from '../../crawler/engine/crawl-runner.js';
 import type { CrawlEventSink } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
@@ -9,7 +10,7 @@ import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
 import { enqueueCrawlText } from '../../services/crawl-stats.js';
-import { crawlSettings, type NormalizedCrawlRequest } from '../../services/crawls.js';
+import { crawlSettings, storedCrawlRequest } from '../../services/crawls.js';
 import type { CrawlJobData, JobBackend } from '../queues.js';
 
 export interface CrawlProcessorDeps {
@@ -41,8 +42,8 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
   return async (job: Job<CrawlJobData>, token?: string) => {
     const { crawlId, runner } = job.data;
     const crawl = await repository.get(crawlId);
-    if (!crawl || !['queued', 'running'].includes(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
-    const request = crawl.request as unknown as NormalizedCrawlRequest;
+    if (!crawl || isFinished(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
+    const request = storedCrawlRequest(crawl.request);
     const settings = crawlSettings(crawlId, request);
     const share = Math.max(1, Math.ceil(settings.concurrency / Math.max(1, request.workers)));
     // Main text is extracted and counted while the crawl runs, by the crawl-text job (deduplicated, so

@@ -1,0 +1,85 @@
+// The crawl vocabulary's one home (src/crawler/crawl-request.ts): the schema's `default`s and the defaults
+// normalizeCrawlRequest fills are the same values, and a stored request is read back through one function.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Value } from 'typebox/value';
+import {
+  CRAWL_REQUEST_DEFAULTS,
+  isFinished,
+  isHtmlBody,
+  isTextualContentType,
+} from '../../../src/crawler/crawl-request.js';
+import { CrawlRequest, type CrawlRequest as CrawlRequestType } from '../../../src/schemas/crawls.js';
+import { normalizeCrawlRequest, storedCrawlRequest } from '../../../src/services/crawls.js';
+
+const UA = 'trawl-test/1.0';
+
+test("the schema's defaults are the ones normalizeCrawlRequest fills in", () => {
+  // every nested object present and empty, so the schema's defaults reach each of their fields
+  const bare: CrawlRequestType = {
+    seeds: ['https://example.com/'],
+    relevance: { query: 'otter' },
+    topic: {},
+    scope: {},
+    politeness: {},
+    fetch: {},
+    store: {},
+    extract: {},
+  };
+  const bySchema = Value.Default(CrawlRequest, structuredClone(bare)) as CrawlRequestType;
+  assert.equal(bySchema.maxPages, CRAWL_REQUEST_DEFAULTS.maxPages);
+  assert.equal(bySchema.fetch?.maxBytes, CRAWL_REQUEST_DEFAULTS.fetch.maxBytes);
+  assert.deepEqual(normalizeCrawlRequest(bySchema, UA), normalizeCrawlRequest(bare, UA));
+});
+
+test('storedCrawlRequest: a normalized request reads back unchanged; an older row gets the missing defaults', () => {
+  const stored = normalizeCrawlRequest(
+    {
+      seeds: ['https://example.com/'],
+      strategy: 'best-first',
+      relevance: { similarTo: { urls: ['https://example.com/a'] }, threshold: 0.3 },
+      politeness: { delayMs: 0, userAgent: 'other-bot/2' },
+      webhook: {
+        url: 'https://hooks.example/x',
+        events: ['completed'],
+        headers: { 'X-Team': 'a' },
+        secret: 'sekrit-123',
+      },
+    },
+    UA,
+  );
+  const json = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
+  assert.deepEqual(storedCrawlRequest(json), stored);
+
+  const older = { seeds: ['https://example.com/'], maxPages: 5, politeness: { userAgent: 'old-bot/1' } };
+  const read = storedCrawlRequest(older);
+  assert.equal(read.strategy, 'bfs');
+  assert.equal(read.maxPages, 5);
+  assert.equal(read.politeness.userAgent, 'old-bot/1');
+  assert.equal(read.politeness.delayMs, CRAWL_REQUEST_DEFAULTS.politeness.delayMs);
+  assert.equal(read.extract.enabled, true);
+  assert.equal(read.store.html, true);
+  assert.equal(read.relevance, null);
+});
+
+test('isFinished: completed, failed and cancelled are final; queued and running are not', () => {
+  assert.deepEqual(['queued', 'running', 'completed', 'failed', 'cancelled'].map(isFinished), [
+    false,
+    false,
+    true,
+    true,
+    true,
+  ]);
+});
+
+test('isHtmlBody and isTextualContentType: the media-type tests the crawl and /v1 documents share', () => {
+  assert.equal(isHtmlBody('text/html; charset=utf-8', ''), true);
+  assert.equal(isHtmlBody('application/xhtml+xml', ''), true);
+  assert.equal(isHtmlBody('text/plain', '<html>'), false);
+  assert.equal(isHtmlBody(null, '  <!DOCTYPE html><p>x'), true);
+  assert.equal(isHtmlBody(null, 'plain words'), false);
+  assert.equal(isHtmlBody(null, null), false);
+  assert.equal(isTextualContentType(null), true);
+  assert.equal(isTextualContentType('text/csv'), true);
+  assert.equal(isTextualContentType('application/pdf'), false);
+});

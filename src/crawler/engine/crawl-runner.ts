@@ -40,7 +40,7 @@ export interface RunnerLogger {
 export interface RunnerOptions {
   workerId: string;
   leaseSecs: number;
-  fetcher: Fetcher;
+  fetcher: Pick<Fetcher, 'fetch'>;
   store: CrawlStore;
   log: RunnerLogger;
   /** Fetches this runner keeps in flight (its share of the crawl's concurrency). */

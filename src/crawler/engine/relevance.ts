@@ -59,7 +59,7 @@ export class PageRelevance {
   static async create(
     relevance: NonNullable<CrawlSettings['relevance']>,
     deps: {
-      fetcher: Fetcher;
+      fetcher: Pick<Fetcher, 'fetch'>;
       corpora?: CorpusSource;
       userAgent: string;
       timeoutMs: number;
@@ -116,7 +116,7 @@ export class PageRelevance {
 
 async function loadSimilaritySet(
   similarTo: { urls: string[]; documents: Array<{ text?: string; html?: string; url?: string }> },
-  deps: { fetcher: Fetcher; userAgent: string; timeoutMs: number; signal?: AbortSignal },
+  deps: { fetcher: Pick<Fetcher, 'fetch'>; userAgent: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<ParsedPage[]> {
   const pages: ParsedPage[] = [];
   const normalizeUrl = (absolute: string) => canonicalizeUrl(absolute);

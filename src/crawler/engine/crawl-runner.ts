@@ -2,7 +2,6 @@
 // keep per-host limits across every worker), fetches them, parses HTML, and writes each outcome back with the
 // links it found. Several runners, in one process or many, work on one crawl at once; a crashed runner's
 // leases expire and others pick its URLs up. Layers: robots → fetch → parse → record (crawlee's habit).
-import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -11,11 +10,18 @@ import { InputError } from '../../errors.js';
 import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl, urlTooLong } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
-import { documentTypeFor } from '../frontier/url-kind.js';
-import { type ParsedPage, parseHtml } from '../parse/parse-html.js';
+import { parseHtml } from '../parse/parse-html.js';
 import { fetchRobots, productToken, RobotsPolicy, robotsUrlFor } from '../robots/index.js';
-import { topicLinkWeights } from '../score/index.js';
 import { discoverSitemapUrls } from '../sitemap/index.js';
+import { originOf, selectLinks } from './link-selection.js';
+import {
+  blankOutcome,
+  HTML_TYPES,
+  htmlOutcome,
+  type RedirectRefusal,
+  readFetch,
+  settleOutcome,
+} from './page-outcome.js';
 import type {
   ClaimedPage,
   CrawlEventSink,
@@ -75,7 +81,6 @@ interface SiteRobots {
   fetchError: string | null;
 }
 
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
@@ -95,12 +100,8 @@ export const MAX_LEASE_EXPIRIES = 2;
 export const WORKER_LOST = 'worker-lost';
 /** The error of a page given up after repeated faults of our own: the details are logged, never shown. */
 export const INTERNAL_FAULT = 'internal';
-/** Characters of a skipped URL kept to show it by (canonical URLs are ASCII, so a cut splits nothing). */
-const SKIPPED_URL_HEAD = 300;
 
-export function originOf(url: string): string {
-  return new URL(url).origin;
-}
+export { originOf } from './link-selection.js';
 
 export class CrawlRunner {
   private readonly settings: CrawlSettings;
@@ -597,11 +598,7 @@ export class CrawlRunner {
     const { store } = this.options;
     const { crawlId, perHostConcurrency, userAgent } = this.settings;
     // Why a redirect stopped, when it did: the hop was refused by scope, robots.txt or deduplication.
-    let refusal: {
-      type: 'DISALLOWED' | 'DUPLICATE' | 'INVALID';
-      reason: string;
-      duplicateOf?: number;
-    } | null = null;
+    let refusal: RedirectRefusal | null = null;
 
     const options = this.fetchOptions();
     const result: FetchResult = await this.options.fetcher.fetch(page.url, {
@@ -655,81 +652,17 @@ export class CrawlRunner {
       },
     });
 
-    const base = {
-      status: result.status,
-      contentType: result.contentType,
-      bytes: result.body ? result.bytes : result.contentLength,
-      truncated: result.truncated,
-      loadMs: Math.round(result.loadMs),
-      fetchedAt: new Date(),
-      finalUrl: result.finalUrl,
-      redirects: result.redirects.length
-        ? result.redirects.map(({ url, status }) => ({ url, status }))
-        : null,
-      requested: true,
-    };
-    const stopped = refusal as {
-      type: 'DISALLOWED' | 'DUPLICATE' | 'INVALID';
-      reason: string;
-      duplicateOf?: number;
-    } | null;
-    const status = result.status ?? 0;
-    const isHtml =
-      result.contentType === null ? looksLikeHtml(result.text) : HTML_TYPES.test(result.contentType);
-    const sha256 = result.body ? createHash('sha256').update(result.body).digest('hex') : null;
-    const usable = !stopped && !result.error && status >= 200 && status < 300;
-    const original = await requestDone(usable && isHtml ? sha256 : null);
-    if (stopped) {
-      return {
-        ...blankOutcome(stopped.type, { error: stopped.reason }),
-        ...base,
-        duplicateOf: stopped.duplicateOf ?? null,
-      };
-    }
-    if (result.error) {
-      return {
-        ...blankOutcome('INVALID', { error: `${result.error.code}: ${result.error.message}` }),
-        ...base,
-      };
-    }
-    if (status >= 400 || status < 200 || status >= 300) {
-      return {
-        ...blankOutcome('INVALID', { error: status >= 400 ? null : `unexpected status ${status}` }),
-        ...base,
-      };
-    }
-    if (!isHtml) {
-      const dataType = documentTypeFor(result.contentType, result.finalUrl);
-      return {
-        ...blankOutcome('BINARY', {}),
-        ...base,
-        sha256,
-        document: dataType ? { dataType, contentType: result.contentType, bytes: base.bytes } : null,
-      };
-    }
-    if (original !== null) {
-      return { ...blankOutcome('DUPLICATE', { error: null }), ...base, sha256, duplicateOf: original };
-    }
+    const reading = readFetch(result);
+    const stopped = refusal as RedirectRefusal | null;
+    const original = await requestDone(!stopped && reading.ok && reading.isHtml ? reading.sha256 : null);
+    const settled = settleOutcome(result, reading, stopped, original);
+    if (settled) return settled;
     // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
     // and so is the decoded text, so a page in flight holds little more than its body.
     const read = this.readHtml(result.text ?? '', result.finalUrl, page.depth);
     result.text = null;
-    return {
-      ...blankOutcome('HTML', {
-        error: result.budgetCut
-          ? `body cut at ${result.bytes} bytes: the worker's memory budget for bodies was full`
-          : null,
-      }),
-      ...base,
-      sha256,
-      title: read.title,
-      htmlGzip: this.settings.storeHtml && result.body ? await gzip(result.body) : null,
-      links: read.links,
-      images: read.images,
-      skipped: read.skipped,
-      score: read.score,
-      relevant: read.score !== null && read.score >= (this.settings.relevance?.threshold ?? 1),
-    };
+    const htmlGzip = this.settings.storeHtml && result.body ? await gzip(result.body) : null;
+    return htmlOutcome(result, reading, read, htmlGzip, this.settings.relevance?.threshold ?? 1);
   }
 
   /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */
@@ -751,63 +684,17 @@ export class CrawlRunner {
       words: this.relevance !== null || this.settings.strategy === 'topic',
     });
     const score = this.relevance ? this.relevance.score(parsed) : null;
-    const followLinks = !(this.settings.respectNofollow && parsed.metaRobots.nofollow);
-    const links: DiscoveredUrl[] = [];
-    const images: Array<{ url: string; alt: string }> = [];
-    const skipped: SkippedUrl[] = [];
-    if (followLinks) {
-      const priorityOf = this.linkPriorities(parsed, score);
-      const pageHost = new URL(finalUrl).host;
-      const seen = new Set<string>();
-      for (const link of parsed.links) {
-        if (seen.has(link.url) || (this.settings.respectNofollow && link.nofollow)) continue;
-        seen.add(link.url);
-        const priority = priorityOf(link.url);
-        if (priority === null) continue;
-        if (this.settings.ignoreInternal && new URL(link.url).host === pageHost) continue;
-        if (!this.inScope(link.url, depth + 1, finalUrl)) continue;
-        const tooLong = urlTooLong(link.url);
-        if (tooLong !== null) {
-          skipped.push({ kind: 'link', url: urlHead(link.url), reason: tooLong });
-          continue;
-        }
-        links.push({
-          url: link.url,
-          origin: originOf(link.url),
-          depth: depth + 1,
-          priority,
-          anchor: link.anchorText.slice(0, 500),
-          known: this.queuedUrls.has(link.url),
-          disallowed: this.knownDisallowance(link.url),
-        });
-      }
-    }
-    const seenImages = new Set<string>();
-    for (const image of parsed.images) {
-      if (seenImages.has(image.url)) continue;
-      seenImages.add(image.url);
-      const tooLong = urlTooLong(image.url);
-      if (tooLong !== null) skipped.push({ kind: 'image', url: urlHead(image.url), reason: tooLong });
-      else images.push({ url: image.url, alt: image.alt.slice(0, 500) });
-    }
+    const { links, images, skipped } = selectLinks(
+      parsed,
+      { finalUrl, depth, score },
+      {
+        ...this.settings,
+        inScope: (url, linkDepth, foundOn) => this.inScope(url, linkDepth, foundOn),
+        known: (url) => this.queuedUrls.has(url),
+        disallowed: (url) => this.knownDisallowance(url),
+      },
+    );
     return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images, skipped };
-  }
-
-  /**
-   * The frontier weight of each link of a page, by strategy (MISSION-NOTES §2); null drops the link.
-   * bfs: all equal. best-first: the score of the page holding the link. topic: 1, 1/(d+2) or 0 from the
-   * words around the link in the main text; links outside the main text (or with # or : in their path,
-   * when that option is on) are not followed.
-   */
-  private linkPriorities(parsed: ParsedPage, score: number | null): (url: string) => number | null {
-    const { strategy } = this.settings;
-    if (strategy === 'best-first') return () => score ?? 0;
-    if (strategy !== 'topic') return () => 0;
-    const weights = new Map<string, number>();
-    for (const entry of topicLinkWeights(parsed, this.settings.topics, this.settings.topicOptions)) {
-      if (!weights.has(entry.url)) weights.set(entry.url, entry.weight);
-    }
-    return (url) => weights.get(url) ?? null;
   }
 
   /**
@@ -867,40 +754,6 @@ export class CrawlRunner {
   }
 }
 
-function blankOutcome(
-  type: PageOutcome['type'],
-  fields: { error?: string | null; requested?: boolean },
-): PageOutcome {
-  return {
-    score: null,
-    relevant: false,
-    type,
-    status: null,
-    contentType: null,
-    bytes: null,
-    truncated: false,
-    sha256: null,
-    loadMs: null,
-    fetchedAt: new Date(),
-    finalUrl: null,
-    title: null,
-    error: fields.error ?? null,
-    redirects: null,
-    duplicateOf: null,
-    requested: fields.requested ?? true,
-    htmlGzip: null,
-    links: [],
-    images: [],
-    skipped: [],
-    document: null,
-  };
-}
-
-/** Enough of an over-long URL to recognize it by. */
-function urlHead(url: string): string {
-  return url.length <= SKIPPED_URL_HEAD ? url : `${url.slice(0, SKIPPED_URL_HEAD)}…`;
-}
-
 function policyFromStored(
   robotsUrl: string,
   stored: { status: number | null; body: string | null; error: string | null },
@@ -908,8 +761,4 @@ function policyFromStored(
   if (stored.status === null)
     return RobotsPolicy.from(robotsUrl, { unreachable: true, error: stored.error ?? undefined });
   return RobotsPolicy.from(robotsUrl, { status: stored.status, body: stored.body ?? '' });
-}
-
-function looksLikeHtml(text: string | null): boolean {
-  return text !== null && /^\s*(<!doctype html|<html|<head|<body)/i.test(text.slice(0, 512));
 }

@@ -11,7 +11,7 @@ import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/inde
 import { canonicalizeUrl, urlTooLong } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
 import { parseHtml } from '../parse/parse-html.js';
-import { fetchRobots, productToken, RobotsPolicy, robotsUrlFor } from '../robots/index.js';
+import { fetchRobots, productToken, RobotsCache, type RobotsFetch, RobotsPolicy } from '../robots/index.js';
 import { discoverSitemapUrls } from '../sitemap/index.js';
 import { originOf, selectLinks } from './link-selection.js';
 import {
@@ -109,7 +109,14 @@ export class CrawlRunner {
   private readonly scope: CrawlScope | null = null;
   /** Why the stored scope cannot be used (a crawl stored before scope patterns were RE2): it fails at start. */
   private readonly scopeFault: string | null = null;
-  private readonly robotsBySite = new Map<number, Promise<SiteRobots>>();
+  /**
+   * robots.txt of each origin, for this crawl's product token. An entry lasts the runner's life: a crawl
+   * reads one robots.txt per origin (robots_save.sql stores it, and every runner takes the stored file).
+   */
+  private readonly robots = new RobotsCache({
+    load: (robotsUrl) => this.loadOrFetchRobots(robotsUrl),
+    maxAgeMs: Number.POSITIVE_INFINITY,
+  });
   /** The robots.txt verdicts this runner has in hand, by origin (filled as robotsFor resolves). */
   private readonly knownRobots = new Map<string, SiteRobots>();
   private readonly siteIds = new Map<string, number>();
@@ -509,25 +516,32 @@ export class CrawlRunner {
   }
 
   /** robots.txt of a site: loaded from the store when another runner fetched it, else fetched once here. */
-  private robotsFor(siteId: number, origin: string): Promise<SiteRobots> {
-    let policy = this.robotsBySite.get(siteId);
-    if (!policy) {
-      policy = this.loadOrFetchRobots(siteId, origin);
-      this.robotsBySite.set(siteId, policy);
-      policy.then(
-        (robots) => this.knownRobots.set(origin, robots),
-        () => this.robotsBySite.delete(siteId),
-      );
-    }
-    return policy;
+  private async robotsFor(siteId: number, origin: string): Promise<SiteRobots> {
+    // the cache's loader finds the site by origin
+    if (siteId >= 0 && !this.siteIds.has(origin)) this.siteIds.set(origin, siteId);
+    const fetched = await this.robots.robotsFor(`${origin}/`, this.settings.userAgent);
+    const robots = { policy: fetched.policy, fetchError: fetched.error ?? null };
+    this.knownRobots.set(origin, robots);
+    return robots;
   }
 
-  private async loadOrFetchRobots(siteId: number, origin: string): Promise<SiteRobots> {
-    const robotsUrl = robotsUrlFor(`${origin}/`);
-    if (!this.settings.respectRobots) return { policy: RobotsPolicy.allowAll(robotsUrl), fetchError: null };
+  private async loadOrFetchRobots(robotsUrl: string): Promise<RobotsFetch> {
+    const origin = new URL(robotsUrl).origin;
+    const siteId = this.siteIds.get(origin) ?? -1;
+    if (!this.settings.respectRobots) {
+      return { policy: RobotsPolicy.allowAll(robotsUrl), status: null, body: null, fetchedAt: new Date() };
+    }
     const { store, fetcher } = this.options;
     const stored = await store.loadRobots(siteId);
-    if (stored) return { policy: policyFromStored(robotsUrl, stored), fetchError: stored.error };
+    if (stored) {
+      return {
+        policy: policyFromStored(robotsUrl, stored),
+        status: stored.status,
+        body: stored.body,
+        fetchedAt: stored.fetchedAt,
+        ...(stored.error !== null ? { error: stored.error } : {}),
+      };
+    }
     const fetched = await fetchRobots(robotsUrl, fetcher, {
       userAgent: this.settings.userAgent,
       timeoutMs: Math.min(this.settings.timeoutMs, 30_000),
@@ -548,7 +562,7 @@ export class CrawlRunner {
       policy.sitemaps,
     );
     if (this.settings.sitemaps) await this.enqueueSitemapUrls(origin, policy.sitemaps);
-    return { policy, fetchError: fetched.error ?? null };
+    return fetched;
   }
 
   private async enqueueSitemapUrls(origin: string, robotsSitemaps: string[]): Promise<void> {

@@ -330,3 +330,24 @@ test('a page whose leases ran out twice is recorded worker-lost, never fetched a
   assert.deepEqual([page.type, page.error], ['INVALID', 'worker-lost']);
   assert.equal(fetcher.requested(u('/')), 0);
 });
+
+test('robots.txt: read once per origin, its group chosen by the product token of politeness.userAgent', async () => {
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/robots.txt')]: {
+        contentType: 'text/plain',
+        body: 'User-agent: trawl-test\nDisallow: /mine\n\nUser-agent: *\nDisallow: /theirs\n',
+      },
+      [u('/')]: html(['/mine', '/theirs', '/1']),
+      [u('/1')]: html(['/mine'], 'page 1'),
+      [u('/theirs')]: html([], 'theirs'),
+    },
+    { userAgent: 'trawl-test/1.0 (+https://example.test/bot)' },
+  );
+  assert.equal(await run(), 'finished');
+  const pages = byUrl(store, settings.crawlId);
+  assert.equal(pages.get(u('/mine'))?.type, 'DISALLOWED');
+  assert.equal(pages.get(u('/theirs'))?.type, 'HTML', 'the * group is not ours');
+  assert.equal(fetcher.requested(u('/mine')), 0);
+  assert.equal(fetcher.requested(u('/robots.txt')), 1);
+});

@@ -32,6 +32,7 @@ import type {
   PageOutcome,
   SkippedUrl,
 } from './ports.js';
+import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 
 const gzip = promisify(gzipCallback);
@@ -624,20 +625,12 @@ export class CrawlRunner {
       acceptBody: (contentType) =>
         contentType === null || HTML_TYPES.test(contentType) || /^text\//i.test(contentType),
       beforeRedirect: async (_from, to) => {
-        const target = canonicalizeUrl(to);
-        if (!target) {
-          refusal = { type: 'INVALID', reason: `redirect to an unsupported URL: ${to}` };
-          return { follow: false, reason: refusal.reason };
+        const checked = checkRedirectTarget(to, page.depth, (url, depth) => this.inScope(url, depth));
+        if ('refusal' in checked) {
+          refusal = checked.refusal;
+          return { follow: false, reason: checked.refusal.reason };
         }
-        const tooLong = urlTooLong(target);
-        if (tooLong !== null) {
-          refusal = { type: 'INVALID', reason: `redirect to a URL too long to crawl: ${tooLong}` };
-          return { follow: false, reason: refusal.reason };
-        }
-        if (!this.inScope(target, page.depth)) {
-          refusal = { type: 'INVALID', reason: `redirect leaves the crawl's scope: ${target}` };
-          return { follow: false, reason: refusal.reason };
-        }
+        const { target } = checked;
         const origin = originOf(target);
         const sites = await this.siteIdsFor([origin]);
         const siteId = sites.get(origin);

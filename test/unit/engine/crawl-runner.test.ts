@@ -76,14 +76,20 @@ function runnerOn(settings: CrawlSettings, store: MemoryCrawlStore, fetcher: Fak
     concurrency: settings.concurrency,
     signal: controller.signal,
   });
-  return { fetcher, controller, run: () => bounded(runner.run()) };
+  return { fetcher, controller, run: () => bounded(runner.run(), controller) };
 }
 
-/** Bounds a hang: the runner must end long before this (its work takes well under a second here). */
-async function bounded(run: Promise<RunnerExit>): Promise<RunnerExit> {
+/**
+ * Bounds a hang: the runner must end long before this (its work takes well under a second here). Past it,
+ * the runner is shut down too, so a failing test cannot keep the file running.
+ */
+async function bounded(run: Promise<RunnerExit>, controller: AbortController): Promise<RunnerExit> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the runner did not end within 20 s')), 20_000);
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error('the runner did not end within 20 s'));
+    }, 20_000);
   });
   try {
     return await Promise.race([run, deadline]);

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_BODY_BYTES, isHtmlBody, isTextualContentType } from '../cra
 import type { Fetcher, FetchResult } from '../crawler/fetch/index.js';
 import { canonicalizeUrl } from '../crawler/frontier/canonicalize.js';
 import { type ParsedPage, parseHtml } from '../crawler/parse/parse-html.js';
-import { fetchRobots, productToken, type RobotsFetch, robotsUrlFor } from '../crawler/robots/index.js';
+import { fetchRobots, productToken, RobotsCache } from '../crawler/robots/index.js';
 import { TrawlError } from '../errors.js';
 
 export interface DocumentFetcherOptions {
@@ -47,11 +47,20 @@ export function parseAsCrawled(html: string, pageUrl: string, userAgent: string)
  */
 export class DocumentSession {
   private readonly outcomes = new Map<string, Promise<Outcome>>();
-  private readonly robots = new Map<string, Promise<RobotsFetch>>();
+  /** Lives as long as the session: one request's documents read one robots.txt per origin. */
+  private readonly robots: RobotsCache;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly options: Required<DocumentFetcherOptions>) {}
+  constructor(private readonly options: Required<DocumentFetcherOptions>) {
+    this.robots = new RobotsCache({
+      load: (robotsUrl, userAgent) =>
+        fetchRobots(robotsUrl, options.fetcher, {
+          userAgent: userAgent ?? options.userAgent,
+          timeoutMs: options.timeoutMs,
+        }),
+    });
+  }
 
   /** The document at `url`; a fault is a 422 TrawlError on `field` (e.g. `documents[2].url`). */
   async get(url: string, field: string): Promise<FetchedDocument> {
@@ -81,22 +90,9 @@ export class DocumentSession {
     }
   }
 
-  private robotsFor(url: string): Promise<RobotsFetch> {
-    const robotsUrl = robotsUrlFor(url);
-    let robots = this.robots.get(robotsUrl);
-    if (!robots) {
-      robots = fetchRobots(robotsUrl, this.options.fetcher, {
-        userAgent: this.options.userAgent,
-        timeoutMs: this.options.timeoutMs,
-      });
-      this.robots.set(robotsUrl, robots);
-    }
-    return robots;
-  }
-
   /** null when robots.txt allows `url`, else why not. */
   private async refusal(url: string): Promise<string | null> {
-    const robots = await this.robotsFor(url);
+    const robots = await this.robots.robotsFor(url, this.options.userAgent);
     if (robots.policy.isAllowed(url, this.options.userAgent)) return null;
     // RFC 9309 §2.3.1.4: an unreachable robots.txt (or a 5xx) means the whole site is disallowed.
     if (robots.error) return `disallowed: its robots.txt could not be fetched (${robots.error})`;

@@ -2,21 +2,20 @@
 // keep per-host limits across every worker), fetches them, parses HTML, and writes each outcome back with the
 // links it found. Several runners, in one process or many, work on one crawl at once; a crashed runner's
 // leases expire and others pick its URLs up. Layers: robots → fetch → parse → record (crawlee's habit).
-import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
-import { DEFAULT_MAX_BODY_BYTES, isHtmlBody, isTextualContentType } from '../crawl-request.js';
+import { DEFAULT_MAX_BODY_BYTES, isTextualContentType } from '../crawl-request.js';
 import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl, urlTooLong } from '../frontier/canonicalize.js';
 import { CrawlScope } from '../frontier/scope.js';
-import { documentTypeFor } from '../frontier/url-kind.js';
-import { type ParsedPage, parseHtml } from '../parse/parse-html.js';
-import { fetchRobots, productToken, RobotsPolicy, robotsUrlFor } from '../robots/index.js';
-import { topicLinkWeights } from '../score/index.js';
+import { parseHtml } from '../parse/parse-html.js';
+import { fetchRobots, productToken, RobotsCache, type RobotsFetch, RobotsPolicy } from '../robots/index.js';
 import { discoverSitemapUrls } from '../sitemap/index.js';
+import { originOf, selectLinks } from './link-selection.js';
+import { blankOutcome, htmlOutcome, type RedirectRefusal, readFetch, settleOutcome } from './page-outcome.js';
 import type {
   ClaimedPage,
   CrawlEventSink,
@@ -27,6 +26,7 @@ import type {
   PageOutcome,
   SkippedUrl,
 } from './ports.js';
+import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 
 const gzip = promisify(gzipCallback);
@@ -41,7 +41,7 @@ export interface RunnerLogger {
 export interface RunnerOptions {
   workerId: string;
   leaseSecs: number;
-  fetcher: Fetcher;
+  fetcher: Pick<Fetcher, 'fetch'>;
   store: CrawlStore;
   log: RunnerLogger;
   /** Fetches this runner keeps in flight (its share of the crawl's concurrency). */
@@ -95,12 +95,8 @@ export const MAX_LEASE_EXPIRIES = 2;
 export const WORKER_LOST = 'worker-lost';
 /** The error of a page given up after repeated faults of our own: the details are logged, never shown. */
 export const INTERNAL_FAULT = 'internal';
-/** Characters of a skipped URL kept to show it by (canonical URLs are ASCII, so a cut splits nothing). */
-const SKIPPED_URL_HEAD = 300;
 
-export function originOf(url: string): string {
-  return new URL(url).origin;
-}
+export { originOf } from './link-selection.js';
 
 export class CrawlRunner {
   private readonly settings: CrawlSettings;
@@ -108,7 +104,14 @@ export class CrawlRunner {
   private readonly scope: CrawlScope | null = null;
   /** Why the stored scope cannot be used (a crawl stored before scope patterns were RE2): it fails at start. */
   private readonly scopeFault: string | null = null;
-  private readonly robotsBySite = new Map<number, Promise<SiteRobots>>();
+  /**
+   * robots.txt of each origin, for this crawl's product token. An entry lasts the runner's life: a crawl
+   * reads one robots.txt per origin (robots_save.sql stores it, and every runner takes the stored file).
+   */
+  private readonly robots = new RobotsCache({
+    load: (robotsUrl) => this.loadOrFetchRobots(robotsUrl),
+    maxAgeMs: Number.POSITIVE_INFINITY,
+  });
   /** The robots.txt verdicts this runner has in hand, by origin (filled as robotsFor resolves). */
   private readonly knownRobots = new Map<string, SiteRobots>();
   private readonly siteIds = new Map<string, number>();
@@ -508,25 +511,32 @@ export class CrawlRunner {
   }
 
   /** robots.txt of a site: loaded from the store when another runner fetched it, else fetched once here. */
-  private robotsFor(siteId: number, origin: string): Promise<SiteRobots> {
-    let policy = this.robotsBySite.get(siteId);
-    if (!policy) {
-      policy = this.loadOrFetchRobots(siteId, origin);
-      this.robotsBySite.set(siteId, policy);
-      policy.then(
-        (robots) => this.knownRobots.set(origin, robots),
-        () => this.robotsBySite.delete(siteId),
-      );
-    }
-    return policy;
+  private async robotsFor(siteId: number, origin: string): Promise<SiteRobots> {
+    // the cache's loader finds the site by origin
+    if (siteId >= 0 && !this.siteIds.has(origin)) this.siteIds.set(origin, siteId);
+    const fetched = await this.robots.robotsFor(`${origin}/`, this.settings.userAgent);
+    const robots = { policy: fetched.policy, fetchError: fetched.error ?? null };
+    this.knownRobots.set(origin, robots);
+    return robots;
   }
 
-  private async loadOrFetchRobots(siteId: number, origin: string): Promise<SiteRobots> {
-    const robotsUrl = robotsUrlFor(`${origin}/`);
-    if (!this.settings.respectRobots) return { policy: RobotsPolicy.allowAll(robotsUrl), fetchError: null };
+  private async loadOrFetchRobots(robotsUrl: string): Promise<RobotsFetch> {
+    const origin = new URL(robotsUrl).origin;
+    const siteId = this.siteIds.get(origin) ?? -1;
+    if (!this.settings.respectRobots) {
+      return { policy: RobotsPolicy.allowAll(robotsUrl), status: null, body: null, fetchedAt: new Date() };
+    }
     const { store, fetcher } = this.options;
     const stored = await store.loadRobots(siteId);
-    if (stored) return { policy: policyFromStored(robotsUrl, stored), fetchError: stored.error };
+    if (stored) {
+      return {
+        policy: policyFromStored(robotsUrl, stored),
+        status: stored.status,
+        body: stored.body,
+        fetchedAt: stored.fetchedAt,
+        ...(stored.error !== null ? { error: stored.error } : {}),
+      };
+    }
     const fetched = await fetchRobots(robotsUrl, fetcher, {
       userAgent: this.settings.userAgent,
       timeoutMs: Math.min(this.settings.timeoutMs, 30_000),
@@ -547,7 +557,7 @@ export class CrawlRunner {
       policy.sitemaps,
     );
     if (this.settings.sitemaps) await this.enqueueSitemapUrls(origin, policy.sitemaps);
-    return { policy, fetchError: fetched.error ?? null };
+    return fetched;
   }
 
   private async enqueueSitemapUrls(origin: string, robotsSitemaps: string[]): Promise<void> {
@@ -597,11 +607,7 @@ export class CrawlRunner {
     const { store } = this.options;
     const { crawlId, perHostConcurrency, userAgent } = this.settings;
     // Why a redirect stopped, when it did: the hop was refused by scope, robots.txt or deduplication.
-    let refusal: {
-      type: 'DISALLOWED' | 'DUPLICATE' | 'INVALID';
-      reason: string;
-      duplicateOf?: number;
-    } | null = null;
+    let refusal: RedirectRefusal | null = null;
 
     const options = this.fetchOptions();
     const result: FetchResult = await this.options.fetcher.fetch(page.url, {
@@ -612,20 +618,12 @@ export class CrawlRunner {
       maxTextBytes: PARSE_MAX_BYTES,
       acceptBody: isTextualContentType,
       beforeRedirect: async (_from, to) => {
-        const target = canonicalizeUrl(to);
-        if (!target) {
-          refusal = { type: 'INVALID', reason: `redirect to an unsupported URL: ${to}` };
-          return { follow: false, reason: refusal.reason };
+        const checked = checkRedirectTarget(to, page.depth, (url, depth) => this.inScope(url, depth));
+        if ('refusal' in checked) {
+          refusal = checked.refusal;
+          return { follow: false, reason: checked.refusal.reason };
         }
-        const tooLong = urlTooLong(target);
-        if (tooLong !== null) {
-          refusal = { type: 'INVALID', reason: `redirect to a URL too long to crawl: ${tooLong}` };
-          return { follow: false, reason: refusal.reason };
-        }
-        if (!this.inScope(target, page.depth)) {
-          refusal = { type: 'INVALID', reason: `redirect leaves the crawl's scope: ${target}` };
-          return { follow: false, reason: refusal.reason };
-        }
+        const { target } = checked;
         const origin = originOf(target);
         const sites = await this.siteIdsFor([origin]);
         const siteId = sites.get(origin);
@@ -654,80 +652,17 @@ export class CrawlRunner {
       },
     });
 
-    const base = {
-      status: result.status,
-      contentType: result.contentType,
-      bytes: result.body ? result.bytes : result.contentLength,
-      truncated: result.truncated,
-      loadMs: Math.round(result.loadMs),
-      fetchedAt: new Date(),
-      finalUrl: result.finalUrl,
-      redirects: result.redirects.length
-        ? result.redirects.map(({ url, status }) => ({ url, status }))
-        : null,
-      requested: true,
-    };
-    const stopped = refusal as {
-      type: 'DISALLOWED' | 'DUPLICATE' | 'INVALID';
-      reason: string;
-      duplicateOf?: number;
-    } | null;
-    const status = result.status ?? 0;
-    const isHtml = isHtmlBody(result.contentType, result.text);
-    const sha256 = result.body ? createHash('sha256').update(result.body).digest('hex') : null;
-    const usable = !stopped && !result.error && status >= 200 && status < 300;
-    const original = await requestDone(usable && isHtml ? sha256 : null);
-    if (stopped) {
-      return {
-        ...blankOutcome(stopped.type, { error: stopped.reason }),
-        ...base,
-        duplicateOf: stopped.duplicateOf ?? null,
-      };
-    }
-    if (result.error) {
-      return {
-        ...blankOutcome('INVALID', { error: `${result.error.code}: ${result.error.message}` }),
-        ...base,
-      };
-    }
-    if (status >= 400 || status < 200 || status >= 300) {
-      return {
-        ...blankOutcome('INVALID', { error: status >= 400 ? null : `unexpected status ${status}` }),
-        ...base,
-      };
-    }
-    if (!isHtml) {
-      const dataType = documentTypeFor(result.contentType, result.finalUrl);
-      return {
-        ...blankOutcome('BINARY', {}),
-        ...base,
-        sha256,
-        document: dataType ? { dataType, contentType: result.contentType, bytes: base.bytes } : null,
-      };
-    }
-    if (original !== null) {
-      return { ...blankOutcome('DUPLICATE', { error: null }), ...base, sha256, duplicateOf: original };
-    }
+    const reading = readFetch(result);
+    const stopped = refusal as RedirectRefusal | null;
+    const original = await requestDone(!stopped && reading.ok && reading.isHtml ? reading.sha256 : null);
+    const settled = settleOutcome(result, reading, stopped, original);
+    if (settled) return settled;
     // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
     // and so is the decoded text, so a page in flight holds little more than its body.
     const read = this.readHtml(result.text ?? '', result.finalUrl, page.depth);
     result.text = null;
-    return {
-      ...blankOutcome('HTML', {
-        error: result.budgetCut
-          ? `body cut at ${result.bytes} bytes: the worker's memory budget for bodies was full`
-          : null,
-      }),
-      ...base,
-      sha256,
-      title: read.title,
-      htmlGzip: this.settings.storeHtml && result.body ? await gzip(result.body) : null,
-      links: read.links,
-      images: read.images,
-      skipped: read.skipped,
-      score: read.score,
-      relevant: read.score !== null && read.score >= (this.settings.relevance?.threshold ?? 1),
-    };
+    const htmlGzip = this.settings.storeHtml && result.body ? await gzip(result.body) : null;
+    return htmlOutcome(result, reading, read, htmlGzip, this.settings.relevance?.threshold ?? 1);
   }
 
   /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */
@@ -749,63 +684,17 @@ export class CrawlRunner {
       words: this.relevance !== null || this.settings.strategy === 'topic',
     });
     const score = this.relevance ? this.relevance.score(parsed) : null;
-    const followLinks = !(this.settings.respectNofollow && parsed.metaRobots.nofollow);
-    const links: DiscoveredUrl[] = [];
-    const images: Array<{ url: string; alt: string }> = [];
-    const skipped: SkippedUrl[] = [];
-    if (followLinks) {
-      const priorityOf = this.linkPriorities(parsed, score);
-      const pageHost = new URL(finalUrl).host;
-      const seen = new Set<string>();
-      for (const link of parsed.links) {
-        if (seen.has(link.url) || (this.settings.respectNofollow && link.nofollow)) continue;
-        seen.add(link.url);
-        const priority = priorityOf(link.url);
-        if (priority === null) continue;
-        if (this.settings.ignoreInternal && new URL(link.url).host === pageHost) continue;
-        if (!this.inScope(link.url, depth + 1, finalUrl)) continue;
-        const tooLong = urlTooLong(link.url);
-        if (tooLong !== null) {
-          skipped.push({ kind: 'link', url: urlHead(link.url), reason: tooLong });
-          continue;
-        }
-        links.push({
-          url: link.url,
-          origin: originOf(link.url),
-          depth: depth + 1,
-          priority,
-          anchor: link.anchorText.slice(0, 500),
-          known: this.queuedUrls.has(link.url),
-          disallowed: this.knownDisallowance(link.url),
-        });
-      }
-    }
-    const seenImages = new Set<string>();
-    for (const image of parsed.images) {
-      if (seenImages.has(image.url)) continue;
-      seenImages.add(image.url);
-      const tooLong = urlTooLong(image.url);
-      if (tooLong !== null) skipped.push({ kind: 'image', url: urlHead(image.url), reason: tooLong });
-      else images.push({ url: image.url, alt: image.alt.slice(0, 500) });
-    }
+    const { links, images, skipped } = selectLinks(
+      parsed,
+      { finalUrl, depth, score },
+      {
+        ...this.settings,
+        inScope: (url, linkDepth, foundOn) => this.inScope(url, linkDepth, foundOn),
+        known: (url) => this.queuedUrls.has(url),
+        disallowed: (url) => this.knownDisallowance(url),
+      },
+    );
     return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images, skipped };
-  }
-
-  /**
-   * The frontier weight of each link of a page, by strategy (MISSION-NOTES §2); null drops the link.
-   * bfs: all equal. best-first: the score of the page holding the link. topic: 1, 1/(d+2) or 0 from the
-   * words around the link in the main text; links outside the main text (or with # or : in their path,
-   * when that option is on) are not followed.
-   */
-  private linkPriorities(parsed: ParsedPage, score: number | null): (url: string) => number | null {
-    const { strategy } = this.settings;
-    if (strategy === 'best-first') return () => score ?? 0;
-    if (strategy !== 'topic') return () => 0;
-    const weights = new Map<string, number>();
-    for (const entry of topicLinkWeights(parsed, this.settings.topics, this.settings.topicOptions)) {
-      if (!weights.has(entry.url)) weights.set(entry.url, entry.weight);
-    }
-    return (url) => weights.get(url) ?? null;
   }
 
   /**
@@ -863,40 +752,6 @@ export class CrawlRunner {
     }
     return new Map(origins.map((origin) => [origin, this.siteIds.get(origin) ?? -1]));
   }
-}
-
-function blankOutcome(
-  type: PageOutcome['type'],
-  fields: { error?: string | null; requested?: boolean },
-): PageOutcome {
-  return {
-    score: null,
-    relevant: false,
-    type,
-    status: null,
-    contentType: null,
-    bytes: null,
-    truncated: false,
-    sha256: null,
-    loadMs: null,
-    fetchedAt: new Date(),
-    finalUrl: null,
-    title: null,
-    error: fields.error ?? null,
-    redirects: null,
-    duplicateOf: null,
-    requested: fields.requested ?? true,
-    htmlGzip: null,
-    links: [],
-    images: [],
-    skipped: [],
-    document: null,
-  };
-}
-
-/** Enough of an over-long URL to recognize it by. */
-function urlHead(url: string): string {
-  return url.length <= SKIPPED_URL_HEAD ? url : `${url.slice(0, SKIPPED_URL_HEAD)}…`;
 }
 
 function policyFromStored(

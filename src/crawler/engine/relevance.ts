@@ -7,7 +7,7 @@ import type { Fetcher } from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { type ParsedPage, parseHtml } from '../parse/parse-html.js';
 import { textPage } from '../parse/text-page.js';
-import { fetchRobots, productToken, robotsUrlFor } from '../robots/index.js';
+import { fetchRobots, productToken, RobotsCache } from '../robots/index.js';
 import { type Corpus, createRelevanceScorer, type RelevanceScorer } from '../score/index.js';
 import type { CrawlSettings } from './ports.js';
 
@@ -60,7 +60,7 @@ export class PageRelevance {
   static async create(
     relevance: NonNullable<CrawlSettings['relevance']>,
     deps: {
-      fetcher: Fetcher;
+      fetcher: Pick<Fetcher, 'fetch'>;
       corpora?: CorpusSource;
       userAgent: string;
       timeoutMs: number;
@@ -117,7 +117,7 @@ export class PageRelevance {
 
 async function loadSimilaritySet(
   similarTo: { urls: string[]; documents: Array<{ text?: string; html?: string; url?: string }> },
-  deps: { fetcher: Fetcher; userAgent: string; timeoutMs: number; signal?: AbortSignal },
+  deps: { fetcher: Pick<Fetcher, 'fetch'>; userAgent: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<ParsedPage[]> {
   const pages: ParsedPage[] = [];
   const normalizeUrl = (absolute: string) => canonicalizeUrl(absolute);
@@ -128,22 +128,21 @@ async function loadSimilaritySet(
       pages.push(textPage(document.text));
     }
   }
-  const robotsByOrigin = new Map<string, Awaited<ReturnType<typeof fetchRobots>>>();
+  // one robots.txt per origin for the similarity set, asked of every URL fetched, redirect hops included
+  const robots = new RobotsCache({
+    load: (robotsUrl) =>
+      fetchRobots(robotsUrl, deps.fetcher, { userAgent: deps.userAgent, timeoutMs: deps.timeoutMs }),
+  });
+  const allowed = async (url: string) =>
+    (await robots.policyFor(url, deps.userAgent)).isAllowed(url, deps.userAgent);
   for (const url of similarTo.urls) {
-    const origin = new URL(url).origin;
-    let robots = robotsByOrigin.get(origin);
-    if (!robots) {
-      robots = await fetchRobots(robotsUrlFor(url), deps.fetcher, {
-        userAgent: deps.userAgent,
-        timeoutMs: deps.timeoutMs,
-      });
-      robotsByOrigin.set(origin, robots);
-    }
-    if (!robots.policy.isAllowed(url, deps.userAgent)) continue;
+    if (!(await allowed(url))) continue;
     const result = await deps.fetcher.fetch(url, {
       userAgent: deps.userAgent,
       timeoutMs: deps.timeoutMs,
       maxBytes: DEFAULT_MAX_BODY_BYTES,
+      beforeRedirect: async (_from, to) =>
+        (await allowed(to)) ? { follow: true } : { follow: false, reason: `robots.txt disallows ${to}` },
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     if (result.error || result.status === null || result.status >= 300 || result.text === null) continue;

@@ -1,0 +1,96 @@
+// Which links of a parsed page enter the frontier, with what weight, and which of its links and images the
+// crawl cannot keep. Pure: the runner supplies the scope and what it already knows of each URL.
+import { urlTooLong } from '../frontier/canonicalize.js';
+import type { ParsedPage } from '../parse/parse-html.js';
+import { topicLinkWeights } from '../score/index.js';
+import type { CrawlSettings, DiscoveredUrl, SkippedUrl } from './ports.js';
+
+/** Characters of a skipped URL kept to show it by (canonical URLs are ASCII, so a cut splits nothing). */
+const SKIPPED_URL_HEAD = 300;
+
+export function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+/** Enough of an over-long URL to recognize it by. */
+export function urlHead(url: string): string {
+  return url.length <= SKIPPED_URL_HEAD ? url : `${url.slice(0, SKIPPED_URL_HEAD)}…`;
+}
+
+export interface LinkRules
+  extends Pick<CrawlSettings, 'strategy' | 'topics' | 'topicOptions' | 'respectNofollow' | 'ignoreInternal'> {
+  /** The crawl's scope verdict for a link at `depth` found on `foundOn`. */
+  inScope(url: string, depth: number, foundOn: string): boolean;
+  /** This runner queued the URL before (the store skips its insert). */
+  known(url: string): boolean;
+  /** robots.txt already forbids the URL (why), when its host's file is in hand; else null. */
+  disallowed(url: string): string | null;
+}
+
+/**
+ * The frontier weight of each link of a page, by strategy (MISSION-NOTES §2); null drops the link.
+ * bfs: all equal. best-first: the score of the page holding the link. topic: 1, 1/(d+2) or 0 from the
+ * words around the link in the main text; links outside the main text (or with # or : in their path,
+ * when that option is on) are not followed.
+ */
+export function linkPriorities(
+  parsed: ParsedPage,
+  score: number | null,
+  rules: Pick<LinkRules, 'strategy' | 'topics' | 'topicOptions'>,
+): (url: string) => number | null {
+  if (rules.strategy === 'best-first') return () => score ?? 0;
+  if (rules.strategy !== 'topic') return () => 0;
+  const weights = new Map<string, number>();
+  for (const entry of topicLinkWeights(parsed, rules.topics, rules.topicOptions)) {
+    if (!weights.has(entry.url)) weights.set(entry.url, entry.weight);
+  }
+  return (url) => weights.get(url) ?? null;
+}
+
+/** The links to queue (one per target, document order), the images shown, and what is skipped, with why. */
+export function selectLinks(
+  parsed: ParsedPage,
+  page: { finalUrl: string; depth: number; score: number | null },
+  rules: LinkRules,
+): { links: DiscoveredUrl[]; images: Array<{ url: string; alt: string }>; skipped: SkippedUrl[] } {
+  const { finalUrl, depth } = page;
+  const links: DiscoveredUrl[] = [];
+  const images: Array<{ url: string; alt: string }> = [];
+  const skipped: SkippedUrl[] = [];
+  if (!(rules.respectNofollow && parsed.metaRobots.nofollow)) {
+    const priorityOf = linkPriorities(parsed, page.score, rules);
+    const pageHost = new URL(finalUrl).host;
+    const seen = new Set<string>();
+    for (const link of parsed.links) {
+      if (seen.has(link.url) || (rules.respectNofollow && link.nofollow)) continue;
+      seen.add(link.url);
+      const priority = priorityOf(link.url);
+      if (priority === null) continue;
+      if (rules.ignoreInternal && new URL(link.url).host === pageHost) continue;
+      if (!rules.inScope(link.url, depth + 1, finalUrl)) continue;
+      const tooLong = urlTooLong(link.url);
+      if (tooLong !== null) {
+        skipped.push({ kind: 'link', url: urlHead(link.url), reason: tooLong });
+        continue;
+      }
+      links.push({
+        url: link.url,
+        origin: originOf(link.url),
+        depth: depth + 1,
+        priority,
+        anchor: link.anchorText.slice(0, 500),
+        known: rules.known(link.url),
+        disallowed: rules.disallowed(link.url),
+      });
+    }
+  }
+  const seenImages = new Set<string>();
+  for (const image of parsed.images) {
+    if (seenImages.has(image.url)) continue;
+    seenImages.add(image.url);
+    const tooLong = urlTooLong(image.url);
+    if (tooLong !== null) skipped.push({ kind: 'image', url: urlHead(image.url), reason: tooLong });
+    else images.push({ url: image.url, alt: image.alt.slice(0, 500) });
+  }
+  return { links, images, skipped };
+}

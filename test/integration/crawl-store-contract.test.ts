@@ -1,0 +1,38 @@
+// The CrawlStore contract on PostgreSQL: the same behaviours test/unit/engine/memory-store.test.ts checks on
+// the memory double, so the double cannot drift from the SQL.
+import { randomUUID } from 'node:crypto';
+import { PgCrawlStore } from '../../src/db/crawl-store.js';
+import { CrawlsRepository } from '../../src/db/crawls-repo.js';
+import { crawlStoreContract } from '../contract/crawl-store.contract.js';
+import { build } from '../helper.js';
+
+crawlStoreContract(async (t) => {
+  const { runtime } = await build(t, { worker: false });
+  const pool = runtime.db.pool;
+  const crawls = new CrawlsRepository(pool);
+  return {
+    store: new PgCrawlStore(pool),
+    async createCrawl({ seeds, maxPages, maxResults, slotsPerHost }) {
+      const id = randomUUID();
+      await crawls.create({
+        id,
+        request: { seeds, maxPages, maxResults: maxResults ?? null },
+        strategy: 'bfs',
+        maxPages,
+        seeds: seeds.map((url) => ({ url, origin: new URL(url).origin })),
+        slotsPerHost: slotsPerHost ?? 1,
+      });
+      return id;
+    },
+    async cancel(crawlId) {
+      await crawls.cancel(crawlId);
+    },
+    async pages(crawlId) {
+      const result = await pool.query<{ id: string; url: string; type: string; result: boolean }>(
+        'SELECT id, url, type, result FROM pages WHERE crawl_id = $1 ORDER BY id',
+        [crawlId],
+      );
+      return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+    },
+  };
+});

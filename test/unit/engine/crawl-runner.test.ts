@@ -1,0 +1,359 @@
+// The runner's decisions against the in-memory CrawlStore and a fake Fetcher: no database, no network.
+// The memory store follows the SQL's rules (test/contract/crawl-store.contract.ts keeps it honest).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlRunner, type RunnerExit } from '../../../src/crawler/engine/crawl-runner.js';
+import type { CrawlSettings } from '../../../src/crawler/engine/ports.js';
+import { FakeFetcher, type FakeResponse } from '../../support/fake-fetcher.js';
+import { MemoryCrawlStore } from '../../support/memory-crawl-store.js';
+
+const ORIGIN = 'http://site.test';
+const u = (path: string) => `${ORIGIN}${path}`;
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+
+function html(links: string[], text = 'a page'): FakeResponse {
+  const anchors = links.map((href) => `<a href="${href}">${href}</a>`).join(' ');
+  return {
+    body: `<!doctype html><html><head><title>${text}</title></head><body><p>${text}</p>${anchors}</body></html>`,
+  };
+}
+
+function settingsFor(overrides: Partial<CrawlSettings>): CrawlSettings {
+  return {
+    crawlId: randomUUID(),
+    seeds: [u('/')],
+    maxPages: 100,
+    maxDepth: null,
+    scope: {},
+    delayMs: 0,
+    maxCrawlDelayMs: 10_000,
+    perHostConcurrency: 1,
+    respectRobots: true,
+    respectNofollow: true,
+    userAgent: 'trawl-test/1.0',
+    concurrency: 4,
+    timeoutMs: 5000,
+    maxBytes: 1024 * 1024,
+    retries: 0,
+    storeHtml: false,
+    sitemaps: false,
+    strategy: 'bfs',
+    relevance: null,
+    maxResults: null,
+    ignoreInternal: false,
+    topics: [],
+    topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
+    maxDiscovered: null,
+    ...overrides,
+  };
+}
+
+async function crawl(
+  routes: Record<string, FakeResponse>,
+  overrides: Partial<CrawlSettings> = {},
+  store = new MemoryCrawlStore(),
+) {
+  const settings = settingsFor(overrides);
+  await store.createCrawl({
+    id: settings.crawlId,
+    seeds: settings.seeds,
+    maxPages: settings.maxPages,
+    slotsPerHost: settings.perHostConcurrency,
+  });
+  return { settings, store, ...runnerOn(settings, store, new FakeFetcher(routes)) };
+}
+
+function runnerOn(settings: CrawlSettings, store: MemoryCrawlStore, fetcher: FakeFetcher, workerId = 'w1') {
+  const controller = new AbortController();
+  const runner = new CrawlRunner(settings, {
+    workerId,
+    leaseSecs: 30,
+    fetcher,
+    store,
+    log: silent,
+    concurrency: settings.concurrency,
+    signal: controller.signal,
+  });
+  return { fetcher, controller, run: () => bounded(runner.run(), controller) };
+}
+
+/**
+ * Bounds a hang: the runner must end long before this (its work takes well under a second here). Past it,
+ * the runner is shut down too, so a failing test cannot keep the file running.
+ */
+async function bounded(run: Promise<RunnerExit>, controller: AbortController): Promise<RunnerExit> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error('the runner did not end within 20 s'));
+    }, 20_000);
+  });
+  try {
+    return await Promise.race([run, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition never met');
+    await sleep(5);
+  }
+}
+
+function byUrl(store: MemoryCrawlStore, crawlId: string) {
+  return new Map(store.pages(crawlId).map((page) => [page.url, page]));
+}
+
+test('claim loop: the runner crawls its frontier to the end and completes the crawl', async () => {
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/')]: html(['/a', '/b', 'http://elsewhere.test/x']),
+      [u('/a')]: html(['/c', '/d', '/']),
+      [u('/b')]: { contentType: 'application/pdf', body: '%PDF-1.4' },
+      [u('/c')]: html([], 'same body'),
+      [u('/d')]: html([], 'same body'),
+    },
+    { perHostConcurrency: 2 },
+  );
+  assert.equal(await run(), 'finished');
+  assert.equal(store.crawl(settings.crawlId)?.status, 'completed');
+  const pages = byUrl(store, settings.crawlId);
+  assert.deepEqual(
+    [...pages].map(([url, page]) => [url, page.type]),
+    [
+      [u('/'), 'HTML'],
+      [u('/a'), 'HTML'],
+      [u('/b'), 'BINARY'],
+      [u('/c'), 'HTML'],
+      [u('/d'), 'DUPLICATE'],
+    ],
+    'the other host is out of scope; /c and /d share a body',
+  );
+  assert.equal(pages.get(u('/d'))?.duplicateOf, pages.get(u('/c'))?.id);
+  for (const path of ['/robots.txt', '/', '/a', '/b', '/c', '/d'])
+    assert.equal(fetcher.requested(u(path)), 1, path);
+  assert.equal(fetcher.requested('http://elsewhere.test/x'), 0);
+  assert.ok(
+    store.links.has(`${pages.get(u('/a'))?.id} ${pages.get(u('/'))?.id}`),
+    'the link back is recorded',
+  );
+});
+
+test('the page budget: maxPages pages are fetched, then the crawl completes', async () => {
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/')]: html(['/1', '/2', '/3']),
+      [u('/1')]: html([], 'page 1'),
+      [u('/2')]: html([], 'page 2'),
+      [u('/3')]: html([], 'page 3'),
+    },
+    { maxPages: 2 },
+  );
+  assert.equal(await run(), 'finished');
+  assert.equal(store.crawl(settings.crawlId)?.status, 'completed');
+  const fetched = store.pages(settings.crawlId).filter((page) => page.type !== 'FRONTIER');
+  assert.equal(fetched.length, 2);
+  assert.equal(fetcher.requests.filter((r) => !r.url.endsWith('/robots.txt')).length, 2);
+});
+
+test('politeness: requests to one host are at least delayMs apart, robots.txt included', async () => {
+  const delayMs = 150;
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/')]: html(['/1', '/2', '/3']),
+      [u('/1')]: html([], 'page 1'),
+      [u('/2')]: html([], 'page 2'),
+      [u('/3')]: html([], 'page 3'),
+    },
+    { delayMs, concurrency: 4 },
+  );
+  assert.equal(await run(), 'finished');
+  assert.equal(store.pages(settings.crawlId).filter((page) => page.type === 'HTML').length, 4);
+  assert.equal(fetcher.requests.length, 5);
+  for (let i = 1; i < fetcher.requests.length; i++) {
+    const gap = fetcher.requests[i]!.atMs - fetcher.requests[i - 1]!.atMs;
+    // timers never fire early; a millisecond of slack for Date.now() rounding
+    assert.ok(gap >= delayMs - 1, `request ${i} came ${gap} ms after the one before`);
+  }
+});
+
+test("politeness: robots.txt's Crawl-delay raises the delay, up to maxCrawlDelayMs", async () => {
+  const { fetcher, run } = await crawl(
+    {
+      [u('/robots.txt')]: { contentType: 'text/plain', body: 'User-agent: *\nCrawl-delay: 5\n' },
+      [u('/')]: html(['/1']),
+      [u('/1')]: html([], 'page 1'),
+    },
+    { delayMs: 0, maxCrawlDelayMs: 200 },
+  );
+  assert.equal(await run(), 'finished');
+  const [robots, root, first] = fetcher.requests;
+  assert.ok(root!.atMs - robots!.atMs >= 199);
+  assert.ok(first!.atMs - root!.atMs >= 199);
+});
+
+test('redirects: each hop is checked (dedup, robots.txt, scope) and waits its host’s delay', async () => {
+  const delayMs = 100;
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/robots.txt')]: { contentType: 'text/plain', body: 'User-agent: *\nDisallow: /private\n' },
+      [u('/')]: { redirect: '/home' },
+      [u('/home')]: html(['/b-again', '/c-blocked', '/d-out', '/home']),
+      [u('/b-again')]: { redirect: '/home' },
+      [u('/c-blocked')]: { redirect: '/private/x' },
+      [u('/d-out')]: { redirect: 'http://elsewhere.test/' },
+    },
+    { delayMs },
+  );
+  assert.equal(await run(), 'finished');
+  const pages = byUrl(store, settings.crawlId);
+  const root = pages.get(u('/'))!;
+  assert.equal(root.type, 'HTML');
+  assert.equal(root.finalUrl, u('/home'));
+  assert.deepEqual(root.outcome?.redirects, [{ url: u('/'), status: 301 }]);
+  const home = pages.get(u('/home'))!;
+  assert.deepEqual([home.type, home.duplicateOf], ['DUPLICATE', root.id], 'reserved by the redirect');
+  const again = pages.get(u('/b-again'))!;
+  assert.deepEqual([again.type, again.duplicateOf], ['DUPLICATE', home.id]);
+  const blocked = pages.get(u('/c-blocked'))!;
+  assert.equal(blocked.type, 'DISALLOWED');
+  assert.equal(blocked.error, `redirect to a URL robots.txt disallows: ${u('/private/x')}`);
+  const out = pages.get(u('/d-out'))!;
+  assert.equal(out.type, 'INVALID');
+  assert.match(out.error ?? '', /redirect leaves the crawl's scope/);
+  assert.equal(fetcher.requested(u('/home')), 1, 'fetched once, as the hop of /');
+  assert.equal(fetcher.requested(u('/private/x')), 0);
+  assert.equal(fetcher.requested('http://elsewhere.test/'), 0);
+  const at = (url: string) => fetcher.requests.find((r) => r.url === url)!.atMs;
+  assert.ok(at(u('/home')) - at(u('/')) >= delayMs - 1, 'the hop waited the delay after the redirect');
+});
+
+test('redirects to another host lease a slot of that host and wait for its robots.txt', async () => {
+  const other = 'http://other.test';
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/')]: { redirect: `${other}/landing` },
+      [`${other}/robots.txt`]: { contentType: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+      [`${other}/landing`]: html([]),
+    },
+    { scope: { allowedDomains: ['site.test', 'other.test'] }, delayMs: 50 },
+  );
+  assert.equal(await run(), 'finished');
+  const root = byUrl(store, settings.crawlId).get(u('/'))!;
+  assert.deepEqual([root.type, root.finalUrl], ['HTML', `${other}/landing`]);
+  assert.deepEqual(
+    fetcher.requests.map((r) => r.url),
+    [u('/robots.txt'), u('/'), `${other}/robots.txt`, `${other}/landing`],
+  );
+  const at = (url: string) => fetcher.requests.find((r) => r.url === url)!.atMs;
+  assert.ok(at(`${other}/landing`) - at(`${other}/robots.txt`) >= 49);
+  for (const page of store.pages(settings.crawlId)) {
+    const site = store.site(page.siteId)!;
+    assert.ok(
+      site.slots.every((slot) => slot.leasedBy === null),
+      `${site.origin}: every slot given back`,
+    );
+  }
+});
+
+test('cancellation: the runner stops claiming, aborts what is in flight and gives it back', async () => {
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/')]: html(['/1', '/2', '/3']),
+      [u('/1')]: { hang: true },
+      [u('/2')]: html([], 'page 2'),
+      [u('/3')]: html([], 'page 3'),
+    },
+    { concurrency: 1 },
+  );
+  const running = run();
+  await until(() => fetcher.requested(u('/1')) === 1);
+  await store.cancel(settings.crawlId);
+  assert.equal(await running, 'stopped');
+  const pages = byUrl(store, settings.crawlId);
+  assert.equal(pages.get(u('/1'))?.type, 'FRONTIER', 'the aborted page is not recorded as a failure');
+  assert.equal(pages.get(u('/1'))?.leasedBy, null);
+  assert.equal(
+    fetcher.requested(u('/2')) + fetcher.requested(u('/3')),
+    0,
+    'nothing claimed after the cancel',
+  );
+  assert.equal(store.crawl(settings.crawlId)?.status, 'cancelled');
+});
+
+test('shutdown: the runner gives its leases back, and the next runner finishes the crawl', async () => {
+  const routes = {
+    [u('/')]: html(['/1', '/2']),
+    [u('/1')]: html([], 'page 1'),
+    [u('/2')]: html([], 'page 2'),
+  };
+  const { settings, store, fetcher, controller, run } = await crawl(
+    { ...routes, [u('/1')]: { hang: true } },
+    { concurrency: 2, perHostConcurrency: 2 },
+  );
+  const running = run();
+  await until(() => fetcher.requested(u('/1')) === 1);
+  controller.abort();
+  assert.equal(await running, 'aborted');
+  const pages = store.pages(settings.crawlId);
+  assert.ok(
+    pages.every((page) => page.leasedBy === null),
+    'no page stays leased',
+  );
+  const site = store.site(pages[0]!.siteId)!;
+  assert.ok(
+    site.slots.every((slot) => slot.leasedBy === null),
+    'no politeness slot stays leased',
+  );
+  assert.equal(byUrl(store, settings.crawlId).get(u('/1'))?.type, 'FRONTIER');
+
+  const next = runnerOn(settings, store, new FakeFetcher(routes), 'w2');
+  assert.equal(await next.run(), 'finished');
+  const one = byUrl(store, settings.crawlId).get(u('/1'))!;
+  assert.deepEqual([one.type, one.leaseExpiries], ['HTML', 0], 'taken back as given, not as a dead worker’s');
+});
+
+test('a page whose leases ran out twice is recorded worker-lost, never fetched again', async () => {
+  const store = new MemoryCrawlStore();
+  const settings = settingsFor({ seeds: [u('/')] });
+  await store.createCrawl({ id: settings.crawlId, seeds: settings.seeds, maxPages: 10 });
+  await store.markRunning(settings.crawlId);
+  // two workers died holding it: each lease runs out
+  for (const worker of ['dead-1', 'dead-2']) {
+    const claimed = await store.claim(settings.crawlId, worker, 1, 0.05);
+    assert.equal(claimed.pages.length, 1);
+    await sleep(80);
+  }
+  const { fetcher, run } = runnerOn(settings, store, new FakeFetcher({ [u('/')]: html([]) }));
+  assert.equal(await run(), 'finished');
+  const page = byUrl(store, settings.crawlId).get(u('/'))!;
+  assert.deepEqual([page.type, page.error], ['INVALID', 'worker-lost']);
+  assert.equal(fetcher.requested(u('/')), 0);
+});
+
+test('robots.txt: read once per origin, its group chosen by the product token of politeness.userAgent', async () => {
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/robots.txt')]: {
+        contentType: 'text/plain',
+        body: 'User-agent: trawl-test\nDisallow: /mine\n\nUser-agent: *\nDisallow: /theirs\n',
+      },
+      [u('/')]: html(['/mine', '/theirs', '/1']),
+      [u('/1')]: html(['/mine'], 'page 1'),
+      [u('/theirs')]: html([], 'theirs'),
+    },
+    { userAgent: 'trawl-test/1.0 (+https://example.test/bot)' },
+  );
+  assert.equal(await run(), 'finished');
+  const pages = byUrl(store, settings.crawlId);
+  assert.equal(pages.get(u('/mine'))?.type, 'DISALLOWED');
+  assert.equal(pages.get(u('/theirs'))?.type, 'HTML', 'the * group is not ours');
+  assert.equal(fetcher.requested(u('/mine')), 0);
+  assert.equal(fetcher.requested(u('/robots.txt')), 1);
+});

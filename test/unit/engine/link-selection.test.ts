@@ -1,0 +1,73 @@
+// Which links of a page are queued, with what weight; which links and images are skipped.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type LinkRules, selectLinks } from '../../../src/crawler/engine/link-selection.js';
+import { canonicalizeUrl } from '../../../src/crawler/frontier/canonicalize.js';
+import { parseHtml } from '../../../src/crawler/parse/parse-html.js';
+
+const rules = (overrides: Partial<LinkRules> = {}): LinkRules => ({
+  strategy: 'bfs',
+  topics: [],
+  topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
+  respectNofollow: true,
+  ignoreInternal: false,
+  inScope: (url) => !url.startsWith('http://out.test'),
+  known: (url) => url.endsWith('/known'),
+  disallowed: (url) => (url.includes('/private') ? 'disallowed by robots.txt' : null),
+  ...overrides,
+});
+const parse = (html: string) =>
+  parseHtml(html, 'http://a.test/page', { normalizeUrl: (absolute) => canonicalizeUrl(absolute) });
+const page = { finalUrl: 'http://a.test/page', depth: 1, score: 0.8 };
+
+test('one link per target, in document order, at depth + 1, with what the runner knows of it', () => {
+  const parsed = parse(
+    '<a href="/b">B</a><a href="/known">K</a><a href="/b">again</a><a href="http://out.test/">O</a>' +
+      '<a href="/private/x">P</a><a href="/n" rel="nofollow">N</a>',
+  );
+  const { links } = selectLinks(parsed, page, rules());
+  assert.deepEqual(
+    links.map((l) => [l.url, l.depth, l.priority, l.anchor, l.known, l.disallowed]),
+    [
+      ['http://a.test/b', 2, 0, 'B', false, null],
+      ['http://a.test/known', 2, 0, 'K', true, null],
+      ['http://a.test/private/x', 2, 0, 'P', false, 'disallowed by robots.txt'],
+    ],
+  );
+});
+
+test('best-first weighs links by the page score; meta nofollow and ignoreInternal drop links', () => {
+  const parsed = parse('<a href="/b">B</a><a href="http://c.test/">C</a>');
+  assert.deepEqual(
+    selectLinks(parsed, page, rules({ strategy: 'best-first' })).links.map((l) => l.priority),
+    [0.8, 0.8],
+  );
+  assert.deepEqual(
+    selectLinks(parsed, page, rules({ ignoreInternal: true })).links.map((l) => l.url),
+    ['http://c.test/'],
+  );
+  const noFollow = parse(
+    '<meta name="robots" content="nofollow"><a href="/b">B</a><img src="/i.png" alt="I">',
+  );
+  const selected = selectLinks(noFollow, page, rules());
+  assert.deepEqual(selected.links, []);
+  assert.deepEqual(
+    selected.images,
+    [{ url: 'http://a.test/i.png', alt: 'I' }],
+    'images are kept all the same',
+  );
+});
+
+test('URLs too long to crawl are skipped with the reason, shown by their first 300 characters', () => {
+  const long = `/${'x'.repeat(3000)}`;
+  const parsed = parse(`<a href="${long}">L</a><img src="${long}" alt="">`);
+  const { links, images, skipped } = selectLinks(parsed, page, rules());
+  assert.deepEqual([links, images], [[], []]);
+  assert.deepEqual(
+    skipped.map((s) => [s.kind, s.url.length]),
+    [
+      ['link', 301],
+      ['image', 301],
+    ],
+  );
+});

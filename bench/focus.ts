@@ -9,7 +9,7 @@
 // --subject CATEGORY (subject.Science.Physics), --seed N (1), --pages-per-topic N (600), --concurrency N,M (1,4),
 // --query Q and --topics a,b,c (override the keyword query and the topic words on every web run).
 // Each web is crawled at every listed concurrency: at 1 the order is exactly the reference's sequential
-// best-first (MISSION-NOTES §1–§2, the evaluation of record); with several fetches in flight, pages are claimed
+// best-first (docs/reference.md#weighted-queue–#best-first, the evaluation of record); with several fetches in flight, pages are claimed
 // before the links of the pages still in flight are queued, which blurs the order — the table shows how much.
 
 import {

@@ -73,7 +73,7 @@ CREATE TABLE pages (
   leased_by        text,
   UNIQUE (crawl_id, canonical_url)
 );
--- the frontier: best priority first, then first queued (MISSION-NOTES §1), per host
+-- the frontier: best priority first, then first queued (docs/reference.md#weighted-queue), per host
 CREATE INDEX pages_frontier ON pages (site_id, priority DESC, id) WHERE type = 'FRONTIER';
 CREATE INDEX pages_by_crawl ON pages (crawl_id, id);
 CREATE INDEX pages_by_crawl_type ON pages (crawl_id, type);

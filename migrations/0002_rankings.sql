@@ -1,4 +1,4 @@
--- Rankings: PageRank and degree analysis of an uploaded graph or of a crawl's link graph (MISSION-NOTES §6).
+-- Rankings: PageRank and degree analysis of an uploaded graph or of a crawl's link graph (docs/reference.md#pagerank).
 -- The summary (top-k lists, Jaccard overlaps, iterations) is one jsonb document; per-vertex results are rows,
 -- so GET /v1/rankings/:id/vertices pages through them by keyset.
 

@@ -1,4 +1,4 @@
--- Corpora for the TF-IDF scorer (MISSION-NOTES §5): a document count and one document frequency per term,
+-- Corpora for the TF-IDF scorer (docs/reference.md#tfidf): a document count and one document frequency per term,
 -- built once by a `corpus` job (from a URL list, a finished crawl or uploaded documents) and reused by id.
 
 CREATE TABLE corpora (

@@ -49,7 +49,7 @@ export function isHtmlBody(contentType: string | null, text: string | null): boo
   return text !== null && /^\s*(<!doctype html|<html|<head|<body)/i.test(text.slice(0, 512));
 }
 
-/** How a crawl orders its frontier (MISSION-NOTES §2). */
+/** How a crawl orders its frontier (docs/reference.md#strategies). */
 export const CRAWL_STRATEGIES = ['bfs', 'best-first', 'topic'] as const;
 export type CrawlStrategy = (typeof CRAWL_STRATEGIES)[number];
 

@@ -1,4 +1,4 @@
-// Reads and writes of the corpus aggregate (MISSION-NOTES §5): a corpora row (name, source, status, progress,
+// Reads and writes of the corpus aggregate (docs/reference.md#tfidf): a corpora row (name, source, status, progress,
 // counts) and its corpus_terms (term → document frequency). A build writes all terms and completes the row in
 // one transaction, so a completed corpus is never seen half-stored, and `loadCorpus` reads it into a Map once.
 import type pg from 'pg';

@@ -1,4 +1,4 @@
-// /v1/corpora: stored TF-IDF corpora (MISSION-NOTES §5). The one source of validation, TypeScript types and
+// /v1/corpora: stored TF-IDF corpora (docs/reference.md#tfidf). The one source of validation, TypeScript types and
 // OpenAPI; which source fields go together (exactly one of urls, fromCrawl, documents) is checked by the service.
 import { type Static, Type } from 'typebox';
 import { Cursor, httpUrl, IsoDate, Nullable, PageQueryLimit, Uuid } from './common.js';

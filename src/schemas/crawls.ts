@@ -101,7 +101,8 @@ export const Relevance = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 2000,
-        description: 'keyword query: words ANDed, (a b) groups ORed, "quoted phrases" (MISSION-NOTES §4)',
+        description:
+          'keyword query: words ANDed, (a b) groups ORed, "quoted phrases" (docs/reference.md#keyword-query)',
       }),
     ),
     similarTo: Type.Optional(
@@ -110,7 +111,7 @@ export const Relevance = Type.Object(
           urls: Type.Optional(Type.Array(httpUrl(), { maxItems: 100 })),
           documents: Type.Optional(Type.Array(SimilarDocument, { maxItems: 100 })),
         },
-        { additionalProperties: false, description: 'TF-IDF similarity set (MISSION-NOTES §5)' },
+        { additionalProperties: false, description: 'TF-IDF similarity set (docs/reference.md#tfidf)' },
       ),
     ),
     corpus: Type.Optional(
@@ -143,7 +144,7 @@ export const CrawlRequest = Type.Object(
         enum: [...CRAWL_STRATEGIES],
         default: DEFAULTS.strategy,
         description:
-          'bfs: breadth-first; best-first: links weighted by the score of their page (needs relevance); topic: links weighted by the words around them (topics), MISSION-NOTES §2',
+          'bfs: breadth-first; best-first: links weighted by the score of their page (needs relevance); topic: links weighted by the words around them (topics), docs/reference.md#topic-weights',
       }),
     ),
     relevance: Type.Optional(Relevance),

@@ -23,7 +23,7 @@ export const ExtractRequest = Type.Object(
       Type.Union(Method.anyOf, {
         default: DEFAULT_EXTRACTION_METHOD,
         description:
-          'cetd: text density with a fixed threshold (MISSION-NOTES §7); cetd-sum: composite text density with DensitySum',
+          'cetd: text density with a fixed threshold (docs/reference.md#text-density); cetd-sum: composite text density with DensitySum',
       }),
     ),
     threshold: Type.Optional(

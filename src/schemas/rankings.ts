@@ -1,5 +1,5 @@
 // POST /v1/rankings, POST /v1/crawls/:id/rank and the ranking resources: the one source of validation,
-// TypeScript types and OpenAPI for PageRank and degree analysis (MISSION-NOTES §6).
+// TypeScript types and OpenAPI for PageRank and degree analysis (docs/reference.md#pagerank).
 import { type Static, Type } from 'typebox';
 import { Cursor, Nullable, PageQueryLimit, Uuid } from './common.js';
 

@@ -1,5 +1,5 @@
-// POST /v1/score: relevance of documents to a keyword query (MISSION-NOTES §4) or to a similarity set by
-// TF-IDF (§5), without crawling. The one source of validation, TypeScript types and OpenAPI; which fields
+// POST /v1/score: relevance of documents to a keyword query (docs/reference.md#keyword-query) or to a similarity set by
+// TF-IDF (docs/reference.md#tfidf), without crawling. The one source of validation, TypeScript types and OpenAPI; which fields
 // of a document go together is checked by the service.
 import { type Static, Type } from 'typebox';
 import { httpUrl } from './common.js';

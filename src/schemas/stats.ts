@@ -1,4 +1,4 @@
-// GET /v1/crawls/:id/stats/…: word statistics of a crawl's main text (MISSION-NOTES §8) and its SVG plots.
+// GET /v1/crawls/:id/stats/…: word statistics of a crawl's main text (docs/reference.md#word-statistics) and its SVG plots.
 import { type Static, Type } from 'typebox';
 
 export const WordStatsQuery = Type.Object(

@@ -1,4 +1,4 @@
-// Use cases of the corpus resource (MISSION-NOTES §5): store a corpus request and queue its build, show its
+// Use cases of the corpus resource (docs/reference.md#tfidf): store a corpus request and queue its build, show its
 // status and top terms, and the build itself (run by the `corpus` job): documents from the request, fetched
 // URLs (DocumentFetcher: robots.txt, SSRF guard) or a finished crawl's stored pages, each parsed as the crawl
 // parses a page and its `words` counted once per document by a CorpusBuilder.

@@ -1,4 +1,4 @@
-// Use cases of a crawl's text statistics (MISSION-NOTES §8): the crawl-text job's work (main text of each stored
+// Use cases of a crawl's text statistics (docs/reference.md#crawl-records): the crawl-text job's work (main text of each stored
 // HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
 // rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
 import { isFinished } from '../crawler/crawl-request.js';

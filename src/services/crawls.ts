@@ -174,7 +174,7 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     ignoreInternal: request.ignoreInternal,
     topics: request.topics,
     topicOptions: request.topic,
-    // the topic crawl's graph holds the first maxPages pages it discovers (MISSION-NOTES §2)
+    // the topic crawl's graph holds the first maxPages pages it discovers (docs/reference.md#topic-weights)
     maxDiscovered: request.strategy === 'topic' ? request.maxPages : null,
   };
 }
@@ -541,7 +541,7 @@ export class CrawlService {
     };
   }
 
-  /** The crawl's link graph: as the edges file of MISSION-NOTES §6, or as JSON. */
+  /** The crawl's link graph: as the edges file of docs/reference.md#graph-file, or as JSON. */
   async graph(id: string, format: 'edges' | 'json', owner?: Owner) {
     await this.require(id, owner);
     const { vertices, edges } = await this.options.repository.graph(id);

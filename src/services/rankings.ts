@@ -1,4 +1,4 @@
-// Use cases of the ranking resource (MISSION-NOTES §6): rank an uploaded graph (JSON edges or a streamed
+// Use cases of the ranking resource (docs/reference.md#graph-file): rank an uploaded graph (JSON edges or a streamed
 // edges file) or a crawl's link graph, store the summary and per-vertex results, read them back.
 // Small graphs are ranked in the request (201); a big upload (over jobThresholds.uploadBytes) is stored in
 // chunks with a queued ranking and a crawl with many links is queued too (202): the `rank` job parses and ranks.

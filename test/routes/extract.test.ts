@@ -70,7 +70,7 @@ test('POST /v1/extract keeps the main text of a hand-made page and drops nav, fo
     assert.equal(body.method, method ?? 'cetd-sum');
     assert.ok(!body.html.includes('<script'), body.html);
     assert.ok(body.html.includes('<p>'), body.html);
-    // cetd drops links with their text (MISSION-NOTES §7 list); cetd-sum keeps them, resolved on baseUrl
+    // cetd drops links with their text (docs/reference.md#text-density list); cetd-sum keeps them, resolved on baseUrl
     if (body.method === 'cetd-sum')
       assert.ok(body.html.includes('href="https://zoo.example/otters/sea"'), body.html);
   }

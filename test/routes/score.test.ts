@@ -49,7 +49,7 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 type Result = { index: number; url?: string; finalUrl?: string; score: number; title?: string };
 
-test('keyword query: the worked example of MISSION-NOTES §4 scores 4/6 through the API', async (t) => {
+test('keyword query: the worked example of docs/reference.md#keyword-query scores 4/6 through the API', async (t) => {
   const { app } = await build(t, { worker: false });
   const response = await app.inject({
     method: 'POST',

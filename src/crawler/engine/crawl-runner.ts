@@ -399,7 +399,7 @@ export class CrawlRunner {
         return;
       }
       // A capped crawl's graph holds only URLs it may crawl: robots.txt of each new host is read before
-      // its links take room (MISSION-NOTES §2), rather than when they are leased.
+      // its links take room (docs/reference.md#strategies), rather than when they are leased.
       if (this.settings.maxDiscovered !== null) outcome.links = await this.withRobotsVerdicts(outcome.links);
       const disallowed = await store.completePage(crawlId, page, outcome, this.frontierLimits);
       for (const refused of disallowed) {
@@ -698,7 +698,7 @@ export class CrawlRunner {
   }
 
   /**
-   * A redirect hop is a request like any other: it waits its host's delay (MISSION-NOTES §8). To the same
+   * A redirect hop is a request like any other: it waits its host's delay (docs/reference.md#politeness). To the same
    * host, the slot held is kept and the hop waits the delay after the response that redirected; to another
    * host, the slot held is freed first (no runner ever waits for a slot while holding one, so two crossing
    * redirects cannot deadlock) and a slot of the new host is leased when its delay has passed.

@@ -28,7 +28,7 @@ export interface LinkRules
 }
 
 /**
- * The frontier weight of each link of a page, by strategy (MISSION-NOTES §2); null drops the link.
+ * The frontier weight of each link of a page, by strategy (docs/reference.md#strategies); null drops the link.
  * bfs: all equal. best-first: the score of the page holding the link. topic: 1, 1/(d+2) or 0 from the
  * words around the link in the main text; links outside the main text (or with # or : in their path,
  * when that option is on) are not followed.

@@ -23,7 +23,7 @@ export interface CrawlSettings {
   retries: number;
   storeHtml: boolean;
   sitemaps: boolean;
-  /** bfs: all links weigh the same; best-first: a link weighs its page's score; topic: MISSION-NOTES §2. */
+  /** bfs: all links weigh the same; best-first: a link weighs its page's score; topic: docs/reference.md#topic-weights. */
   strategy: CrawlStrategy;
   /** How pages are scored (any strategy; best-first needs it). A page at or above threshold is relevant. */
   relevance: {

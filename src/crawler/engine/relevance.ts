@@ -1,4 +1,4 @@
-// Relevance of fetched pages for focused crawls (MISSION-NOTES §2, §4, §5): the keyword-query scorer, or
+// Relevance of fetched pages for focused crawls (docs/reference.md#best-first, #keyword-query, #tfidf): the keyword-query scorer, or
 // TF-IDF cosine against a similarity set. TF-IDF needs document frequencies: from a stored corpus when the
 // crawl names one, else from a corpus grown out of the similarity set plus every page this runner has
 // scored so far (several runners of one crawl each grow their own; their scores can differ slightly early on).

@@ -1,4 +1,4 @@
-// Main-content extraction by text density (MISSION-NOTES §7; Sun, Song & Liao, SIGIR 2011).
+// Main-content extraction by text density (docs/reference.md#text-density; Sun, Song & Liao, SIGIR 2011).
 // `cetd` is the reference method: drop the listed tags, then drop every top-level block whose C/T is below the
 // threshold. `cetd-sum` is the paper's composite text density with DensitySum and its threshold search.
 import type { Element } from 'domhandler';
@@ -24,7 +24,7 @@ export const EXTRACTION_METHODS: readonly ExtractionMethod[] = ['cetd', 'cetd-su
  */
 export const DEFAULT_EXTRACTION_METHOD: ExtractionMethod = 'cetd-sum';
 
-/** The reference threshold for plain text density (MISSION-NOTES §7). */
+/** The reference threshold for plain text density (docs/reference.md#text-density). */
 export const DEFAULT_TEXT_DENSITY_THRESHOLD = 2;
 
 export { DEFAULT_MAX_NODES };

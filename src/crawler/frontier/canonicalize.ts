@@ -1,4 +1,4 @@
-// One canonical form per URL, so the frontier, the duplicate check (MISSION-NOTES §8) and the link graph agree
+// One canonical form per URL, so the frontier, the duplicate check (docs/reference.md#crawl-records) and the link graph agree
 // on identity. WHATWG URL parsing (Node's URL) does the syntax work; on top of it the semantics-preserving
 // normalizations of RFC 3986 §6.2.2–6.2.3, plus dropping fragments and known tracking parameters.
 //

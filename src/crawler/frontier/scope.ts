@@ -1,5 +1,5 @@
 // Which discovered URLs a crawl may follow: scheme, depth, allowed domains (with optional port), same-host
-// restriction (MISSION-NOTES §2 ignoreInternal's counterpart), then user regexes on the canonical URL.
+// restriction (docs/reference.md#strategies ignoreInternal's counterpart), then user regexes on the canonical URL.
 // User patterns run on RE2 (url-patterns.ts), in time linear in the URL, and only on URLs that passed the
 // cheap checks; their verdicts are remembered per canonical URL, since most links point at known pages.
 

@@ -1,4 +1,4 @@
-// What a link probably points at, before and after fetching it (MISSION-NOTES §3): pages are parsed, binary
+// What a link probably points at, before and after fetching it (docs/reference.md#document-model): pages are parsed, binary
 // documents (pdf, doc, docx, ppt, pptx) and images are recorded with URL, type and size. Before the fetch only
 // the path's extension is known; after it, the Content-Type header wins over the extension.
 

@@ -1,4 +1,4 @@
-// The frontier's ordering (MISSION-NOTES §1): highest weight first, ties in insertion order, so equal weights
+// The frontier's ordering (docs/reference.md#weighted-queue): highest weight first, ties in insertion order, so equal weights
 // give exact FIFO and breadth-first search is the special case. A key already queued keeps its first weight;
 // a key once visited (extracted or marked) is never queued again. Binary max-heap on (weight desc, seq asc).
 

@@ -1,5 +1,5 @@
-// HTML → ParsedPage (MISSION-NOTES §3): the one parse every consumer shares (crawl engine, /v1/score, topic
-// weighting of §2). A single streaming htmlparser2 pass, no DOM: text, headings, links with anchor text and
+// HTML → ParsedPage (docs/reference.md#document-model): the one parse every consumer shares (crawl engine, /v1/score, topic
+// weighting of docs/reference.md#topic-weights). A single streaming htmlparser2 pass, no DOM: text, headings, links with anchor text and
 // word positions, images, meta robots and canonical are collected from SAX events, so a page costs one scan.
 //
 // Choices, each tested in test/unit/parse/parse-html.test.ts:
@@ -46,7 +46,7 @@ export interface ParsedPage {
   text: string;
   /** tokenize(text): every word, stop words kept; link word positions index into it. */
   textWords: string[];
-  /** contentWords(text): MISSION-NOTES §3 `words`. */
+  /** contentWords(text): docs/reference.md#document-model `words`. */
   words: string[];
   /** <a href> and <area href>, every occurrence in document order. */
   links: ParsedLink[];

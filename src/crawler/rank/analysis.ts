@@ -1,4 +1,4 @@
-// Degree and PageRank analysis of a link graph (MISSION-NOTES §6): top-k vertices by PageRank,
+// Degree and PageRank analysis of a link graph (docs/reference.md#pagerank): top-k vertices by PageRank,
 // in-degree and out-degree, and how much those top-k sets overlap (Jaccard similarity).
 
 import { InputError } from '../../errors.js';
@@ -88,7 +88,7 @@ export interface GraphAnalysis {
   jaccard: { 'inDegree~pageRank': number; 'inDegree~outDegree': number; 'outDegree~pageRank': number };
 }
 
-/** PageRank plus the §6 queries: top-k by each measure and the Jaccard overlap of the top-jaccardK sets. */
+/** PageRank plus the queries of docs/reference.md#pagerank: top-k by each measure and the Jaccard overlap of the top-jaccardK sets. */
 export function analyzeGraph(graph: Graph, options: AnalyzeOptions = {}): GraphAnalysis {
   const damping = options.damping ?? 0.85;
   const epsilon = options.epsilon ?? 1e-6;

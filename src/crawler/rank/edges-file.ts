@@ -1,4 +1,4 @@
-// The edges file of MISSION-NOTES §6 (first line the vertex count, then one `from to` edge per line):
+// The edges file of docs/reference.md#graph-file (first line the vertex count, then one `from to` edge per line):
 // a streaming parser into a Graph, its writer, a byte-stream line splitter for request bodies, and a
 // GEXF 1.3 export (gexf.net/1.3) so a ranked graph opens in Gephi.
 //

@@ -1,6 +1,6 @@
 // A directed graph in compressed-sparse-row form: out-edges and in-edges as offset/target typed arrays,
 // vertex names interned once into dense ids. Sized for a crawl's link graph (millions of vertices and
-// edges) without a JS object per edge; MISSION-NOTES §6 wants no self-loops and no duplicate edges.
+// edges) without a JS object per edge; docs/reference.md#graph-file wants no self-loops and no duplicate edges.
 
 import { InputError, TrawlError } from '../../errors.js';
 

@@ -1,4 +1,4 @@
-// PageRank by power iteration (MISSION-NOTES §6; Page, Brin, Motwani & Winograd 1999), with the
+// PageRank by power iteration (docs/reference.md#pagerank; Page, Brin, Motwani & Winograd 1999), with the
 // topic-sensitive variant of Haveliwala (WWW 2002): teleport only to a chosen set of vertices.
 // Pull-style over the in-edges, regrouped once by source block (blockedInEdges); nothing allocated per iteration.
 

@@ -1,4 +1,4 @@
-// One robots.txt per origin and product token, fetched once and shared (MISSION-NOTES §8): concurrent asks
+// One robots.txt per origin and product token, fetched once and shared (docs/reference.md#politeness): concurrent asks
 // for the same origin wait on one fetch. Keyed by the product token too, because a site may answer each
 // crawler its own file and the group that applies depends on it (politeness.userAgent). Lifetime: an entry
 // serves for maxAgeMs (default 24 h: RFC 9309 §2.4, a cached file SHOULD NOT be used for longer), and no

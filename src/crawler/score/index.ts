@@ -1,4 +1,4 @@
-// The relevance scorers of the best-first crawl (MISSION-NOTES §2, §4, §5) behind one shape, so the crawl
+// The relevance scorers of the best-first crawl (docs/reference.md#best-first, #keyword-query, #tfidf) behind one shape, so the crawl
 // engine scores every fetched page the same way whichever scorer the crawl was configured with.
 import type { ParsedPage } from '../parse/parse-html.js';
 import { compileKeywordQuery, parseKeywordQuery } from './keyword-query.js';

@@ -1,9 +1,9 @@
-// Keyword-query scorer (MISSION-NOTES §4): terms separated by whitespace are ANDed, a parenthesised group is
+// Keyword-query scorer (docs/reference.md#keyword-query): terms separated by whitespace are ANDed, a parenthesised group is
 // one OR clause, and score = satisfied clauses / clauses. Extended with quoted phrases ("grand slam") as one
 // term. A malformed query is an InputError on field 'query' whose detail.position is the 0-based fault index.
 //
 // Matching (terms are normalised with the shared tokenizer, so they compare like document words):
-//  - a term of one non-stop word matches the document's `words` (§3: stop words removed);
+//  - a term of one non-stop word matches the document's `words` (docs/reference.md#document-model: stop words removed);
 //  - a stop word as a single term ("the", "who") matches `textWords`, which keep stop words; without textWords
 //    it cannot match (never silently dropped: the denominator still counts it);
 //  - a phrase, or a bare term the tokenizer splits into several words ("e-mail", "don't"), matches

@@ -1,4 +1,4 @@
-// TF-IDF scorer (MISSION-NOTES §5): a similarity set becomes one weight vector, weight(w) = tf(w)·ln(N/df(w))
+// TF-IDF scorer (docs/reference.md#tfidf): a similarity set becomes one weight vector, weight(w) = tf(w)·ln(N/df(w))
 // over a stored corpus (df(w) = 1 when w is absent), and a page scores the cosine of its own vector with it.
 //
 // Location multipliers, the reading we implement: each occurrence contributes 1 from the body, 5 from the

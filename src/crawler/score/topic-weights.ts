@@ -1,4 +1,4 @@
-// Topic-sensitive link weighting (MISSION-NOTES §2): a link is weighted from the page that holds it, before it
+// Topic-sensitive link weighting (docs/reference.md#topic-weights): a link is weighted from the page that holds it, before it
 // is fetched: 1 when its anchor text or URL names a topic, else 1/(d+2) for the distance d in words to the
 // nearest topic occurrence in the main text (0 beyond maxDistanceWords), 0 for everything when T is empty.
 //

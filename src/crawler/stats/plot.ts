@@ -1,4 +1,4 @@
-// Plain-SVG charts for crawl statistics (MISSION-NOTES §8): the words' rank–frequency plot on log–log axes with
+// Plain-SVG charts for crawl statistics (docs/reference.md#word-statistics): the words' rank–frequency plot on log–log axes with
 // Zipf's ideal f = 0.1·N/r beside it, and load-time / queue-wait distributions as histogram over ECDF.
 // Hand-written SVG: two fixed chart types do not justify a plotting dependency.
 

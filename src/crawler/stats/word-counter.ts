@@ -1,4 +1,4 @@
-// Word frequencies over a crawl's extracted text and Zipf's constant (MISSION-NOTES §8): for the top N words,
+// Word frequencies over a crawl's extracted text and Zipf's constant (docs/reference.md#word-statistics): for the top N words,
 // rank r, frequency f and r·f / total words, about 0.1 for English. Stop words are counted: they are the top ranks
 // of the rank–frequency curve, and dropping them would bend the law the statistic is meant to show.
 import { InputError } from '../../errors.js';

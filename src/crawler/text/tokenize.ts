@@ -1,4 +1,4 @@
-// The one tokenizer behind the document model, the scorers and the word statistics (MISSION-NOTES §3):
+// The one tokenizer behind the document model, the scorers and the word statistics (docs/reference.md#document-model):
 // words are runs of letters (Unicode \p{L}, with combining marks), lower-cased; everything else separates.
 // Stop words come from stopwords-iso's maintained English list, not a hand-made one.
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 -- Leases up to $3 frontier pages of crawl $1 to worker $2 for $4 seconds, in one statement: the crawl row is
 -- locked (so the page budget, max_pages, is shared exactly across workers), then one page per free
--- politeness slot is taken, best priority first, then first queued (MISSION-NOTES §1). A slot is free when
+-- politeness slot is taken, best priority first, then first queued (docs/reference.md#weighted-queue). A slot is free when
 -- its host's delay has passed and no live lease holds it; until a host's robots.txt is known only its slot 0
 -- may be used. Pages leased for the first time are counted against the budget (a page retaken after a
 -- crash is not counted twice). Always returns one row with the crawl's status; page columns are null when

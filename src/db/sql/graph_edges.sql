@@ -1,6 +1,6 @@
 -- Edges of a crawl's link graph: no self-loops, no duplicates, only between vertices (graph_vertices.sql). A
 -- link to a redirect target reached inside another page's fetch goes to that page; links to pages robots.txt
--- forbids are not edges (a URL is a vertex only if it may be crawled, MISSION-NOTES §2).
+-- forbids are not edges (a URL is a vertex only if it may be crawled, docs/reference.md#strategies).
 SELECT DISTINCT l.from_page,
        CASE WHEN q.type = 'DUPLICATE' AND q.status IS NULL AND q.duplicate_of IS NOT NULL
             THEN q.duplicate_of ELSE q.id END AS to_page

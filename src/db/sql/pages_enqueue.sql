@@ -1,6 +1,6 @@
 -- Queues discovered URLs of crawl $1 as FRONTIER pages (or, with a reason in $7, records them DISALLOWED:
 -- robots.txt already said no). A URL already known keeps its first priority and is
--- never queued again (the closed set of MISSION-NOTES §1). Rows go in in URL order: two workers inserting
+-- never queued again (the closed set of docs/reference.md#weighted-queue). Rows go in in URL order: two workers inserting
 -- overlapping sets then lock them in the same order and cannot deadlock; ids (the FIFO tie-break) thus
 -- follow discovery page by page, and URL order within one page's links.
 INSERT INTO pages (crawl_id, site_id, url, canonical_url, depth, priority, discovered_from, type, error, fetched_at)

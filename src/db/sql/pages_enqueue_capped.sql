@@ -1,5 +1,5 @@
 -- Queues discovered URLs of crawl $1 while the crawl holds fewer than $8 pages (the topic crawl's graph holds
--- the first max_discovered pages, MISSION-NOTES §2), in document order. Run with the crawl row locked by an
+-- the first max_discovered pages, docs/reference.md#strategies), in document order. Run with the crawl row locked by an
 -- earlier statement of the same transaction (crawl_lock.sql): under READ COMMITTED this statement's snapshot
 -- then sees every page other runners queued, so concurrent runners cannot overshoot the cap. Not counted:
 -- pages robots.txt forbids (a vertex only if it may be crawled) and redirect targets reached inside another

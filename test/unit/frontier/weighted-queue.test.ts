@@ -10,7 +10,7 @@ function drain<K>(queue: WeightedQueue<K>): Array<[K, number]> {
   return out;
 }
 
-test('MISSION-NOTES §1 worked example, literally', () => {
+test('docs/reference.md#weighted-queue worked example, literally', () => {
   const queue = new WeightedQueue<number>();
   for (const [key, weight] of [
     [1, 5],

@@ -62,7 +62,7 @@ test('Wikispeedia: top-10 by PageRank and in-degree agree with networkx', {
   const graph = builder.build();
   assert.equal(graph.vertexCount, 4604);
   assert.equal(links.length, 119_882);
-  // links.tsv holds 110 self-loops (e.g. Athens → Athens); §6 wants none, so they are dropped.
+  // links.tsv holds 110 self-loops (e.g. Athens → Athens); docs/reference.md#graph-file wants none, so they are dropped.
   assert.equal(graph.droppedSelfLoops, 110);
   assert.equal(graph.droppedDuplicates, 0);
   assert.equal(graph.edgeCount, 119_772);

@@ -7,7 +7,7 @@ import { InputError } from '../../../src/errors.js';
 const score = (query: string, doc: { words: string[]; textWords?: string[] }) =>
   scoreKeywordQuery(parseKeywordQuery(query), doc);
 
-test('MISSION-NOTES §4 worked example scores exactly 4/6', () => {
+test('docs/reference.md#keyword-query worked example scores exactly 4/6', () => {
   const words = ['cat', 'cat', 'bunny', 'snake', 'horse', 'fish'];
   assert.equal(score('cat dog bird (bunny snake) fish (horse lion)', { words }), 4 / 6);
 });

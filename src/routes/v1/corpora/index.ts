@@ -18,7 +18,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['corpora'],
         summary: 'Build a corpus',
         description:
-          'Queues the build of a TF-IDF corpus (document count and document frequencies, MISSION-NOTES §5) from a URL list (robots.txt obeyed; a URL that cannot be fetched is skipped and counted), a finished crawl (its HTML pages with stored bodies) or uploaded documents; answers at once with its id. Use it by id in POST /v1/score (corpus).',
+          'Queues the build of a TF-IDF corpus (document count and document frequencies, docs/reference.md#tfidf) from a URL list (robots.txt obeyed; a URL that cannot be fetched is skipped and counted), a finished crawl (its HTML pages with stored bodies) or uploaded documents; answers at once with its id. Use it by id in POST /v1/score (corpus).',
         body: CorpusRequest,
         response: { 202: CorpusCreated, ...problemResponses(400, 404, 409, 413, 415) },
       },

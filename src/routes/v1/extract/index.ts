@@ -11,7 +11,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['extract'],
         summary: 'Extract the main content of a page',
         description:
-          'Text-density extraction (MISSION-NOTES §7) of {url} (fetched as the crawl fetches, robots.txt obeyed) or {html, baseUrl?}. A page without main content gives empty text; a page that cannot be fetched is a 422 naming url. A large page is extracted on a worker thread with a deadline (CPU_TASK_TIMEOUT_MS): past it, a 422 on html or url (the page costs too much to process) or, when every thread stayed busy, a 503.',
+          'Text-density extraction (docs/reference.md#text-density) of {url} (fetched as the crawl fetches, robots.txt obeyed) or {html, baseUrl?}. A page without main content gives empty text; a page that cannot be fetched is a 422 naming url. A large page is extracted on a worker thread with a deadline (CPU_TASK_TIMEOUT_MS): past it, a 422 on html or url (the page costs too much to process) or, when every thread stayed busy, a 503.',
         body: ExtractRequest,
         response: { 200: ExtractResult, ...problemResponses(400, 413, 415, 422, 503) },
       },

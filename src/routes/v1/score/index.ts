@@ -12,7 +12,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['score'],
         summary: 'Score documents against a keyword query or a similarity set',
         description:
-          "query: the keyword scorer (MISSION-NOTES §4); a malformed query is a 400 with its position. similarTo: TF-IDF cosine (§5) over a corpus of this request's documents. Scores equal those the crawl gives the same pages; a document that cannot be fetched is a 422 naming its field. Large documents are parsed and scored on a worker thread with a deadline (CPU_TASK_TIMEOUT_MS): past it, a 422 on documents (the input costs too much to process) or, when every thread stayed busy, a 503.",
+          "query: the keyword scorer (docs/reference.md#keyword-query); a malformed query is a 400 with its position. similarTo: TF-IDF cosine (#tfidf) over a corpus of this request's documents. Scores equal those the crawl gives the same pages; a document that cannot be fetched is a 422 naming its field. Large documents are parsed and scored on a worker thread with a deadline (CPU_TASK_TIMEOUT_MS): past it, a 422 on documents (the input costs too much to process) or, when every thread stayed busy, a 503.",
         body: ScoreRequest,
         response: { 200: ScoreResult, ...problemResponses(400, 413, 415, 422, 503) },
       },

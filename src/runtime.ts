@@ -1,7 +1,7 @@
 // The composition root both entries share: database, job backend, services, and (when asked) the crawl
 // worker. server.ts and worker.ts differ only in whether they also listen for HTTP.
 import { hostname } from 'node:os';
-import type { Worker } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { BodyBudget, Fetcher } from './crawler/fetch/index.js';
@@ -73,6 +73,15 @@ export interface Runtime {
   /** Starts this process's crawl and rank workers (idempotent). */
   startWorker(): void;
   close(): Promise<void>;
+}
+
+/** One row of startWorker()'s table: a queue, its processor (given the worker's logger) and concurrency. */
+interface WorkerEntry {
+  queue: string;
+  /** The `component` of the worker's logger. */
+  component: string;
+  concurrency: number;
+  processor(log: Logger): (job: Job<never>, token?: string) => Promise<unknown>;
 }
 
 /** Runtimes opened in this process so far: a second one (tests) gets its own application_name. */
@@ -193,12 +202,10 @@ export async function openRuntime(
   });
   let publishing: PublishingEventSink | null = null;
   let webhookEvents: WebhookEventSink | null = null;
-  let webhookWorker: Worker | null = null;
   const shutdown = new AbortController();
-  let worker: Worker | null = null;
+  /** This process's workers once startWorker() ran, in the order of its table. */
+  const workers: Array<{ queue: string; worker: { close(): Promise<void> } }> = [];
   let orphanSweeper: { stop(): void } | null = null;
-  let rankWorker: Worker | null = null;
-  let textWorker: Worker | null = null;
   let fetcher: Fetcher | null = null;
   return {
     config,
@@ -216,8 +223,9 @@ export async function openRuntime(
     live,
     webhooks,
     startWorker() {
-      if (worker) return;
-      fetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+      if (workers.length > 0) return;
+      const workerFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+      fetcher = workerFetcher;
       const workerLog = log.child({ component: 'crawl-worker' });
       // The engine's events: metrics, wake-ups for live streams (batched every 250 ms), webhook events.
       const onSinkError = (err: unknown) => workerLog.warn({ err }, 'crawl event sink');
@@ -238,92 +246,97 @@ export async function openRuntime(
         staleSecs: Math.max(30, 3 * config.leaseSecs),
         intervalMs: 15_000,
       });
-      worker = jobs.worker(
-        CRAWL_QUEUE,
-        crawlProcessor({
-          pool: db.pool,
-          jobs,
-          fetcher,
-          bodyBudget: new BodyBudget(config.fetchMemoryBudgetBytes),
-          log: workerLog,
-          workerId: `${hostname()}:${process.pid}`,
-          leaseSecs: config.leaseSecs,
-          shutdown: shutdown.signal,
-          shutdownGraceMs: config.shutdownGraceMs,
-          corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus') },
-          events,
-        }),
-        { concurrency: config.workerConcurrency, lockDurationMs: config.jobLockMs },
-      );
-      worker.on('failed', (job, error) =>
-        workerLog.error({ err: error, jobId: job?.id }, 'crawl job failed'),
-      );
+      // Every worker of this process, in the order close() stops them: the ones that produce webhook events
+      // (crawl, corpus, rank, crawl-text) first, the webhook worker after their last events are flushed.
+      // Each processor gets its worker's logger and hands every job a child naming the job and its row.
+      const table: WorkerEntry[] = [
+        {
+          queue: CRAWL_QUEUE,
+          component: 'crawl-worker',
+          concurrency: config.workerConcurrency,
+          processor: (crawlLog) =>
+            crawlProcessor({
+              pool: db.pool,
+              jobs,
+              fetcher: workerFetcher,
+              bodyBudget: new BodyBudget(config.fetchMemoryBudgetBytes),
+              log: crawlLog,
+              workerId: `${hostname()}:${process.pid}`,
+              leaseSecs: config.leaseSecs,
+              shutdown: shutdown.signal,
+              shutdownGraceMs: config.shutdownGraceMs,
+              corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus') },
+              events,
+            }),
+        },
+        // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
+        {
+          queue: CORPUS_QUEUE,
+          component: 'corpus-worker',
+          concurrency: 2,
+          processor: (corpusLog) =>
+            corpusProcessor({
+              repository: corporaRepository,
+              jobs,
+              documents: new DocumentFetcher({ fetcher: workerFetcher, userAgent: config.userAgent }),
+              log: corpusLog,
+              shutdown: shutdown.signal,
+            }),
+        },
+        // Ranking is CPU- and memory-bound (a big graph holds its CSR arrays): one job at a time per process.
+        {
+          queue: RANK_QUEUE,
+          component: 'rank-worker',
+          concurrency: 1,
+          processor: (rankLog) => rankProcessor({ rankings, log: rankLog }),
+        },
+        // Text extraction is CPU-bound and runs beside the crawl's fetches: one job at a time per process.
+        {
+          queue: CRAWL_TEXT_QUEUE,
+          component: 'crawl-text-worker',
+          concurrency: 1,
+          processor: (textLog) =>
+            crawlTextProcessor({ stats: crawlStats, log: textLog, shutdown: shutdown.signal }),
+        },
+        // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches. Each
+        // holds a pooled connection for its crawl's delivery lock (a session advisory lock) while it needs more
+        // from the same pool, which the store and BullMQ share: at most a quarter of the pool, so deliveries
+        // can never take every connection and wait on each other.
+        {
+          queue: WEBHOOK_QUEUE,
+          component: 'webhook-worker',
+          concurrency: Math.max(1, Math.floor(config.dbPoolSize / 4)),
+          processor: () => webhookProcessor({ deliverer: webhooks }),
+        },
+      ];
+      for (const entry of table) {
+        const entryLog = log.child({ component: entry.component });
+        const started = jobs.worker(entry.queue, entry.processor(entryLog), {
+          concurrency: entry.concurrency,
+          lockDurationMs: config.jobLockMs,
+        });
+        started.on('failed', (job, error) =>
+          entryLog.error({ err: error, jobId: job?.id }, `${entry.queue} job failed`),
+        );
+        metrics.activeWorkers.set({ queue: entry.queue }, entry.concurrency);
+        workers.push({ queue: entry.queue, worker: started });
+      }
       workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');
-      // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
-      const corpusLog = log.child({ component: 'corpus-worker' });
-      const corpusWorker = jobs.worker(
-        CORPUS_QUEUE,
-        corpusProcessor({
-          repository: corporaRepository,
-          jobs,
-          documents: new DocumentFetcher({ fetcher, userAgent: config.userAgent }),
-          log: corpusLog,
-          shutdown: shutdown.signal,
-        }),
-        { concurrency: 2, lockDurationMs: config.jobLockMs },
-      );
-      corpusWorker.on('failed', (job, error) =>
-        corpusLog.error({ err: error, jobId: job?.id }, 'corpus job failed'),
-      );
-      // Ranking is CPU- and memory-bound (a big graph holds its CSR arrays): one job at a time per process.
-      const rankLog = log.child({ component: 'rank-worker' });
-      rankWorker = jobs.worker(RANK_QUEUE, rankProcessor({ rankings, log: rankLog }), {
-        concurrency: 1,
-        lockDurationMs: config.jobLockMs,
-      });
-      rankWorker.on('failed', (job, error) =>
-        rankLog.error({ err: error, jobId: job?.id }, 'rank job failed'),
-      );
-      // Text extraction is CPU-bound and runs beside the crawl's fetches: one job at a time per process.
-      const textLog = log.child({ component: 'crawl-text-worker' });
-      textWorker = jobs.worker(
-        CRAWL_TEXT_QUEUE,
-        crawlTextProcessor({ stats: crawlStats, log: textLog, shutdown: shutdown.signal }),
-        { concurrency: 1, lockDurationMs: config.jobLockMs },
-      );
-      textWorker.on('failed', (job, error) =>
-        textLog.error({ err: error, jobId: job?.id }, 'crawl-text job failed'),
-      );
-      // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches. Each
-      // holds a pooled connection for its crawl's delivery lock (a session advisory lock) while it needs more
-      // from the same pool, which the store and BullMQ share: at most a quarter of the pool, so deliveries
-      // can never take every connection and wait on each other.
-      const webhookConcurrency = Math.max(1, Math.floor(config.dbPoolSize / 4));
-      const webhookLog = log.child({ component: 'webhook-worker' });
-      webhookWorker = jobs.worker(WEBHOOK_QUEUE, webhookProcessor({ deliverer: webhooks }), {
-        concurrency: webhookConcurrency,
-        lockDurationMs: config.jobLockMs,
-      });
-      webhookWorker.on('failed', (job, error) =>
-        webhookLog.error({ err: error, jobId: job?.id }, 'webhook job failed'),
-      );
-      metrics.activeWorkers.set({ queue: CRAWL_QUEUE }, config.workerConcurrency);
-      metrics.activeWorkers.set({ queue: CORPUS_QUEUE }, 2);
-      metrics.activeWorkers.set({ queue: RANK_QUEUE }, 1);
-      metrics.activeWorkers.set({ queue: CRAWL_TEXT_QUEUE }, 1);
-      metrics.activeWorkers.set({ queue: WEBHOOK_QUEUE }, webhookConcurrency);
     },
     async close() {
       // Stop taking jobs: crawl runners stop claiming, let in-flight fetches finish (SHUTDOWN_GRACE_MS, then
       // abort them), release their leases and go back to the queue; then the queues, pools, embedded server.
       shutdown.abort();
       orphanSweeper?.stop();
-      await Promise.all([worker?.close(), rankWorker?.close(), textWorker?.close()]);
+      const producing = workers.filter((entry) => entry.queue !== WEBHOOK_QUEUE);
+      await Promise.all(producing.map((entry) => entry.worker.close()));
       // the last page batches and lifecycle events become rows (and jobs) before the queues close
       publishing?.flush();
       await webhookEvents?.flush();
       await apiWebhookEvents?.flush();
-      if (webhookWorker) await webhookWorker.close();
+      await Promise.all(
+        workers.filter((entry) => entry.queue === WEBHOOK_QUEUE).map((entry) => entry.worker.close()),
+      );
       metrics.activeWorkers.reset();
       await bus.close();
       await jobs.close();

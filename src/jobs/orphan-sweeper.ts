@@ -6,7 +6,8 @@
 import type pg from 'pg';
 import type { RunnerLogger } from '../crawler/engine/crawl-runner.js';
 import { sql } from '../db/sql.js';
-import { addCrawlRunners, type JobBackend } from './queues.js';
+import { queueCrawlRunners } from './producers.js';
+import type { JobBackend } from './queues.js';
 
 export function startOrphanSweeper(options: {
   pool: pg.Pool;
@@ -24,11 +25,11 @@ export function startOrphanSweeper(options: {
       );
       for (const { id, status, workers } of orphans.rows) {
         if (status === 'queued') {
-          await addCrawlRunners(options.jobs, id, workers);
+          await queueCrawlRunners(options.jobs, id, workers);
           continue;
         }
         options.log.warn({ crawlId: id }, 'crawl had no live runner; re-queuing its runners');
-        await addCrawlRunners(options.jobs, id, workers, `.resumed-${Date.now()}`);
+        await queueCrawlRunners(options.jobs, id, workers, `.resumed-${Date.now()}`);
       }
     } catch (error) {
       options.log.error({ err: error }, 'orphan sweep failed');

@@ -340,22 +340,3 @@ function guarded(queue: Queue, call: <T>(work: () => Promise<T>) => Promise<T>):
     },
   });
 }
-
-/**
- * Queues the runner jobs of a crawl (one per `workers`). `tag` makes the job ids new when a crawl is
- * resumed, so BullMQ does not take them for the finished jobs of the first run.
- */
-export async function addCrawlRunners(
-  jobs: JobBackend,
-  crawlId: string,
-  workers: number,
-  tag = '',
-): Promise<void> {
-  await jobs.queue(CRAWL_QUEUE).addBulk(
-    Array.from({ length: workers }, (_, runner) => ({
-      name: 'crawl',
-      data: { crawlId, runner } satisfies CrawlJobData,
-      opts: { jobId: `${crawlId}.${runner}${tag}`, removeOnComplete: 1000, removeOnFail: 5000, attempts: 3 },
-    })),
-  );
-}

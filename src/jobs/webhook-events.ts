@@ -7,7 +7,8 @@
 import type { WebhookConfig, WebhookEvent } from '../crawler/crawl-request.js';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
 import type { WebhooksRepository } from '../db/webhooks-repo.js';
-import { type JobBackend, WEBHOOK_QUEUE, type WebhookJobData } from './queues.js';
+import { queueWebhookDelivery } from './producers.js';
+import type { JobBackend } from './queues.js';
 
 type PageEvent = Parameters<CrawlEventSink['pageRecorded']>[0];
 
@@ -80,11 +81,7 @@ export class WebhookEventSink implements CrawlEventSink {
     const crawl = await this.deps.snapshot(crawlId);
     const id = await this.deps.repository.insertEvent(crawlId, event, { crawl, ...data });
     if (id === null) return;
-    await this.deps.jobs.queue(WEBHOOK_QUEUE).add('deliver', { crawlId } satisfies WebhookJobData, {
-      jobId: `${crawlId}.${id}`,
-      removeOnComplete: 1000,
-      removeOnFail: 5000,
-    });
+    await queueWebhookDelivery(this.deps.jobs, crawlId, String(id));
   }
 
   private ensureStarted(crawlId: string, state: CrawlState): void {

@@ -8,7 +8,8 @@ import { contentWords } from '../crawler/text/tokenize.js';
 import type { CorporaRepository, CorpusProgress, CorpusSource, StoredCorpus } from '../db/corpora-repo.js';
 import type { CrawlsRepository, Owner } from '../db/crawls-repo.js';
 import { InputError, TrawlError } from '../errors.js';
-import { CORPUS_QUEUE, type CorpusJobData, type JobBackend } from '../jobs/queues.js';
+import { queueCorpus } from '../jobs/producers.js';
+import type { JobBackend } from '../jobs/queues.js';
 import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
 import { type DocumentFetcher, parseAsCrawled } from './documents.js';
 import { decodeCursor, encodeCursor, isCreatedAtCursor, iso } from './pagination.js';
@@ -77,12 +78,7 @@ export class CorpusService {
       owner: owner ?? null,
     });
     try {
-      await this.options.jobs.queue(CORPUS_QUEUE).add('corpus', { corpusId: id } satisfies CorpusJobData, {
-        jobId: id,
-        attempts: 2,
-        removeOnComplete: 1000,
-        removeOnFail: 5000,
-      });
+      await queueCorpus(this.options.jobs, id);
     } catch (error) {
       // never left queued without a job: the client is told (503) and the corpus says why it failed
       await this.options.repository.fail(id, 'the job queue did not answer', null).catch(() => {});

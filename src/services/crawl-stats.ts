@@ -14,7 +14,8 @@ import { tokenize } from '../crawler/text/tokenize.js';
 import type { CrawlRow, CrawlsRepository, Owner } from '../db/crawls-repo.js';
 import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
 import { TrawlError } from '../errors.js';
-import { CRAWL_TEXT_QUEUE, type CrawlTextJobData, type JobBackend } from '../jobs/queues.js';
+import { queueCrawlText } from '../jobs/producers.js';
+import type { JobBackend } from '../jobs/queues.js';
 import type { WordStats } from '../schemas/stats.js';
 import { storedCrawlRequest } from './crawls.js';
 import { storedBodyText } from './stored-body.js';
@@ -40,28 +41,6 @@ export function textSettings(stored: Record<string, unknown>): TextSettings {
   const { extract, store } = storedCrawlRequest(stored);
   const method = EXTRACTION_METHODS.find((m) => m === extract.method) ?? DEFAULT_EXTRACTION_METHOD;
   return { enabled: extract.enabled, method, storeHtml: store.html };
-}
-
-/**
- * Queues the crawl-text job of a crawl and answers its job id. `final` (the crawl has finished): once per crawl,
- * by job id, whatever else is queued or running. `refresh` (stale statistics were asked for): deduplicated while
- * a refresh is waiting or running, so polling queues one job, and a later request after it ends queues the next.
- */
-export async function enqueueCrawlText(
-  jobs: JobBackend,
-  crawlId: string,
-  reason: 'final' | 'refresh',
-): Promise<string | undefined> {
-  const job = await jobs.queue(CRAWL_TEXT_QUEUE).add('crawl-text', { crawlId } satisfies CrawlTextJobData, {
-    ...(reason === 'final'
-      ? { jobId: `${crawlId}.text.final` }
-      : { deduplication: { id: `${crawlId}.text.refresh` } }),
-    removeOnComplete: 1000,
-    removeOnFail: 5000,
-    attempts: 3,
-    backoff: { type: 'exponential', delay: 1000 },
-  });
-  return job.id;
 }
 
 export interface CountTextResult {
@@ -224,7 +203,7 @@ export class CrawlStatsService {
     const counter = row ? WordCounter.fromJSON(row.counts) : new WordCounter();
     const pagesCounted = row?.pages_counted ?? 0;
     if (progress.pendingPages > 0) {
-      await enqueueCrawlText(this.options.jobs, crawlId, 'refresh');
+      await queueCrawlText(this.options.jobs, crawlId, 'refresh');
     }
     const failedPages =
       progress.failedPages > 0 ? await this.options.repository.failedTexts(crawlId, FAILED_PAGES_LISTED) : [];

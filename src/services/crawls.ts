@@ -21,7 +21,8 @@ import {
   type PageRow,
 } from '../db/crawls-repo.js';
 import { InputError, TrawlError } from '../errors.js';
-import { addCrawlRunners, type JobBackend } from '../jobs/queues.js';
+import { queueCrawlRunners } from '../jobs/producers.js';
+import type { JobBackend } from '../jobs/queues.js';
 import type { CrawlRequest } from '../schemas/crawls.js';
 import { decodeCursor, encodeCursor, isCreatedAtCursor, iso, isRowId } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
@@ -316,7 +317,7 @@ export class CrawlService {
       );
     }
     try {
-      await addCrawlRunners(this.options.jobs, id, normalized.workers);
+      await queueCrawlRunners(this.options.jobs, id, normalized.workers);
     } catch (error) {
       // Undo the crawl, so it neither counts against the key's running crawls nor surprises a client told
       // 503 by running later. If the database fails too, the orphan sweeper queues its runners later.

@@ -22,7 +22,8 @@ import type {
   VertexSort,
 } from '../db/rankings-repo.js';
 import { InputError, TrawlError } from '../errors.js';
-import { type JobBackend, RANK_QUEUE, type RankJobData } from '../jobs/queues.js';
+import { queueRank } from '../jobs/producers.js';
+import type { JobBackend } from '../jobs/queues.js';
 import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
 import type { CrawlService } from './crawls.js';
 import { unstorableText } from './input-text.js';
@@ -320,12 +321,7 @@ export class RankingService {
 
   async #enqueue(row: RankingRow) {
     try {
-      await this.options.jobs.queue(RANK_QUEUE).add('rank', { rankingId: row.id } satisfies RankJobData, {
-        jobId: `rank.${row.id}`,
-        attempts: 3,
-        removeOnComplete: 1000,
-        removeOnFail: 5000,
-      });
+      await queueRank(this.options.jobs, row.id);
     } catch (error) {
       await this.options.repository.fail(row.id, errorOf(error)).catch(() => {});
       throw error;

@@ -7,7 +7,8 @@ import { WEBHOOK_EVENTS, type WebhookConfig, type WebhookEvent } from '../crawle
 import type { Fetcher } from '../crawler/fetch/index.js';
 import type { WebhookDeliveryRow, WebhooksRepository } from '../db/webhooks-repo.js';
 import { InputError } from '../errors.js';
-import { type JobBackend, WEBHOOK_QUEUE, type WebhookJobData } from '../jobs/queues.js';
+import { queueWebhookDelivery } from '../jobs/producers.js';
+import type { JobBackend } from '../jobs/queues.js';
 import type { CrawlService } from './crawls.js';
 
 // Headers the service sets itself; a request may not replace them.
@@ -167,12 +168,7 @@ export class WebhookDeliverer {
       this.options.onAttempt?.(outcome);
       if (outcome === 'retrying') {
         // later events wait behind this one (order); the delayed job comes back for all of them
-        await this.options.jobs.queue(WEBHOOK_QUEUE).add('deliver', { crawlId } satisfies WebhookJobData, {
-          jobId: `${crawlId}.${head.id}.${attempt + 1}`,
-          delay: delayMs,
-          removeOnComplete: 1000,
-          removeOnFail: 5000,
-        });
+        await queueWebhookDelivery(this.options.jobs, crawlId, `${head.id}.${attempt + 1}`, delayMs);
         return;
       }
     }

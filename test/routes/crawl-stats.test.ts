@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { extractMainContent } from '../../src/crawler/extract/index.js';
 import { WordCounter } from '../../src/crawler/stats/index.js';
 import { tokenize } from '../../src/crawler/text/tokenize.js';
+import { queueCrawlText } from '../../src/jobs/producers.js';
 import { CRAWL_TEXT_QUEUE } from '../../src/jobs/queues.js';
 import type { Runtime } from '../../src/runtime.js';
-import { enqueueCrawlText } from '../../src/services/crawl-stats.js';
 import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
@@ -117,7 +117,7 @@ test('a crawl’s main text is extracted by the text job and its words counted o
 
   // The job again (by its own id, as the endpoint would queue it) and the job's work run directly: nothing
   // more is counted.
-  const jobId = await enqueueCrawlText(runtime.jobs, id, 'refresh');
+  const jobId = await queueCrawlText(runtime.jobs, id, 'refresh');
   assert.ok(jobId);
   const queue = runtime.jobs.queue(CRAWL_TEXT_QUEUE);
   // read again once completed: a job object fetched before its completion carries no return value yet

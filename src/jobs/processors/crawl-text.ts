@@ -2,16 +2,14 @@
 // Queued when a crawl finishes and, while it runs, when its word statistics are asked for and are stale. The
 // work (exactly-once counting, so a retried or repeated job changes nothing) is CrawlStatsService.countText.
 import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
 import type { CrawlStatsService } from '../../services/crawl-stats.js';
 import type { CrawlTextJobData } from '../queues.js';
 
 export interface CrawlTextProcessorDeps {
   stats: CrawlStatsService;
-  log: {
-    info(obj: object, msg?: string): void;
-    warn(obj: object, msg?: string): void;
-    error(obj: object, msg?: string): void;
-  };
+  /** Each job logs through a child of it that names the crawl and the job. */
+  log: Logger;
   /** Aborted when this process shuts down: the job stops between batches; what it stored stays counted. */
   shutdown: AbortSignal;
 }
@@ -19,11 +17,12 @@ export interface CrawlTextProcessorDeps {
 export function crawlTextProcessor(deps: CrawlTextProcessorDeps) {
   return async (job: Job<CrawlTextJobData>) => {
     const { crawlId } = job.data;
+    const log = deps.log.child({ crawlId, jobId: job.id });
     const result = await deps.stats.countText(crawlId, deps.shutdown, ({ pageId, reason, error }) => {
-      deps.log.error({ crawlId, pageId, reason, err: error }, 'page text not counted');
+      log.error({ pageId, reason, err: error }, 'page text not counted');
     });
-    if (result.pagesFailed > 0) deps.log.warn({ crawlId, ...result }, 'some pages could not be counted');
-    deps.log.info({ crawlId, ...result }, 'crawl text counted');
+    if (result.pagesFailed > 0) log.warn(result, 'some pages could not be counted');
+    log.info(result, 'crawl text counted');
     return { crawlId, ...result };
   };
 }

@@ -2,15 +2,16 @@
 // retried, retaken after a worker died (BullMQ's stalled-job check) or re-queued on shutdown without loss.
 import { type Job, WaitingError } from 'bullmq';
 import type pg from 'pg';
+import type { Logger } from 'pino';
 import { isFinished } from '../../crawler/crawl-request.js';
-import { CrawlRunner, type RunnerExit, type RunnerLogger } from '../../crawler/engine/crawl-runner.js';
+import { CrawlRunner, type RunnerExit } from '../../crawler/engine/crawl-runner.js';
 import type { CrawlEventSink } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
-import { enqueueCrawlText } from '../../services/crawl-stats.js';
 import { crawlSettings, storedCrawlRequest } from '../../services/crawls.js';
+import { isLastAttempt, queueCrawlText } from '../producers.js';
 import type { CrawlJobData, JobBackend } from '../queues.js';
 
 export interface CrawlProcessorDeps {
@@ -19,7 +20,8 @@ export interface CrawlProcessorDeps {
   fetcher: Fetcher;
   /** Shared by every crawl runner of this process. */
   bodyBudget: BodyBudget;
-  log: RunnerLogger;
+  /** Each job (and its runner) logs through a child of it that names the crawl and the job. */
+  log: Logger;
   workerId: string;
   leaseSecs: number;
   /** Aborted when this process shuts down: runners stop claiming, and go back to the queue. */
@@ -41,6 +43,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
   );
   return async (job: Job<CrawlJobData>, token?: string) => {
     const { crawlId, runner } = job.data;
+    const log = deps.log.child({ crawlId, jobId: job.id });
     const crawl = await repository.get(crawlId);
     if (!crawl || isFinished(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
     const request = storedCrawlRequest(crawl.request);
@@ -51,8 +54,8 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
     const textRefresh =
       runner === 0 && (request.extract?.enabled ?? true) && (request.store?.html ?? true)
         ? setInterval(() => {
-            enqueueCrawlText(deps.jobs, crawlId, 'refresh').catch((err: unknown) =>
-              deps.log.warn({ err, crawlId }, 'could not queue a crawl-text refresh'),
+            queueCrawlText(deps.jobs, crawlId, 'refresh').catch((err: unknown) =>
+              log.warn({ err }, 'could not queue a crawl-text refresh'),
             );
           }, TEXT_REFRESH_MS)
         : null;
@@ -65,7 +68,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         fetcher: deps.fetcher,
         bodyBudget: deps.bodyBudget,
         store,
-        log: deps.log,
+        log,
         concurrency: share,
         signal: deps.shutdown,
         graceMs: deps.shutdownGraceMs,
@@ -73,7 +76,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         ...(deps.events ? { events: deps.events } : {}),
       }).run();
     } catch (error) {
-      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+      if (isLastAttempt(job)) {
         await store.finishCrawl(crawlId, 'failed', error instanceof Error ? error.message : String(error));
       }
       throw error;
@@ -89,8 +92,8 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
     }
     // Main text and word counts are a job of their own, off the fetch path; a queue fault is not a crawl fault.
     if (exit === 'finished')
-      await enqueueCrawlText(deps.jobs, crawlId, 'final').catch((err: unknown) =>
-        deps.log.error({ err, crawlId }, 'could not queue the crawl-text job'),
+      await queueCrawlText(deps.jobs, crawlId, 'final').catch((err: unknown) =>
+        log.error({ err }, 'could not queue the crawl-text job'),
       );
     return { crawlId, exit };
   };

@@ -4,19 +4,21 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RankingService } from '../../services/rankings.js';
+import { isLastAttempt } from '../producers.js';
 import type { RankJobData } from '../queues.js';
 
 export interface RankProcessorDeps {
   rankings: RankingService;
+  /** Each job logs through a child of it that names the ranking and the job. */
   log: Logger;
 }
 
 export function rankProcessor(deps: RankProcessorDeps) {
   return async (job: Job<RankJobData>) => {
     const { rankingId } = job.data;
-    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const last = isLastAttempt(job);
     const outcome = await deps.rankings.runJob(rankingId, { last });
-    deps.log.info({ rankingId, outcome, jobId: job.id }, 'ranking job ended');
+    deps.log.child({ rankingId, jobId: job.id }).info({ outcome }, 'ranking job ended');
     return { rankingId, outcome };
   };
 }

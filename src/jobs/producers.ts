@@ -1,0 +1,110 @@
+// Every job trawl queues, one function per kind, and the options of each queue's jobs in one table: services,
+// processors and the orphan sweeper call these instead of `queue(...).add` with options of their own.
+import type { Job, JobsOptions } from 'bullmq';
+import {
+  CORPUS_QUEUE,
+  type CorpusJobData,
+  CRAWL_QUEUE,
+  CRAWL_TEXT_QUEUE,
+  type CrawlJobData,
+  type CrawlTextJobData,
+  type JobBackend,
+  RANK_QUEUE,
+  type RankJobData,
+  WEBHOOK_QUEUE,
+  type WebhookJobData,
+} from './queues.js';
+
+// Finished jobs are kept a while for the queue board and for debugging: the last 1000 done, 5000 failed.
+const KEPT = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
+
+/**
+ * Retries and retention per queue. Every job's state lives in PostgreSQL, so a retry starts over safely.
+ * Webhook jobs are never retried by BullMQ: WebhookDeliverer queues each further attempt itself, delayed.
+ */
+export const JOB_OPTIONS = {
+  [CRAWL_QUEUE]: { ...KEPT, attempts: 3 },
+  [CRAWL_TEXT_QUEUE]: { ...KEPT, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
+  [RANK_QUEUE]: { ...KEPT, attempts: 3 },
+  [CORPUS_QUEUE]: { ...KEPT, attempts: 2 },
+  [WEBHOOK_QUEUE]: { ...KEPT },
+} as const satisfies Record<string, JobsOptions>;
+
+/** Whether this run of the job is its last (no retry follows a failure): the job's row is then marked failed. */
+export function isLastAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/**
+ * Queues the runner jobs of a crawl (one per `workers`). `tag` makes the job ids new when a crawl is
+ * resumed, so BullMQ does not take them for the finished jobs of the first run.
+ */
+export async function queueCrawlRunners(
+  jobs: JobBackend,
+  crawlId: string,
+  workers: number,
+  tag = '',
+): Promise<void> {
+  await jobs.queue(CRAWL_QUEUE).addBulk(
+    Array.from({ length: workers }, (_, runner) => ({
+      name: 'crawl',
+      data: { crawlId, runner } satisfies CrawlJobData,
+      opts: { ...JOB_OPTIONS[CRAWL_QUEUE], jobId: `${crawlId}.${runner}${tag}` },
+    })),
+  );
+}
+
+/**
+ * Queues the crawl-text job of a crawl and answers its job id. `final` (the crawl has finished): once per crawl,
+ * by job id, whatever else is queued or running. `refresh` (stale statistics were asked for): deduplicated while
+ * a refresh is waiting or running, so polling queues one job, and a later request after it ends queues the next.
+ */
+export async function queueCrawlText(
+  jobs: JobBackend,
+  crawlId: string,
+  reason: 'final' | 'refresh',
+): Promise<string | undefined> {
+  const job = await jobs.queue(CRAWL_TEXT_QUEUE).add('crawl-text', { crawlId } satisfies CrawlTextJobData, {
+    ...JOB_OPTIONS[CRAWL_TEXT_QUEUE],
+    ...(reason === 'final'
+      ? { jobId: `${crawlId}.text.final` }
+      : { deduplication: { id: `${crawlId}.text.refresh` } }),
+  });
+  return job.id;
+}
+
+/** Queues the job of a queued ranking (one per ranking, by job id). */
+export async function queueRank(jobs: JobBackend, rankingId: string): Promise<void> {
+  await jobs.queue(RANK_QUEUE).add('rank', { rankingId } satisfies RankJobData, {
+    ...JOB_OPTIONS[RANK_QUEUE],
+    jobId: `rank.${rankingId}`,
+  });
+}
+
+/**
+ * Queues the build of a queued corpus. The first job's id is the corpus id; `again` (a build given back by a
+ * process shutting down) makes a new one, since the first job's id is still taken.
+ */
+export async function queueCorpus(jobs: JobBackend, corpusId: string, again = false): Promise<void> {
+  await jobs.queue(CORPUS_QUEUE).add('corpus', { corpusId } satisfies CorpusJobData, {
+    ...JOB_OPTIONS[CORPUS_QUEUE],
+    jobId: again ? `${corpusId}.${Date.now()}` : corpusId,
+  });
+}
+
+/**
+ * Queues a delivery run of a crawl's due webhook events. `key` makes the job id unique per event (and per
+ * attempt of a retried event); `delayMs` holds a retry back.
+ */
+export async function queueWebhookDelivery(
+  jobs: JobBackend,
+  crawlId: string,
+  key: string,
+  delayMs = 0,
+): Promise<void> {
+  await jobs.queue(WEBHOOK_QUEUE).add('deliver', { crawlId } satisfies WebhookJobData, {
+    ...JOB_OPTIONS[WEBHOOK_QUEUE],
+    jobId: `${crawlId}.${key}`,
+    ...(delayMs > 0 ? { delay: delayMs } : {}),
+  });
+}

@@ -9,6 +9,7 @@ import type { CorpusSource } from '../../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
+import { INTERNAL_SCOPE } from '../../db/tenant-scope.js';
 import { enqueueCrawlText } from '../../services/crawl-stats.js';
 import { crawlSettings, storedCrawlRequest } from '../../services/crawls.js';
 import type { CrawlJobData, JobBackend } from '../queues.js';
@@ -41,7 +42,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
   );
   return async (job: Job<CrawlJobData>, token?: string) => {
     const { crawlId, runner } = job.data;
-    const crawl = await repository.get(crawlId);
+    const crawl = await repository.get(crawlId, INTERNAL_SCOPE);
     if (!crawl || isFinished(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
     const request = storedCrawlRequest(crawl.request);
     const settings = crawlSettings(crawlId, request);

@@ -53,8 +53,8 @@ export function corpusSource(request: CorpusRequest): CorpusSource {
 export class CorpusService {
   constructor(private readonly options: CorpusServiceOptions) {}
 
-  // Tenancy as for crawls: `owner` is the caller's key id (null when open); another key's corpus, or
-  // crawl to build from, is a 404. Workers pass no owner.
+  // Tenancy as for crawls: `scope` is the caller's (tenant-scope.ts); another key's corpus, or crawl to
+  // build from, is a 404. Workers pass INTERNAL_SCOPE.
   async create(request: CorpusRequest, scope: TenantScope) {
     const source = corpusSource(request);
     if (source.kind === 'crawl') {

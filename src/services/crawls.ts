@@ -270,8 +270,9 @@ function pageSummary(row: PageRow) {
   };
 }
 
-// Tenancy: every method takes the caller's `owner` (its API key id; null when the service runs open). A crawl
-// of another owner is "not found", never "forbidden", so ids do not leak. Undefined = internal, unscoped call.
+// Tenancy: every method takes the caller's `scope` (tenant-scope.ts: a request's tenantScope, or INTERNAL_SCOPE
+// for workers and jobs), required so that no call can forget it. A crawl of another owner is "not found", never
+// "forbidden", so ids do not leak.
 export class CrawlService {
   constructor(private readonly options: CrawlServiceOptions) {}
 
@@ -289,7 +290,8 @@ export class CrawlService {
       return { url, origin: new URL(url).origin };
     });
     const corpusId = normalized.relevance?.corpus;
-    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist
+    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
+    // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.
     if (
       corpusId &&
       this.options.corpora &&
@@ -338,7 +340,7 @@ export class CrawlService {
     return row;
   }
 
-  /** Throws not_found unless the crawl exists and `owner` may see it (for services acting on a crawl). */
+  /** Throws not_found unless the crawl exists and `scope` may see it (for services acting on a crawl). */
   async requireVisible(id: string, scope: TenantScope): Promise<void> {
     await this.require(id, scope);
   }

@@ -193,7 +193,7 @@ export class RankingService {
   }
 
   /** Ranks the JSON edge list; a rejected edge is reported as `edges[i]`. */
-  // Tenancy as in CrawlService: `owner` is the caller's API key id (null when open; undefined: internal).
+  // Tenancy as in CrawlService: `scope` is the caller's (tenant-scope.ts); rankings are stored with its owner.
   async fromEdges(request: RankingRequest, scope: TenantScope) {
     const options = normalizeRankingOptions(request);
     const builder = new GraphBuilder(this.#builderOptions(options));

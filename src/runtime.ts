@@ -12,6 +12,7 @@ import { KeysRepository } from './db/keys-repo.js';
 import { LiveRepository } from './db/live-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
+import { INTERNAL_SCOPE } from './db/tenant-scope.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
 import {
   type CrawlEventBus,
@@ -265,7 +266,7 @@ export async function openRuntime(
               leaseSecs: config.leaseSecs,
               shutdown: shutdown.signal,
               shutdownGraceMs: config.shutdownGraceMs,
-              corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus') },
+              corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus', INTERNAL_SCOPE) },
               events,
             }),
         },

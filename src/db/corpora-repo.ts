@@ -4,8 +4,8 @@
 import type pg from 'pg';
 import type { Corpus } from '../crawler/score/index.js';
 import { TrawlError } from '../errors.js';
-import { type Owner, ownerParams } from './crawls-repo.js';
 import { sql } from './sql.js';
+import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
 import { withTransaction } from './transaction.js';
 
 export type CorpusSource =
@@ -89,21 +89,21 @@ export class CorporaRepository {
     ]);
   }
 
-  /** `owner` undefined: any owner (workers); null or a key id: only that tenant's corpora. */
-  async get(id: string, owner?: Owner): Promise<CorpusRow | null> {
-    return (await this.pool.query<CorpusRow>(sql('corpus_get'), [id, ...ownerParams(owner)])).rows[0] ?? null;
+  /** The corpus, or null when there is none or `scope` may not see it. */
+  async get(id: string, scope: TenantScope): Promise<CorpusRow | null> {
+    return (await this.pool.query<CorpusRow>(sql('corpus_get'), [id, ...scopeParams(scope)])).rows[0] ?? null;
   }
 
   async list(
     limit: number,
     after: { createdAt: string; id: string } | null,
-    owner?: Owner,
+    scope: TenantScope,
   ): Promise<CorpusListRow[]> {
     const result = await this.pool.query<CorpusListRow>(sql('corpus_list'), [
       after?.createdAt ?? null,
       after?.id ?? null,
       limit,
-      ...ownerParams(owner),
+      ...scopeParams(scope),
     ]);
     return result.rows;
   }
@@ -213,7 +213,8 @@ export class CorporaRepository {
   }
 
   private async readCorpus(id: string, field: string): Promise<StoredCorpus> {
-    const row = await this.get(id);
+    // internal: the cache is shared by every tenant; CorpusService.loadCorpus checks the caller's scope first
+    const row = await this.get(id, INTERNAL_SCOPE);
     if (!row) throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
     if (row.status !== 'completed') {
       throw new TrawlError('conflict', `corpus ${id} is ${row.status}, not completed`, {

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { SkippedUrl } from '../crawler/engine/ports.js';
 import { sql } from './sql.js';
+import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
 import { withTransaction } from './transaction.js';
 
 export interface CrawlRow {
@@ -18,17 +19,6 @@ export interface CrawlRow {
   owner: string | null;
   /** Pages scored at or above the crawl's relevance threshold (focused crawls). */
   relevant_pages: number;
-}
-
-/**
- * Whose rows a read may see: a key id, null (the service runs open: rows made without a key), or undefined
- * for internal callers (workers, jobs) that act on any crawl.
- */
-export type Owner = string | null | undefined;
-
-/** The ($scoped, $owner) parameter pair the tenant-filtered statements take. */
-export function ownerParams(owner: Owner): [boolean, string | null] {
-  return [owner !== undefined, owner ?? null];
 }
 
 /** Thrown by create() when the key already has its cap of queued and running crawls. */
@@ -108,14 +98,14 @@ export class CrawlsRepository {
         crawl.seeds.map(() => null),
       ]);
     });
-    const row = await this.get(crawl.id);
+    const row = await this.get(crawl.id, INTERNAL_SCOPE);
     if (!row) throw new Error(`crawl ${crawl.id} vanished after insert`);
     return row;
   }
 
   /** The crawl, or null when there is none or it belongs to another owner. */
-  async get(id: string, owner?: Owner): Promise<CrawlRow | null> {
-    return (await this.pool.query<CrawlRow>(sql('crawl_get'), [id, ...ownerParams(owner)])).rows[0] ?? null;
+  async get(id: string, scope: TenantScope): Promise<CrawlRow | null> {
+    return (await this.pool.query<CrawlRow>(sql('crawl_get'), [id, ...scopeParams(scope)])).rows[0] ?? null;
   }
 
   /** Removes a crawl no runner has started; false when one has (it is then left to run). */
@@ -123,10 +113,10 @@ export class CrawlsRepository {
     return ((await this.pool.query(sql('crawl_delete_queued'), [id])).rowCount ?? 0) > 0;
   }
 
-  async list(limit: number, after: { createdAt: string; id: string } | null, owner?: Owner) {
+  async list(limit: number, after: { createdAt: string; id: string } | null, scope: TenantScope) {
     const result = await this.pool.query<
       Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at'>
-    >(sql('crawl_list'), [after?.createdAt ?? null, after?.id ?? null, limit, ...ownerParams(owner)]);
+    >(sql('crawl_list'), [after?.createdAt ?? null, after?.id ?? null, limit, ...scopeParams(scope)]);
     return result.rows;
   }
 

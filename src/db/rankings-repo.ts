@@ -2,8 +2,8 @@
 // per-vertex results, written together in one transaction so a ranking is never seen half-stored. A ranking
 // computed by a job is first stored queued, with its uploaded edges file in chunks (ranking_uploads).
 import type pg from 'pg';
-import { type Owner, ownerParams } from './crawls-repo.js';
 import { sql } from './sql.js';
+import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
 import { withTransaction } from './transaction.js';
 
 export interface RankingRow {
@@ -70,7 +70,7 @@ export class RankingsRepository {
       ]);
       await insertVertices(client, ranking.id, ranking.vertices);
     });
-    const row = await this.get(ranking.id);
+    const row = await this.get(ranking.id, INTERNAL_SCOPE);
     if (!row) throw new Error(`ranking ${ranking.id} vanished after insert`);
     return row;
   }
@@ -112,7 +112,7 @@ export class RankingsRepository {
       }
       if (pendingBytes > 0) await flush();
     });
-    const row = await this.get(ranking.id);
+    const row = await this.get(ranking.id, INTERNAL_SCOPE);
     if (!row) throw new Error(`ranking ${ranking.id} vanished after insert`);
     return row;
   }
@@ -161,10 +161,10 @@ export class RankingsRepository {
     return rows[0]?.links ?? null;
   }
 
-  /** The ranking, or null when there is none or it belongs to another owner (undefined: any owner). */
-  async get(id: string, owner?: Owner): Promise<RankingRow | null> {
+  /** The ranking, or null when there is none or `scope` may not see it. */
+  async get(id: string, scope: TenantScope): Promise<RankingRow | null> {
     return (
-      (await this.pool.query<RankingRow>(sql('ranking_get'), [id, ...ownerParams(owner)])).rows[0] ?? null
+      (await this.pool.query<RankingRow>(sql('ranking_get'), [id, ...scopeParams(scope)])).rows[0] ?? null
     );
   }
 

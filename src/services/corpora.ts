@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { CorpusBuilder } from '../crawler/score/index.js';
 import { contentWords } from '../crawler/text/tokenize.js';
 import type { CorporaRepository, CorpusProgress, CorpusSource, StoredCorpus } from '../db/corpora-repo.js';
-import type { CrawlsRepository, Owner } from '../db/crawls-repo.js';
+import type { CrawlsRepository } from '../db/crawls-repo.js';
+import { scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
 import { queueCorpus } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
@@ -53,12 +54,12 @@ export function corpusSource(request: CorpusRequest): CorpusSource {
 export class CorpusService {
   constructor(private readonly options: CorpusServiceOptions) {}
 
-  // Tenancy as for crawls: `owner` is the caller's key id (null when open); another key's corpus, or
-  // crawl to build from, is a 404. Workers pass no owner.
-  async create(request: CorpusRequest, owner?: Owner) {
+  // Tenancy as for crawls: `scope` is the caller's (tenant-scope.ts); another key's corpus, or crawl to
+  // build from, is a 404. Workers pass INTERNAL_SCOPE.
+  async create(request: CorpusRequest, scope: TenantScope) {
     const source = corpusSource(request);
     if (source.kind === 'crawl') {
-      const crawl = await this.options.crawls.get(source.crawlId, owner);
+      const crawl = await this.options.crawls.get(source.crawlId, scope);
       if (!crawl) {
         throw new TrawlError('not_found', `no crawl with id ${source.crawlId}`, { field: 'fromCrawl' });
       }
@@ -75,7 +76,7 @@ export class CorpusService {
       name: request.name,
       source,
       progress: initialProgress(),
-      owner: owner ?? null,
+      owner: scopeOwner(scope),
     });
     try {
       await queueCorpus(this.options.jobs, id);
@@ -87,8 +88,8 @@ export class CorpusService {
     return { id, status: 'queued' as const, links: corpusLinks(id) };
   }
 
-  async status(id: string, owner?: Owner) {
-    const row = await this.options.repository.get(id, owner);
+  async status(id: string, scope: TenantScope) {
+    const row = await this.options.repository.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no corpus with id ${id}`);
     const topTerms = row.status === 'completed' ? await this.options.repository.topTerms(id, TOP_TERMS) : [];
     return {
@@ -109,9 +110,9 @@ export class CorpusService {
     };
   }
 
-  async list(limit: number, cursor: string | undefined, owner?: Owner) {
+  async list(limit: number, cursor: string | undefined, scope: TenantScope) {
     const after = cursor ? decodeCursor(cursor, isCreatedAtCursor) : null;
-    const rows = await this.options.repository.list(limit + 1, after, owner);
+    const rows = await this.options.repository.list(limit + 1, after, scope);
     const items = rows.slice(0, limit).map((row) => ({
       id: row.id,
       name: row.name,
@@ -131,8 +132,8 @@ export class CorpusService {
   }
 
   /** A completed corpus by id (a 404 / 409 TrawlError on `field` otherwise): CorporaRepository.loadCorpus. */
-  async loadCorpus(id: string, field = 'corpus', owner?: Owner): Promise<StoredCorpus> {
-    if (owner !== undefined && !(await this.options.repository.get(id, owner))) {
+  async loadCorpus(id: string, field: string, scope: TenantScope): Promise<StoredCorpus> {
+    if (scope.kind === 'tenant' && !(await this.options.repository.get(id, scope))) {
       throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
     }
     return this.options.repository.loadCorpus(id, field);

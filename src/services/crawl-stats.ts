@@ -11,8 +11,9 @@ import {
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
 import { pgSafeText } from '../crawler/text/pg-safe.js';
 import { tokenize } from '../crawler/text/tokenize.js';
-import type { CrawlRow, CrawlsRepository, Owner } from '../db/crawls-repo.js';
+import type { CrawlRow, CrawlsRepository } from '../db/crawls-repo.js';
 import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
+import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import { queueCrawlText } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
@@ -76,8 +77,8 @@ export class CrawlStatsService {
   }
 
   /** A crawl of another owner is "not found", as in CrawlService. */
-  private async require(id: string, owner: Owner): Promise<CrawlRow> {
-    const row = await this.options.crawls.get(id, owner);
+  private async require(id: string, scope: TenantScope): Promise<CrawlRow> {
+    const row = await this.options.crawls.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no crawl with id ${id}`);
     return row;
   }
@@ -102,7 +103,7 @@ export class CrawlStatsService {
     onFault?: TextFaultListener,
   ): Promise<CountTextResult> {
     const result: CountTextResult = { pagesCounted: 0, pagesFailed: 0 };
-    const crawl = await this.options.crawls.get(crawlId);
+    const crawl = await this.options.crawls.get(crawlId, INTERNAL_SCOPE);
     if (!crawl) return result;
     const { enabled, method } = textSettings(crawl.request);
     if (!enabled) return result;
@@ -183,8 +184,8 @@ export class CrawlStatsService {
   }
 
   /** Word counter, progress and completeness of a crawl; queues the text job when pages wait for it. */
-  private async current(crawlId: string, owner: Owner) {
-    const crawl = await this.require(crawlId, owner);
+  private async current(crawlId: string, scope: TenantScope) {
+    const crawl = await this.require(crawlId, scope);
     const settings = textSettings(crawl.request);
     if (!settings.enabled) {
       throw new TrawlError('conflict', `crawl ${crawlId} was started with extract.enabled: false`, {
@@ -218,9 +219,9 @@ export class CrawlStatsService {
     };
   }
 
-  async words(crawlId: string, top: number, owner?: Owner): Promise<WordStats> {
+  async words(crawlId: string, top: number, scope: TenantScope): Promise<WordStats> {
     const { counter, method, pagesCounted, htmlPages, pagesFailed, failedPages, complete } =
-      await this.current(crawlId, owner);
+      await this.current(crawlId, scope);
     return {
       totalWords: counter.totalWords,
       distinctWords: counter.distinctWords,
@@ -235,14 +236,14 @@ export class CrawlStatsService {
   }
 
   /** Rank–frequency of the top `top` words on log–log axes, with Zipf's ideal 0.1·N/r. */
-  async wordsSvg(crawlId: string, top: number, owner?: Owner): Promise<string> {
-    const { counter } = await this.current(crawlId, owner);
+  async wordsSvg(crawlId: string, top: number, scope: TenantScope): Promise<string> {
+    const { counter } = await this.current(crawlId, scope);
     return zipfPlotSvg(counter.top(top), counter.totalWords);
   }
 
   /** Load time and queue wait (fetched − queued) distributions of the crawl's fetched pages. */
-  async loadTimesSvg(crawlId: string, owner?: Owner): Promise<string> {
-    await this.require(crawlId, owner);
+  async loadTimesSvg(crawlId: string, scope: TenantScope): Promise<string> {
+    await this.require(crawlId, scope);
     const { loadMs, queueWaitMs } = await this.options.repository.loadTimes(crawlId);
     return distributionPlotSvg(
       [

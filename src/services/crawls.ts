@@ -17,7 +17,6 @@ import {
   ActiveCrawlLimitError,
   type CrawlRow,
   type CrawlsRepository,
-  type Owner,
   type PageRow,
 } from '../db/crawls-repo.js';
 import { InputError, TrawlError } from '../errors.js';
@@ -33,6 +32,7 @@ function isPageCursor(value: unknown): value is { after: number; score?: number 
   return isRowId(after) && (score === undefined || score === null || Number.isFinite(score));
 }
 
+import { scopeOwner, type TenantScope, tenantScope } from '../db/tenant-scope.js';
 import { normalizeWebhook } from './webhooks.js';
 
 export interface CrawlServiceOptions {
@@ -44,7 +44,7 @@ export interface CrawlServiceOptions {
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
   mainText?: { pageText(crawl: CrawlRow, pageId: number): Promise<string | null> };
   /** Stored corpora, to check that `relevance.corpus` names one the caller may read. */
-  corpora?: { get(id: string, owner: Owner): Promise<unknown> };
+  corpora?: { get(id: string, scope: TenantScope): Promise<unknown> };
   /** Told when a crawl is cancelled (webhooks: a crawl cancelled while queued has no runner to tell). */
   onCancelled?: (crawlId: string) => void;
 }
@@ -271,12 +271,13 @@ function pageSummary(row: PageRow) {
   };
 }
 
-// Tenancy: every method takes the caller's `owner` (its API key id; null when the service runs open). A crawl
-// of another owner is "not found", never "forbidden", so ids do not leak. Undefined = internal, unscoped call.
+// Tenancy: every method takes the caller's `scope` (tenant-scope.ts: a request's tenantScope, or INTERNAL_SCOPE
+// for workers and jobs), required so that no call can forget it. A crawl of another owner is "not found", never
+// "forbidden", so ids do not leak.
 export class CrawlService {
   constructor(private readonly options: CrawlServiceOptions) {}
 
-  async create(request: CrawlRequest, owner?: string | null) {
+  async create(request: CrawlRequest, scope: TenantScope) {
     const normalized = normalizeCrawlRequest(request, this.options.defaultUserAgent);
     // Validate scope patterns and seeds here so a bad request is a 400, not a failed crawl later.
     new CrawlScope({ seeds: normalized.seeds, ...normalized.scope, maxDepth: normalized.maxDepth });
@@ -290,8 +291,13 @@ export class CrawlService {
       return { url, origin: new URL(url).origin };
     });
     const corpusId = normalized.relevance?.corpus;
-    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist
-    if (corpusId && this.options.corpora && !(await this.options.corpora.get(corpusId, owner ?? null))) {
+    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
+    // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.
+    if (
+      corpusId &&
+      this.options.corpora &&
+      !(await this.options.corpora.get(corpusId, tenantScope(scopeOwner(scope))))
+    ) {
       throw new TrawlError('not_found', `no corpus with id ${corpusId}`, { field: 'relevance.corpus' });
     }
     const id = randomUUID();
@@ -305,7 +311,7 @@ export class CrawlService {
         maxPages: normalized.maxPages,
         seeds,
         slotsPerHost: normalized.politeness.perHostConcurrency,
-        owner: owner ?? null,
+        owner: scopeOwner(scope),
         maxActivePerOwner: maxActive,
       });
     } catch (error) {
@@ -329,19 +335,19 @@ export class CrawlService {
     return { id: row.id, status: 'queued' as const, links: crawlLinks(row.id) };
   }
 
-  private async require(id: string, owner: Owner): Promise<CrawlRow> {
-    const row = await this.options.repository.get(id, owner);
+  private async require(id: string, scope: TenantScope): Promise<CrawlRow> {
+    const row = await this.options.repository.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no crawl with id ${id}`);
     return row;
   }
 
-  /** Throws not_found unless the crawl exists and `owner` may see it (for services acting on a crawl). */
-  async requireVisible(id: string, owner?: Owner): Promise<void> {
-    await this.require(id, owner);
+  /** Throws not_found unless the crawl exists and `scope` may see it (for services acting on a crawl). */
+  async requireVisible(id: string, scope: TenantScope): Promise<void> {
+    await this.require(id, scope);
   }
 
-  async status(id: string, owner?: Owner) {
-    const row = await this.require(id, owner);
+  async status(id: string, scope: TenantScope) {
+    const row = await this.require(id, scope);
     const [countRows, totals] = await Promise.all([
       this.options.repository.counts(id),
       this.options.repository.totals(id),
@@ -391,9 +397,9 @@ export class CrawlService {
     };
   }
 
-  async list(limit: number, cursor: string | undefined, owner?: Owner) {
+  async list(limit: number, cursor: string | undefined, scope: TenantScope) {
     const after = cursor ? decodeCursor(cursor, isCreatedAtCursor) : null;
-    const rows = await this.options.repository.list(limit + 1, after, owner);
+    const rows = await this.options.repository.list(limit + 1, after, scope);
     const items = rows.slice(0, limit).map((row) => ({
       id: row.id,
       status: row.status,
@@ -410,13 +416,13 @@ export class CrawlService {
     return { items, next };
   }
 
-  async cancel(id: string, owner?: Owner) {
-    const row = await this.require(id, owner);
+  async cancel(id: string, scope: TenantScope) {
+    const row = await this.require(id, scope);
     if (!(await this.options.repository.cancel(id))) {
       throw new TrawlError('conflict', `crawl ${id} has already ended (${row.status})`);
     }
     this.options.onCancelled?.(id);
-    return this.status(id, owner);
+    return this.status(id, scope);
   }
 
   async pages(
@@ -431,9 +437,9 @@ export class CrawlService {
       result?: boolean;
       sort?: string;
     },
-    owner?: Owner,
+    scope: TenantScope,
   ) {
-    await this.require(id, owner);
+    await this.require(id, scope);
     const limit = query.limit ?? 50;
     const byScore = query.sort === '-score';
     const cursor = query.cursor ? decodeCursor(query.cursor, isPageCursor) : { after: 0, score: null };
@@ -471,8 +477,8 @@ export class CrawlService {
   }
 
   /** `include`: a comma list of html (the stored body) and text (the main text). */
-  async page(id: string, pageId: number, include: string | undefined, owner?: Owner) {
-    const crawl = await this.require(id, owner);
+  async page(id: string, pageId: number, include: string | undefined, scope: TenantScope) {
+    const crawl = await this.require(id, scope);
     const wanted = new Set(include?.split(',') ?? []);
     const { repository } = this.options;
     const row = await repository.page(id, pageId);
@@ -511,8 +517,8 @@ export class CrawlService {
    * Per-host view of a crawl (what a dashboard wants to see by host, kept out of Prometheus labels, where
    * one series per host of a large crawl would explode): pages by type, requests, load times, robots.txt.
    */
-  async hosts(id: string, limit: number, owner?: Owner) {
-    await this.require(id, owner);
+  async hosts(id: string, limit: number, scope: TenantScope) {
+    await this.require(id, scope);
     const rows = await this.options.repository.hosts(id, limit);
     const round = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
     return {
@@ -543,8 +549,8 @@ export class CrawlService {
   }
 
   /** The crawl's link graph: as the edges file of docs/reference.md#graph-file, or as JSON. */
-  async graph(id: string, format: 'edges' | 'json', owner?: Owner) {
-    await this.require(id, owner);
+  async graph(id: string, format: 'edges' | 'json', scope: TenantScope) {
+    await this.require(id, scope);
     const { vertices, edges } = await this.options.repository.graph(id);
     if (format === 'json') {
       return {

@@ -12,6 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isFinished } from '../crawler/crawl-request.js';
 import type { LiveRepository } from '../db/live-repo.js';
+import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
 import type { CrawlEventBus } from '../jobs/crawl-events.js';
 import type { CrawlService } from './crawls.js';
 
@@ -59,13 +60,13 @@ function progressOf(status: Status) {
 export class LiveProgressService {
   constructor(private readonly options: LiveProgressOptions) {}
 
-  /** Throws not_found (before anything is streamed) unless `owner` may see the crawl. */
+  /** Throws not_found (before anything is streamed) unless `scope` may see the crawl. */
   async open(
     crawlId: string,
-    owner: string | null | undefined,
+    scope: TenantScope,
     request: { pages: boolean; lastEventId?: string | undefined; signal: AbortSignal },
   ): Promise<AsyncGenerator<LiveEvent>> {
-    const first = await this.options.crawls.status(crawlId, owner);
+    const first = await this.options.crawls.status(crawlId, scope);
     return this.stream(crawlId, first, request);
   }
 
@@ -152,7 +153,7 @@ export class LiveProgressService {
           wake = null;
         }
         if (signal.aborted) return;
-        status = await crawls.status(crawlId);
+        status = await crawls.status(crawlId, INTERNAL_SCOPE); // the caller's scope was checked by open()
       }
     } finally {
       signal.removeEventListener('abort', onAbort);

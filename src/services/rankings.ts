@@ -13,7 +13,6 @@ import {
   pageRank,
   parseEdgesStream,
 } from '../crawler/rank/index.js';
-import type { Owner } from '../db/crawls-repo.js';
 import type {
   RankingRow,
   RankingsRepository,
@@ -21,6 +20,7 @@ import type {
   RankingVertices,
   VertexSort,
 } from '../db/rankings-repo.js';
+import { INTERNAL_SCOPE, scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
 import { queueRank } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
@@ -194,8 +194,8 @@ export class RankingService {
   }
 
   /** Ranks the JSON edge list; a rejected edge is reported as `edges[i]`. */
-  // Tenancy as in CrawlService: `owner` is the caller's API key id (null when open; undefined: internal).
-  async fromEdges(request: RankingRequest, owner?: string | null) {
+  // Tenancy as in CrawlService: `scope` is the caller's (tenant-scope.ts); rankings are stored with its owner.
+  async fromEdges(request: RankingRequest, scope: TenantScope) {
     const options = normalizeRankingOptions(request);
     const builder = new GraphBuilder(this.#builderOptions(options));
     // accepted[e] = index in request.edges of the e-th edge the builder kept, to name a duplicate found at build().
@@ -219,7 +219,7 @@ export class RankingService {
       const edge = error instanceof InputError ? error.detail?.edge : undefined;
       throw fieldError(error, typeof edge === 'number' ? accepted[edge] : undefined);
     }
-    return this.#store(graph, options, { crawlId: null, declaredVertices: null, owner });
+    return this.#store(graph, options, { crawlId: null, declaredVertices: null, scope });
   }
 
   /**
@@ -227,7 +227,7 @@ export class RankingService {
    * Up to jobThresholds.uploadBytes it is parsed and ranked at once (status completed); past that the rest
    * streams into PostgreSQL beside a queued ranking and the `rank` job parses it (status queued).
    */
-  async fromEdgesFile(chunks: AsyncIterable<Buffer | string>, query: RankingOptions, owner?: string | null) {
+  async fromEdgesFile(chunks: AsyncIterable<Buffer | string>, query: RankingOptions, scope: TenantScope) {
     const options = normalizeRankingOptions(query);
     const body = limitBytes(chunks, this.limits.maxUploadBytes)[Symbol.asyncIterator]();
     // Read ahead at most the threshold (plus one chunk) to learn which side of it the upload falls.
@@ -237,7 +237,7 @@ export class RankingService {
       const next = await body.next();
       if (next.done) {
         const { graph, declaredVertices } = await this.#parseUpload(head, options);
-        return this.#store(graph, options, { crawlId: null, declaredVertices, owner });
+        return this.#store(graph, options, { crawlId: null, declaredVertices, scope });
       }
       head.push(next.value);
       headBytes += typeof next.value === 'string' ? Buffer.byteLength(next.value) : next.value.length;
@@ -252,15 +252,15 @@ export class RankingService {
       crawlId: null,
       params: options,
       upload: upload(),
-      owner: owner ?? null,
+      owner: scopeOwner(scope),
     });
     return this.#enqueue(row);
   }
 
   /** Ranks a crawl's link graph as it stands (vertex names are page URLs); by a job past jobThresholds.crawlLinks. */
-  async fromCrawl(crawlId: string, request: RankingOptions, owner?: string | null) {
+  async fromCrawl(crawlId: string, request: RankingOptions, scope: TenantScope) {
     const options = normalizeRankingOptions(request);
-    await this.options.crawls.requireVisible(crawlId, owner);
+    await this.options.crawls.requireVisible(crawlId, scope);
     const links = await this.options.repository.crawlLinks(crawlId);
     if (links === null) throw new TrawlError('not_found', `no crawl with id ${crawlId}`);
     if (links > this.jobThresholds.crawlLinks) {
@@ -268,12 +268,12 @@ export class RankingService {
         id: randomUUID(),
         crawlId,
         params: options,
-        owner: owner ?? null,
+        owner: scopeOwner(scope),
       });
       return this.#enqueue(row);
     }
     const graph = await this.#crawlGraph(crawlId, options);
-    return this.#store(graph, options, { crawlId, declaredVertices: null, owner });
+    return this.#store(graph, options, { crawlId, declaredVertices: null, scope });
   }
 
   /**
@@ -330,16 +330,16 @@ export class RankingService {
   }
 
   /** The crawl's link graph as GEXF 1.3 chunks, PageRank (default options) and degrees as node attributes. */
-  async crawlGexf(crawlId: string, owner?: Owner): Promise<Iterable<string>> {
+  async crawlGexf(crawlId: string, scope: TenantScope): Promise<Iterable<string>> {
     const options = normalizeRankingOptions({});
-    await this.options.crawls.requireVisible(crawlId, owner);
+    await this.options.crawls.requireVisible(crawlId, scope);
     const graph = await this.#crawlGraph(crawlId, options);
     const { ranks } = pageRank(graph, { damping: options.damping, epsilon: options.epsilon });
     return gexfChunks(graph, { pageRank: ranks });
   }
 
   async #crawlGraph(crawlId: string, options: NormalizedRankingOptions): Promise<Graph> {
-    const { vertices, edges } = (await this.options.crawls.graph(crawlId, 'json')) as {
+    const { vertices, edges } = (await this.options.crawls.graph(crawlId, 'json', INTERNAL_SCOPE)) as {
       vertices: Array<{ id: number; url: string }>;
       edges: Array<[number, number]>;
     };
@@ -358,13 +358,13 @@ export class RankingService {
   async #store(
     graph: Graph,
     options: NormalizedRankingOptions,
-    source: { crawlId: string | null; declaredVertices: number | null; owner?: string | null },
+    source: { crawlId: string | null; declaredVertices: number | null; scope: TenantScope },
   ) {
     const { summary, vertices } = this.#analyze(graph, options, source.declaredVertices);
     const row = await this.options.repository.create({
       id: randomUUID(),
       crawlId: source.crawlId,
-      owner: source.owner ?? null,
+      owner: scopeOwner(source.scope),
       status: 'completed',
       params: options,
       summary,
@@ -450,15 +450,15 @@ export class RankingService {
     };
   }
 
-  async #require(id: string, owner?: Owner): Promise<RankingRow> {
-    const row = await this.options.repository.get(id, owner);
+  async #require(id: string, scope: TenantScope): Promise<RankingRow> {
+    const row = await this.options.repository.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no ranking with id ${id}`);
     return row;
   }
 
   // Vertices exist once the ranking completed; before that (or after a failure) asking for them is a 409.
-  async #requireCompleted(id: string, owner?: Owner): Promise<RankingRow> {
-    const row = await this.#require(id, owner);
+  async #requireCompleted(id: string, scope: TenantScope): Promise<RankingRow> {
+    const row = await this.#require(id, scope);
     if (row.status !== 'completed') {
       throw new TrawlError('conflict', `ranking ${id} is ${row.status}: it has no vertices yet`, {
         detail: { rankingStatus: row.status },
@@ -467,21 +467,21 @@ export class RankingService {
     return row;
   }
 
-  async get(id: string, owner?: Owner) {
-    return this.#document(await this.#require(id, owner));
+  async get(id: string, scope: TenantScope) {
+    return this.#document(await this.#require(id, scope));
   }
 
   /** One vertex's PageRank and degrees. */
-  async vertex(id: string, name: string, owner?: Owner) {
-    await this.#requireCompleted(id, owner);
+  async vertex(id: string, name: string, scope: TenantScope) {
+    await this.#requireCompleted(id, scope);
     const row = await this.options.repository.vertex(id, name);
     if (!row) throw new TrawlError('not_found', `ranking ${id} has no vertex ${JSON.stringify(name)}`);
     return vertexOf(row);
   }
 
   /** Vertices largest first by the sort, ties by name, keyset-paginated. */
-  async vertices(id: string, query: Omit<VerticesQuery, 'name'>, owner?: Owner) {
-    await this.#requireCompleted(id, owner);
+  async vertices(id: string, query: Omit<VerticesQuery, 'name'>, scope: TenantScope) {
+    await this.#requireCompleted(id, scope);
     const sortParam = query.sort ?? '-pageRank';
     const sort = SORTS[sortParam];
     const limit = query.limit ?? 50;

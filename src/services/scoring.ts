@@ -4,7 +4,7 @@
 // documents (the similarity set plus the scored ones), as a crawl without a corpus does; the response says
 // which. Parsing and scoring run on the CPU pool (cpu-pool.ts), off the event loop for large documents.
 import { parseKeywordQuery } from '../crawler/score/index.js';
-import type { Owner } from '../db/crawls-repo.js';
+import type { TenantScope } from '../db/tenant-scope.js';
 import { InputError } from '../errors.js';
 import type { ScoreDocument, ScoreRequest, ScoreResult } from '../schemas/score.js';
 import type { CpuPool } from './cpu-pool.js';
@@ -22,8 +22,8 @@ interface LoadedDocument {
 
 /** Where stored corpora come from (CorporaRepository): a missing one is a 404, one not completed a 409. */
 export interface CorpusLoader {
-  /** `owner`: the caller's key (null when open); another tenant's corpus is a 404. */
-  loadCorpus(id: string, field?: string, owner?: Owner): Promise<CorpusCounts>;
+  /** `scope`: the caller's; another tenant's corpus is a 404. */
+  loadCorpus(id: string, field: string, scope: TenantScope): Promise<CorpusCounts>;
 }
 
 export class ScoringService {
@@ -54,7 +54,7 @@ export class ScoringService {
     return Promise.all(docs.map((doc, index) => this.load(doc, `${field}[${index}]`, session)));
   }
 
-  async score(request: ScoreRequest, owner?: Owner): Promise<ScoreResult> {
+  async score(request: ScoreRequest, scope: TenantScope): Promise<ScoreResult> {
     if (request.query !== undefined && request.similarTo !== undefined) {
       throw new InputError('give query or similarTo, not both', 'similarTo');
     }
@@ -73,7 +73,7 @@ export class ScoringService {
     } else if (request.similarTo !== undefined) {
       // The stored corpus is looked up before anything is fetched: a missing one costs no requests.
       const stored =
-        request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, 'corpus', owner) : null;
+        request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, 'corpus', scope) : null;
       const [similar, documents] = await Promise.all([
         this.loadAll(request.similarTo.documents, 'similarTo.documents', session),
         this.loadAll(request.documents, 'documents', session),

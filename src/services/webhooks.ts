@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_EVENTS, type WebhookConfig, type WebhookEvent } from '../crawler/crawl-request.js';
 import type { Fetcher } from '../crawler/fetch/index.js';
+import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
 import type { WebhookDeliveryRow, WebhooksRepository } from '../db/webhooks-repo.js';
 import { InputError } from '../errors.js';
 import { queueWebhookDelivery } from '../jobs/producers.js';
@@ -52,7 +53,7 @@ export function webhookSignature(secret: string, timestampSecs: number, body: st
  * recorded and stored with it, so a retried `started` event still says `running`.
  */
 export async function webhookCrawlSnapshot(crawls: Pick<CrawlService, 'status'>, crawlId: string) {
-  const status = await crawls.status(crawlId);
+  const status = await crawls.status(crawlId, INTERNAL_SCOPE);
   return {
     status: status.status,
     counts: status.counts,
@@ -175,8 +176,8 @@ export class WebhookDeliverer {
   }
 
   /** GET /v1/crawls/:id/webhooks: delivery attempts, oldest first, cursor-paginated. */
-  async deliveries(crawlId: string, owner: string | null | undefined, limit: number, afterId: number) {
-    await this.options.crawls.requireVisible(crawlId, owner);
+  async deliveries(crawlId: string, scope: TenantScope, limit: number, afterId: number) {
+    await this.options.crawls.requireVisible(crawlId, scope);
     const rows = await this.options.repository.deliveries(crawlId, afterId, limit + 1);
     const items = rows.slice(0, limit).map((row) => ({
       id: row.id,

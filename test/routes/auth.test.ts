@@ -73,17 +73,33 @@ test('tenancy: key B cannot read, list, page through, rank or cancel key A’s c
   assert.equal(created.statusCode, 202, created.body);
   const id: string = created.json().id;
 
+  // every service entry that acts on a crawl: each takes the caller's scope (a required argument)
+  const reads = [
+    `/v1/crawls/${id}`,
+    `/v1/crawls/${id}/pages`,
+    `/v1/crawls/${id}/pages/1`,
+    `/v1/crawls/${id}/hosts`,
+    `/v1/crawls/${id}/graph`,
+    `/v1/crawls/${id}/graph?format=gexf`,
+    `/v1/crawls/${id}/stats/words`,
+    `/v1/crawls/${id}/stats/words.svg`,
+    `/v1/crawls/${id}/stats/load-times.svg`,
+    `/v1/crawls/${id}/webhooks`,
+  ];
   for (const [method, url] of [
-    ['GET', `/v1/crawls/${id}`],
-    ['GET', `/v1/crawls/${id}/pages`],
-    ['GET', `/v1/crawls/${id}/graph`],
-    ['GET', `/v1/crawls/${id}/graph?format=gexf`],
+    ...reads.map((url) => ['GET', url] as const),
+    ['GET', `/v1/crawls/${id}/events`],
     ['POST', `/v1/crawls/${id}/rank`],
     ['DELETE', `/v1/crawls/${id}`],
   ] as const) {
     const response = await app.inject({ method, url, headers: bearer(b.key) });
     await problemOf(response, 404);
     assert.doesNotMatch(response.body, /example\.org/, `${method} ${url} leaks the crawl`);
+  }
+  // the 404s above are B's scope at work, not a missing crawl: A reaches every one of those reads
+  for (const url of reads) {
+    const response = await app.inject({ method: 'GET', url, headers: bearer(a.key) });
+    assert.notEqual(response.statusCode, 404, `${url} for its owner: ${response.body}`);
   }
   const listB = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(b.key) });
   assert.deepEqual(listB.json().items, []);
@@ -99,6 +115,17 @@ test('tenancy: key B cannot read, list, page through, rank or cancel key A’s c
   const cancelled = await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}`, headers: bearer(a.key) });
   assert.equal(cancelled.statusCode, 200, cancelled.body);
   assert.equal(cancelled.json().status, 'cancelled');
+});
+
+test('tenancy: a crawl made while the service ran open belongs to no key and is not visible to keys', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS });
+  assert.equal(created.statusCode, 202, created.body);
+  const id: string = created.json().id;
+  const a = await runtime.keys.create({ name: 'a' });
+  await problemOf(await app.inject({ method: 'GET', url: `/v1/crawls/${id}`, headers: bearer(a.key) }), 404);
+  const listA = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(a.key) });
+  assert.deepEqual(listA.json().items, []);
 });
 
 test('tenancy: a ranking is seen only by the key that made it', async (t) => {

@@ -10,6 +10,7 @@ import type { CorpusSource } from '../../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
+import { INTERNAL_SCOPE } from '../../db/tenant-scope.js';
 import { crawlSettings, storedCrawlRequest } from '../../services/crawls.js';
 import { isLastAttempt, queueCrawlText } from '../producers.js';
 import type { CrawlJobData, JobBackend } from '../queues.js';
@@ -44,7 +45,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
   return async (job: Job<CrawlJobData>, token?: string) => {
     const { crawlId, runner } = job.data;
     const log = deps.log.child({ crawlId, jobId: job.id });
-    const crawl = await repository.get(crawlId);
+    const crawl = await repository.get(crawlId, INTERNAL_SCOPE);
     if (!crawl || isFinished(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
     const request = storedCrawlRequest(crawl.request);
     const settings = crawlSettings(crawlId, request);

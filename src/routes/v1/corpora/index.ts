@@ -1,5 +1,7 @@
 // /v1/corpora: build a stored TF-IDF corpus (a BullMQ job), watch it, list corpora. Handlers call the service.
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { tenantScope } from '../../../db/tenant-scope.js';
 import { problemResponses } from '../../../schemas/common.js';
 import {
   CorpusCreated,
@@ -24,7 +26,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await app.runtime.corpora.create(request.body, request.tenant);
+      const created = await app.runtime.corpora.create(request.body, tenantScope(request.tenant));
       return reply.status(202).header('location', created.links.self).send(created);
     },
   );
@@ -40,7 +42,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.corpora.list(request.query.limit ?? 50, request.query.cursor, request.tenant),
+      app.runtime.corpora.list(request.query.limit ?? 50, request.query.cursor, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -53,7 +55,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CorpusStatus, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.corpora.status(request.params.id, request.tenant),
+    async (request) => app.runtime.corpora.status(request.params.id, tenantScope(request.tenant)),
   );
 };
 

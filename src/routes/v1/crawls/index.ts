@@ -1,7 +1,9 @@
 // /v1/crawls: start a crawl, watch it, read its pages and link graph, cancel it. Handlers call the service.
+
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { tenantScope } from '../../../db/tenant-scope.js';
 import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CrawlCreated,
@@ -36,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await app.runtime.crawls.create(request.body, request.tenant);
+      const created = await app.runtime.crawls.create(request.body, tenantScope(request.tenant));
       return reply.status(202).header('location', created.links.self).send(created);
     },
   );
@@ -52,7 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawls.list(request.query.limit ?? 50, request.query.cursor, request.tenant),
+      app.runtime.crawls.list(request.query.limit ?? 50, request.query.cursor, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -65,7 +67,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CrawlStatus, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.crawls.status(request.params.id, request.tenant),
+    async (request) => app.runtime.crawls.status(request.params.id, tenantScope(request.tenant)),
   );
 
   app.delete(
@@ -79,7 +81,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CrawlStatus, ...problemResponses(400, 404, 409) },
       },
     },
-    async (request) => app.runtime.crawls.cancel(request.params.id, request.tenant),
+    async (request) => app.runtime.crawls.cancel(request.params.id, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -93,7 +95,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PageList, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.crawls.pages(request.params.id, request.query, request.tenant),
+    async (request) =>
+      app.runtime.crawls.pages(request.params.id, request.query, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -113,7 +116,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         request.params.id,
         request.params.pageId,
         request.query.include,
-        request.tenant,
+        tenantScope(request.tenant),
       ),
   );
 
@@ -129,7 +132,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawls.hosts(request.params.id, request.query.limit ?? 100, request.tenant),
+      app.runtime.crawls.hosts(request.params.id, request.query.limit ?? 100, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -162,11 +165,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const format = request.query.format ?? 'edges';
       if (format === 'gexf') {
-        const chunks = await app.runtime.rankings.crawlGexf(request.params.id, request.tenant);
+        const chunks = await app.runtime.rankings.crawlGexf(request.params.id, tenantScope(request.tenant));
         // streamed as it is written; the schema-typed reply does not know Fastify also sends streams
         return reply.type('application/gexf+xml; charset=utf-8').send(Readable.from(chunks) as never);
       }
-      const graph = await app.runtime.crawls.graph(request.params.id, format, request.tenant);
+      const graph = await app.runtime.crawls.graph(request.params.id, format, tenantScope(request.tenant));
       if (typeof graph === 'string') return reply.type('text/plain; charset=utf-8').send(graph);
       return reply.type('application/json').send(graph);
     },
@@ -188,7 +191,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const options = (request.body ?? {}) as RankingOptions;
-      const ranking = await app.runtime.rankings.fromCrawl(request.params.id, options, request.tenant);
+      const ranking = await app.runtime.rankings.fromCrawl(
+        request.params.id,
+        options,
+        tenantScope(request.tenant),
+      );
       return reply
         .status(ranking.status === 'completed' ? 201 : 202)
         .header('location', ranking.links.self)
@@ -210,7 +217,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawlStats.words(request.params.id, request.query.top ?? 100, request.tenant),
+      app.runtime.crawlStats.words(request.params.id, request.query.top ?? 100, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -228,7 +235,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const svg = await app.runtime.crawlStats.wordsSvg(
         request.params.id,
         request.query.top ?? 1000,
-        request.tenant,
+        tenantScope(request.tenant),
       );
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
@@ -245,7 +252,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const svg = await app.runtime.crawlStats.loadTimesSvg(request.params.id, request.tenant);
+      const svg = await app.runtime.crawlStats.loadTimesSvg(request.params.id, tenantScope(request.tenant));
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   );

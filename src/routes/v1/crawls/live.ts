@@ -1,6 +1,8 @@
 // /v1/crawls/:id/events (live progress as server-sent events) and /v1/crawls/:id/webhooks (delivery log).
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { tenantScope } from '../../../db/tenant-scope.js';
 import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
 import { CrawlStatus } from '../../../schemas/crawls.js';
 import {
@@ -39,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const closed = new AbortController();
       const lastEventId = request.headers['last-event-id'];
-      const stream = await app.runtime.live.open(request.params.id, request.tenant, {
+      const stream = await app.runtime.live.open(request.params.id, tenantScope(request.tenant), {
         pages: request.query.pages ?? false,
         lastEventId: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId,
         signal: closed.signal,
@@ -83,7 +85,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       app.runtime.webhooks.deliveries(
         request.params.id,
-        request.tenant,
+        tenantScope(request.tenant),
         request.query.limit ?? 100,
         request.query.after ?? 0,
       ),

@@ -1,6 +1,8 @@
 // /v1/rankings: rank an uploaded graph (JSON edges, or a text/plain edges file streamed into the parser),
 // read the ranking back, look up or page through its vertices. Handlers call the service.
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { tenantScope } from '../../../db/tenant-scope.js';
 import { InputError } from '../../../errors.js';
 import { problemResponses } from '../../../schemas/common.js';
 import {
@@ -50,11 +52,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       let ranking: Awaited<ReturnType<typeof app.runtime.rankings.get>>;
       // completed at once → 201; stored for the rank job → 202 queued
       if (isStream(body)) {
-        ranking = await app.runtime.rankings.fromEdgesFile(body, request.query, request.tenant);
+        ranking = await app.runtime.rankings.fromEdgesFile(body, request.query, tenantScope(request.tenant));
       } else if (body && typeof body === 'object') {
         ranking = await app.runtime.rankings.fromEdges(
           { ...request.query, ...(body as RankingRequest) },
-          request.tenant,
+          tenantScope(request.tenant),
         );
       } else {
         throw new InputError('send JSON {"edges": [[from, to], …]} or a text/plain edges file', 'body');
@@ -76,7 +78,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RankingOrJob, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.rankings.get(request.params.id, request.tenant),
+    async (request) => app.runtime.rankings.get(request.params.id, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -102,14 +104,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { name, ...page } = request.query;
-      if (name === undefined) return app.runtime.rankings.vertices(request.params.id, page, request.tenant);
+      if (name === undefined)
+        return app.runtime.rankings.vertices(request.params.id, page, tenantScope(request.tenant));
       if (page.sort || page.limit || page.cursor) {
         throw new InputError(
           'name looks up one vertex; it cannot be combined with sort, limit or cursor',
           'name',
         );
       }
-      return app.runtime.rankings.vertex(request.params.id, name, request.tenant);
+      return app.runtime.rankings.vertex(request.params.id, name, tenantScope(request.tenant));
     },
   );
 };

@@ -1,6 +1,8 @@
 // /v1/score: relevance of documents to a keyword query or a similarity set, without crawling. Handlers call
 // the service.
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { tenantScope } from '../../../db/tenant-scope.js';
 import { problemResponses } from '../../../schemas/common.js';
 import { ScoreRequest, ScoreResult } from '../../../schemas/score.js';
 
@@ -17,7 +19,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ScoreResult, ...problemResponses(400, 413, 415, 422, 503) },
       },
     },
-    async (request) => app.runtime.scoring.score(request.body, request.tenant),
+    async (request) => app.runtime.scoring.score(request.body, tenantScope(request.tenant)),
   );
 };
 

@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
-import { redisClientOptions } from '../outage.js';
+import { closeRedisClient, redisClientOptions } from '../outage.js';
 import type { ListenConnection } from './queues.js';
 
 export type CrawlBusMessage =
@@ -149,10 +149,8 @@ export function redisEventBus(options: {
     },
     subscribe: (crawlId, listener) => subscriptions.add(channelOf(crawlId), listener),
     async close() {
-      await publisher.quit().catch(() => publisher.disconnect());
-      // a QUIT would wait for a Redis that is down
-      if (subscriber?.status === 'ready') await subscriber.quit().catch(() => {});
-      else subscriber?.disconnect();
+      await closeRedisClient(publisher);
+      if (subscriber) await closeRedisClient(subscriber);
     },
   };
 }

@@ -14,7 +14,13 @@ import {
 } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { DependencyUnavailableError, isUnreachable, redisClientOptions, withDeadline } from '../outage.js';
+import {
+  closeRedisClient,
+  DependencyUnavailableError,
+  isUnreachable,
+  redisClientOptions,
+  withDeadline,
+} from '../outage.js';
 
 export const CRAWL_QUEUE = 'crawl';
 
@@ -317,8 +323,9 @@ function redisBackend(options: JobBackendOptions & { redisUrl: string }): JobBac
     },
     listenConnection: null,
     async close() {
-      await Promise.allSettled(closables.reverse().map((item) => item.close()));
-      await shared.quit().catch(() => shared.disconnect());
+      // a queue's close waits for its connection too: while Redis is down it is given up on like a worker's
+      await Promise.allSettled(closables.reverse().map((item) => unlessRedisDown(item.close(), () => {})));
+      await closeRedisClient(shared);
     },
   };
 }

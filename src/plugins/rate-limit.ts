@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { TrawlError } from '../errors.js';
-import { outageLog, redisClientOptions } from '../outage.js';
+import { closeRedisClient, outageLog, redisClientOptions } from '../outage.js';
 import { accessOf } from './auth.js';
 
 export type RateLimitGroup = 'create' | 'read';
@@ -57,7 +57,7 @@ export default fp(
       const outage = outageLog(app.log);
       redis.on('error', (error) => outage('redis', error, 'rate-limit Redis connection failed'));
       app.addHook('onClose', async () => {
-        await redis?.quit().catch(() => redis?.disconnect());
+        if (redis) await closeRedisClient(redis);
       });
     }
     await app.register(rateLimit, {

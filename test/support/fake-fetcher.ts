@@ -2,7 +2,7 @@
 // offered to beforeRedirect hop by hop (as the real client does), and every request is logged with its time.
 // A URL marked `hang` answers only when the caller aborts, as a server that never replies.
 import { performance } from 'node:perf_hooks';
-import type { FetchOptions, FetchResult } from '../../src/crawler/fetch/index.js';
+import { blankFetchResult, type FetchOptions, type FetchResult } from '../../src/crawler/fetch/index.js';
 
 export type FakeResponse =
   | { status?: number; contentType?: string; body?: string }
@@ -22,25 +22,7 @@ export class FakeFetcher {
 
   async fetch(url: string, opts: FetchOptions): Promise<FetchResult> {
     const started = performance.now();
-    const result: FetchResult = {
-      url,
-      finalUrl: url,
-      status: null,
-      headers: {},
-      contentType: null,
-      body: null,
-      text: null,
-      charset: null,
-      bytes: 0,
-      truncated: false,
-      budgetCut: false,
-      contentLength: null,
-      redirects: [],
-      loadMs: 0,
-      attempts: 0,
-      retryDelaysMs: [],
-      error: null,
-    };
+    const result = blankFetchResult(url);
     const finish = (error: FetchResult['error'] = null) => {
       result.error = error;
       result.loadMs = performance.now() - started;

@@ -160,25 +160,7 @@ export class Fetcher {
 
   async fetch(url: string, opts: FetchOptions): Promise<FetchResult> {
     const started = performance.now();
-    const result: FetchResult = {
-      url,
-      finalUrl: url,
-      status: null,
-      headers: {},
-      contentType: null,
-      body: null,
-      text: null,
-      charset: null,
-      bytes: 0,
-      truncated: false,
-      budgetCut: false,
-      contentLength: null,
-      redirects: [],
-      loadMs: 0,
-      attempts: 0,
-      retryDelaysMs: [],
-      error: null,
-    };
+    const result = blankFetchResult(url);
     const finish = (error: FetchError | null = null): FetchResult => {
       result.error = error;
       result.loadMs = Math.round(performance.now() - started);
@@ -473,4 +455,27 @@ export function classifyFault(err: unknown): FetchError {
   }
   if (error.name === 'AbortError') return { code: 'aborted', message };
   return { code: 'protocol', message };
+}
+
+/** A fetch of `url` before anything happened: no answer, no body, no error yet (filled in as the fetch goes). */
+export function blankFetchResult(url: string): FetchResult {
+  return {
+    url,
+    finalUrl: url,
+    status: null,
+    headers: {},
+    contentType: null,
+    body: null,
+    text: null,
+    charset: null,
+    bytes: 0,
+    truncated: false,
+    budgetCut: false,
+    contentLength: null,
+    redirects: [],
+    loadMs: 0,
+    attempts: 0,
+    retryDelaysMs: [],
+    error: null,
+  };
 }

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CrawlStore, DiscoveredUrl, PageOutcome } from '../../src/crawler/engine/ports.js';
+import type { CrawlStore, DiscoveredUrl } from '../../src/crawler/engine/ports.js';
+import { htmlPageOutcome } from '../support/page-outcome.js';
 
 export interface StoreHarness {
   store: CrawlStore;
@@ -30,32 +31,7 @@ function link(path: string, fields: Partial<DiscoveredUrl> = {}): DiscoveredUrl 
   return { url: `${ORIGIN}${path}`, origin: ORIGIN, depth: 1, priority: 0, anchor: '', ...fields };
 }
 
-function outcome(fields: Partial<PageOutcome> = {}): PageOutcome {
-  return {
-    type: 'HTML',
-    status: 200,
-    contentType: 'text/html',
-    bytes: 10,
-    truncated: false,
-    sha256: null,
-    loadMs: 1,
-    fetchedAt: new Date(),
-    finalUrl: null,
-    title: null,
-    error: null,
-    redirects: null,
-    duplicateOf: null,
-    requested: true,
-    score: null,
-    relevant: false,
-    htmlGzip: null,
-    links: [],
-    images: [],
-    skipped: [],
-    document: null,
-    ...fields,
-  };
-}
+const outcome = htmlPageOutcome;
 
 /** A running crawl on one host whose robots.txt is known (every politeness slot usable). */
 async function runningCrawl(

@@ -2,10 +2,11 @@
 // only as good as the page table's statistics; the store refreshes them itself as a crawl fills the table.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DiscoveredUrl, PageOutcome } from '../../src/crawler/engine/ports.js';
+import type { DiscoveredUrl } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { sql } from '../../src/db/sql.js';
 import { build, eventually } from '../helper.js';
+import { htmlPageOutcome } from '../support/page-outcome.js';
 
 test('queuing pages past the table’s last estimated size refreshes its statistics', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
@@ -96,29 +97,7 @@ test('maxResults: claims stop at the result that reaches it; relevant pages reco
   );
   const claimed = await store.claim(crawlId, 'w1', 3, 60);
   assert.equal(claimed.pages.length, 3);
-  const relevantOutcome = (): PageOutcome => ({
-    type: 'HTML',
-    status: 200,
-    contentType: 'text/html',
-    bytes: 10,
-    truncated: false,
-    sha256: null,
-    loadMs: 1,
-    fetchedAt: new Date(),
-    finalUrl: null,
-    title: null,
-    error: null,
-    redirects: null,
-    duplicateOf: null,
-    requested: true,
-    score: 1,
-    relevant: true,
-    htmlGzip: null,
-    links: [],
-    images: [],
-    skipped: [],
-    document: null,
-  });
+  const relevantOutcome = () => htmlPageOutcome({ score: 1, relevant: true });
   const [first, second, third] = claimed.pages;
   for (const page of claimed.pages) await store.requestDone(crawlId, page, 0, null);
   await store.completePage(crawlId, first!, relevantOutcome(), frontier);

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { StatsRepository } from '../../src/db/stats-repo.js';
 import { build, waitForCrawl } from '../helper.js';
+import { htmlPageOutcome } from '../support/page-outcome.js';
 
 const BUDGET_BYTES = 1024 * 1024;
 const PAGE_BYTES = 600_000;
@@ -154,29 +155,7 @@ test('the text job reads stored bodies in batches of bounded bytes', { timeout: 
       await store.completePage(
         crawlId,
         page,
-        {
-          type: 'HTML',
-          status: 200,
-          contentType: 'text/html',
-          bytes: htmlGzip.length,
-          truncated: false,
-          sha256: null,
-          loadMs: 1,
-          fetchedAt: new Date(),
-          finalUrl: page.url,
-          title: null,
-          error: null,
-          redirects: null,
-          duplicateOf: null,
-          requested: true,
-          score: null,
-          relevant: false,
-          htmlGzip,
-          links: [],
-          images: [],
-          skipped: [],
-          document: null,
-        },
+        htmlPageOutcome({ bytes: htmlGzip.length, finalUrl: page.url, htmlGzip }),
         { slots: 4, maxDiscovered: null },
       );
       await store.requestDone(crawlId, page, 0, null);

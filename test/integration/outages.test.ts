@@ -43,7 +43,8 @@ async function startRedis(port: number): Promise<ChildProcess> {
 }
 
 async function stopRedis(redis: ChildProcess): Promise<void> {
-  if (redis.exitCode !== null) return;
+  // a process killed by a signal has a null exitCode: waiting for its 'exit' again would wait forever
+  if (redis.exitCode !== null || redis.signalCode !== null) return;
   const exited = new Promise((resolve) => redis.once('exit', resolve));
   redis.kill('SIGKILL');
   await exited;

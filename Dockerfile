@@ -1,5 +1,6 @@
 # trawl API (and in-process worker). Build: docker build -t trawl .  Run the worker alone with
-# `docker run … trawl node dist/worker.js`. DATABASE_URL should point at a real server in containers.
+# `docker run … trawl node dist/worker.js`, the CLI with `docker run … trawl node dist/cli/trawl.js status <id>`.
+# DATABASE_URL should point at a real server in containers.
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -117,8 +117,9 @@ async function build(sources) {
   process.stderr.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
-const force = process.argv.includes('--force');
 const runIndex = process.argv.indexOf('--run');
+// only this script's own flags: what follows `--run <entry>` belongs to the entry (the CLI's arguments)
+const force = process.argv.slice(2, runIndex > 0 ? runIndex : undefined).includes('--force');
 const entry = runIndex > 0 ? process.argv[runIndex + 1] : undefined;
 try {
   if (force || !upToDate(fingerprint())) {
@@ -135,4 +136,8 @@ try {
   process.stderr.write(`build: ${error instanceof Error ? error.message : error}\n`);
   process.exit(1);
 }
-if (entry) await import(pathToFileURL(path.resolve(ROOT, entry)).href);
+if (entry) {
+  // the entry sees its own arguments, as if run as `node <entry> …` (the CLI reads them; the servers ignore them)
+  process.argv = [process.argv[0], path.resolve(ROOT, entry), ...process.argv.slice(runIndex + 2)];
+  await import(pathToFileURL(path.resolve(ROOT, entry)).href);
+}

@@ -15,10 +15,10 @@ import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The curl commands of README's walkthrough block (continuation lines joined, comments dropped). */
-export function walkthroughCommands(readme: string): string[] {
-  const start = readme.indexOf('<!-- readme-walkthrough');
-  assert.ok(start >= 0, 'README has a walkthrough block');
+/** The commands of a README block marked `<!-- marker … -->` (continuation lines joined, comments dropped). */
+export function walkthroughCommands(readme: string, marker = 'readme-walkthrough'): string[] {
+  const start = readme.indexOf(`<!-- ${marker}`);
+  assert.ok(start >= 0, `README has a ${marker} block`);
   const block = readme.slice(
     readme.indexOf('```bash', start) + 7,
     readme.indexOf('```', readme.indexOf('```bash', start) + 7),
@@ -38,7 +38,7 @@ export function walkthroughCommands(readme: string): string[] {
   return commands;
 }
 
-test('every curl line of the README walkthrough works against a live server', {
+test('every curl line of the README walkthrough, then every line of its command-line walkthrough, works against a live server', {
   timeout: 300_000,
 }, async (t) => {
   const web = await startTestWeb({ seed: 5, hosts: 1, pagesPerHost: 6, features: BENCHMARK_FEATURES });
@@ -92,7 +92,8 @@ test('every curl line of the README walkthrough works against a live server', {
     intervalMs: 100,
   });
 
-  const commands = walkthroughCommands(readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const commands = walkthroughCommands(readme);
   assert.ok(commands.length >= 5, 'the walkthrough has its curl lines');
   let id = '';
   for (const [index, command] of commands.entries()) {
@@ -128,6 +129,38 @@ test('every curl line of the README walkthrough works against a live server', {
       assert.match(body, /^\d+\n/);
     } else {
       assert.ok(JSON.parse(body));
+    }
+  }
+  // The command-line walkthrough, on the same server: `npx trawl` is run from the sources (as `npm run cli`).
+  const cliCommands = walkthroughCommands(readme, 'cli-walkthrough');
+  assert.ok(cliCommands.length >= 4, 'the CLI walkthrough has its lines');
+  let cliId = '';
+  for (const [index, command] of cliCommands.entries()) {
+    assert.match(command, /^npx trawl /);
+    const line = command
+      .replace(/^npx trawl /, `${process.execPath} --import tsx src/cli/trawl.ts `)
+      .replaceAll('https://example.org/', web.seeds[0]!)
+      .replaceAll('<id>', cliId);
+    const result = await run('bash', ['-c', line], {
+      cwd: ROOT,
+      env: { ...process.env, TRAWL_API: base, TRAWL_KEY: '' },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    if (line.includes(' cancel ')) {
+      // the crawl has ended: the API's 409, shown with exit code 2 as the README says
+      assert.equal(result.code, 2, `${line} → ${result.code} ${result.stderr}`);
+      assert.match(result.stderr, /HTTP 409/);
+      continue;
+    }
+    assert.equal(result.code, 0, `${line} → ${result.code} ${result.stderr}`);
+    const lines = result.stdout.trim().split('\n').filter(Boolean);
+    assert.ok(lines.length > 0, `${line} printed something`);
+    for (const printed of lines) JSON.parse(printed); // piped: JSON lines
+    if (index === 0) {
+      cliId = String(JSON.parse(lines[0]!).id);
+      assert.equal(JSON.parse(lines.at(-1)!).status, 'completed');
     }
   }
 });

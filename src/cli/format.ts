@@ -1,0 +1,76 @@
+// Human-readable renderings of the API's answers for a terminal. Every command prints the API's JSON instead
+// when piped or given --json; these are only what a person reads.
+import type { CrawlStatusBody } from './watch-crawl.js';
+
+const TYPE_ORDER = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'];
+
+export function formatCrawlStatus(status: CrawlStatusBody): string {
+  const lines: string[] = [];
+  const strategy =
+    typeof status.strategy === 'string' ? status.strategy : String(status.request.strategy ?? 'bfs');
+  lines.push(`crawl ${status.id}  ${status.status.toUpperCase()}  (${strategy})`);
+  if (status.error) lines.push(`error     ${status.error}`);
+  const elapsed = status.elapsedMs === null ? '' : ` · ${(status.elapsedMs / 1000).toFixed(1)} s`;
+  lines.push(
+    `pages     ${status.pagesFetched} fetched · ${status.frontier} in frontier · ${status.pagesPerSecond.toFixed(1)} pages/s${elapsed}`,
+  );
+  const types = Object.entries(status.counts)
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([type, count]) => `${type} ${count}`);
+  if (types.length) lines.push(`types     ${types.join(' · ')}`);
+  const codes = Object.entries((status.statusCodes as Record<string, number> | undefined) ?? {}).map(
+    ([code, count]) => `${code}: ${count}`,
+  );
+  if (codes.length) lines.push(`HTTP      ${codes.join(' · ')}`);
+  lines.push(`found     ${status.links} links · ${status.images} images · ${status.documents} documents`);
+  const load = status.loadMs as { p50: number | null; p95: number | null } | undefined;
+  const wait = status.queueWaitMs as { p50: number | null; p95: number | null } | undefined;
+  if (load?.p50 != null) {
+    lines.push(
+      `load      p50 ${ms(load.p50)} · p95 ${ms(load.p95)}   queue wait p50 ${ms(wait?.p50)} · p95 ${ms(wait?.p95)}`,
+    );
+  }
+  if (status.harvestRate !== undefined) {
+    lines.push(
+      `harvest   ${(status.harvestRate * 100).toFixed(1)}% (${status.relevantPages ?? 0} relevant pages)`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function rank(type: string): number {
+  const at = TYPE_ORDER.indexOf(type);
+  return at < 0 ? TYPE_ORDER.length : at;
+}
+
+function ms(value: number | null | undefined): string {
+  return value == null ? '–' : `${Math.round(value)} ms`;
+}
+
+/** Rows cut to the terminal's width: the URL column takes what the others leave. */
+export function formatTable(
+  header: string[],
+  rows: string[][],
+  width = process.stdout.columns || 120,
+): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const last = header.length - 1;
+  const fixed = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
+  widths[last] = Math.max(10, Math.min(widths[last]!, width - fixed));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => {
+        const w = widths[column]!;
+        const text = cell.length > w ? `${cell.slice(0, w - 1)}…` : cell;
+        return column === last ? text : text.padEnd(w);
+      })
+      .join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+export function formatScore(score: number | null | undefined): string {
+  return score == null ? '' : score.toFixed(3);
+}

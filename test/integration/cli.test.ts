@@ -1,0 +1,230 @@
+// The `trawl` command against the real API (the app the server runs, listening on a port, with its worker):
+// JSON lines when piped, human text under a pseudo-terminal (`script`), the documented exit codes, problem
+// details shown with the field and the flag, Ctrl-C from a script cancelling nothing, and `trawl keys`.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build } from '../helper.js';
+import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = ['--import', 'tsx', 'src/cli/trawl.ts'];
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a process to its end (bounded: a hang fails the test, it does not hold the file). */
+function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { onStdout?: (text: string, child: ChildProcess) => void } = {},
+): Promise<Run> {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    options.onStdout?.(stdout, child);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const closed = Promise.all([once(child.stdout!, 'close'), once(child.stderr!, 'close')]);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not end in 120 s\n${stdout}\n${stderr}`));
+    }, 120_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      // the pipes may still hold the last output
+      closed.then(() => resolve({ code, signal, stdout, stderr }));
+    });
+  });
+}
+
+/** The CLI as a script runs it: stdout and stderr are pipes. */
+function trawl(
+  args: string[],
+  env: Record<string, string>,
+  options: { onStdout?: (text: string, child: ChildProcess) => void } = {},
+): Promise<Run> {
+  return runProcess(process.execPath, [...CLI, ...args], env, options);
+}
+
+/** The CLI as a person at a terminal runs it: under a pseudo-terminal (util-linux `script`); what it showed. */
+async function runInTerminal(args: string[], env: Record<string, string>): Promise<string> {
+  const command = [process.execPath, ...CLI, ...args]
+    .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
+    .join(' ');
+  const run = await runProcess('script', ['-qec', command, '/dev/null'], { ...env, COLUMNS: '120' });
+  assert.equal(run.code, 0, `${command}\n${run.stdout}${run.stderr}`);
+  return run.stdout.replaceAll('\r', '');
+}
+
+function jsonLines(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys against the real API', {
+  timeout: 300_000,
+}, async (t) => {
+  const web = await startTestWeb({ seed: 7, hosts: 1, pagesPerHost: 12, features: BENCHMARK_FEATURES });
+  t.after(() => web.close());
+  const { app, config } = await build(t);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address() as { port: number };
+  const env = { TRAWL_API: `http://127.0.0.1:${address.port}`, TRAWL_KEY: '' };
+  const work = mkdtempSync(path.join(tmpdir(), 'trawl-cli-'));
+  const requestFile = path.join(work, 'request.json');
+  writeFileSync(
+    requestFile,
+    JSON.stringify({ scope: scopeOf(web), politeness: { delayMs: 0, maxCrawlDelayMs: 0 } }),
+  );
+
+  let id = '';
+  await t.test('crawl --wait piped: JSON lines, the last one the final status; exit 0', async () => {
+    const run = await trawl(
+      ['crawl', web.seeds[0]!, '--max-pages', '10', '--request', requestFile, '--wait'],
+      env,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const lines = jsonLines(run.stdout);
+    id = String(lines[0]!.id);
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    const final = lines.at(-1)!;
+    assert.equal(final.status, 'completed');
+    const api = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+    assert.deepEqual(final.counts, api.counts);
+    assert.equal(final.pagesFetched, api.pagesFetched);
+    assert.ok(lines.slice(1, -1).every((line) => line.event === 'progress'));
+  });
+
+  await t.test('status and pages, piped and with --json', async () => {
+    const status = await trawl(['status', id], env);
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal(JSON.parse(status.stdout).id, id);
+    const api = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+    const five = await trawl(['pages', id, '--limit', '5'], env);
+    assert.equal(jsonLines(five.stdout).length, Math.min(5, api.pagesFetched));
+    // --limit 2 per request page would need the cursor: --all follows it to the end
+    const html = await trawl(['pages', id, '--type', 'HTML', '--all', '--json'], env);
+    const rows = jsonLines(html.stdout);
+    assert.equal(rows.length, api.counts.HTML);
+    assert.ok(rows.every((row) => row.type === 'HTML'));
+  });
+
+  await t.test('human output under a terminal', async () => {
+    const run = await runInTerminal(['status', id], env);
+    assert.match(run, new RegExp(`crawl ${id}\\s+COMPLETED`));
+    assert.match(run, /pages\s+\d+ fetched/);
+    const pages = await runInTerminal(['pages', id, '--limit', '3'], env);
+    assert.match(pages, /ID\s+TYPE\s+HTTP\s+SCORE\s+TITLE\s+URL/);
+  });
+
+  await t.test(
+    'mistakes: problem detail with field and flag (2), usage (2), API unreachable (3)',
+    async () => {
+      const refused = await trawl(['crawl', 'ftp://x'], env);
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /seeds\[0\]/);
+      assert.match(refused.stderr, /HTTP 400/);
+      const tooMany = await trawl(['crawl', web.seeds[0]!, '--max-pages', '0'], env);
+      assert.equal(tooMany.code, 2);
+      assert.match(tooMany.stderr, /maxPages \(--max-pages\): must be >= 1 \[HTTP 400\]/);
+      const usage = await trawl(['crawl', web.seeds[0]!, '--max-pages', 'many'], env);
+      assert.equal(usage.code, 2);
+      assert.match(usage.stderr, /--max-pages takes a whole number/);
+      const missing = await trawl(['status', '00000000-0000-4000-8000-000000000000'], env);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /HTTP 404/);
+      const down = await trawl(['status', id], { ...env, TRAWL_API: 'http://127.0.0.1:1' });
+      assert.equal(down.code, 3);
+      assert.match(down.stderr, /cannot reach the trawl API/);
+    },
+  );
+
+  await t.test('Ctrl-C with stdin not a terminal cancels nothing (130); cancel and watch (1)', async () => {
+    const slowRequest = path.join(work, 'slow.json');
+    writeFileSync(slowRequest, JSON.stringify({ scope: scopeOf(web), politeness: { delayMs: 2000 } }));
+    let interrupted = false;
+    const run = await trawl(['crawl', web.seeds[0]!, '--request', slowRequest, '--wait'], env, {
+      onStdout: (text, child) => {
+        // the first progress line: the crawl is being watched
+        if (!interrupted && text.includes('"event":"progress"')) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    assert.equal(run.code, 130, run.stderr);
+    const slowId = String(jsonLines(run.stdout)[0]!.id);
+    const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${slowId}` })).json();
+    assert.ok(['queued', 'running'].includes(status.status), `still going: ${status.status}`);
+    const cancel = await trawl(['cancel', slowId], env);
+    assert.equal(cancel.code, 0, cancel.stderr);
+    assert.equal(JSON.parse(cancel.stdout).status, 'cancelled');
+    const watch = await trawl(['watch', slowId], env);
+    assert.equal(watch.code, 1);
+    assert.equal(jsonLines(watch.stdout).at(-1)!.status, 'cancelled');
+  });
+
+  const edges = path.join(work, 'edges.txt');
+  writeFileSync(edges, '3\na b\nb c\nc a\na c\n');
+  await t.test('rank, score and extract', async () => {
+    const rank = await trawl(['rank', edges, '--top-k', '2'], env);
+    assert.equal(rank.code, 0, rank.stderr);
+    const ranking = JSON.parse(rank.stdout);
+    assert.equal(ranking.vertices, 3);
+    assert.equal(ranking.top.pageRank.length, 2);
+    const page = path.join(work, 'page.html');
+    writeFileSync(
+      page,
+      '<html><head><title>Cats</title></head><body><nav><a href="/">home</a></nav><article><p>Cats purr when they are content, and they sleep for most of the day in warm places.</p><p>A cat grooms itself often.</p></article></body></html>',
+    );
+    const extract = await trawl(['extract', page, '--json'], env);
+    assert.equal(extract.code, 0, extract.stderr);
+    assert.equal(JSON.parse(extract.stdout).title, 'Cats');
+    const text = path.join(work, 'doc.txt');
+    writeFileSync(text, 'cats purr and sleep');
+    const score = await trawl(['score', text, page, '--query', 'cats purr'], env);
+    assert.equal(score.code, 0, score.stderr);
+    assert.equal(JSON.parse(score.stdout).scorer, 'keyword');
+    const both = await trawl(['score', text], env);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /exactly one of --query and --similar/);
+  });
+
+  await t.test('keys: create prints the key alone; then the API wants it', async () => {
+    const dbEnv = { ...env, DATABASE_URL: config.databaseUrl!, DB_SCHEMA: config.dbSchema };
+    const created = await trawl(['keys', 'create', '--name', 'cli-test'], dbEnv);
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    assert.match(key, /^trawl_\S+$/);
+    const listed = await trawl(['keys', 'list'], dbEnv);
+    assert.match(listed.stdout, /cli-test/);
+    const refused = await trawl(['status', id], env);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /HTTP 401/);
+    // with the key the API answers (crawls made in open mode belong to no key, so it reads a new one)
+    const allowed = await trawl(['rank', edges, '--key', key], env);
+    assert.equal(allowed.code, 0, allowed.stderr);
+  });
+});

@@ -110,9 +110,18 @@ test('a crawl’s main text is extracted by the text job and its words counted o
   const loadSvg = await get(app, `/v1/crawls/${id}/stats/load-times.svg`);
   assert.match(loadSvg.headers['content-type'] as string, /^image\/svg\+xml/);
   assertWellFormedSvg(loadSvg.body);
-  assert.match(loadSvg.body, />time \(ms\)</);
-  assert.match(loadSvg.body, />load time: /);
-  assert.match(loadSvg.body, />queue wait: /);
+  assert.match(loadSvg.body, />time \(log scale\)</);
+  // one median rule: the plot's medians are the status endpoint's
+  const ms = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  const timings = status as unknown as { loadMs: { p50: number }; queueWaitMs: { p50: number } };
+  assert.match(
+    loadSvg.body,
+    new RegExp(`>load time: n = ${status.pagesFetched}, median ${ms(timings.loadMs.p50)} ms`),
+  );
+  assert.match(
+    loadSvg.body,
+    new RegExp(`>queue wait: n = ${status.pagesFetched}, median ${ms(timings.queueWaitMs.p50)} ms`),
+  );
   assert.match(loadSvg.body, new RegExp(`\\(${status.pagesFetched} pages fetched\\)`));
 
   // The job again (by its own id, as the endpoint would queue it) and the job's work run directly: nothing

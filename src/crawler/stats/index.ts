@@ -3,6 +3,7 @@ export {
   type DistributionPlotOptions,
   type DistributionSeries,
   distributionPlotSvg,
+  percentileCont,
   type RankFrequency,
   zipfPlotSvg,
 } from './plot.js';

@@ -1,5 +1,5 @@
 // Plain-SVG charts for crawl statistics (docs/reference.md#word-statistics): the words' rank–frequency plot on log–log axes with
-// Zipf's ideal f = 0.1·N/r beside it, and load-time / queue-wait distributions as histogram over ECDF.
+// Zipf's ideal f = 0.1·N/r beside it, and load-time / queue-wait distributions as histogram over ECDF on a log time axis.
 // Hand-written SVG: two fixed chart types do not justify a plotting dependency.
 
 export interface RankFrequency {
@@ -78,9 +78,9 @@ function niceTicks(min: number, max: number, count: number): number[] {
   return ticks;
 }
 
-/** Milliseconds as a plain number (the axis carries the unit): whole ms from 100 up, thousands grouped. */
+/** Milliseconds as a plain number (the axis carries the unit) to 0.1 ms, as the crawl status gives them. */
 function formatMs(value: number): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits: Math.abs(value) >= 100 ? 0 : 2 });
+  return value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 
 /**
@@ -190,16 +190,36 @@ export function zipfPlotSvg(top: RankFrequency[], totalWords: number): string {
   return svgDocument(height, body);
 }
 
-/** Value at quantile q (nearest rank) of sorted values. */
-function quantile(sorted: number[], q: number): number {
+/**
+ * Percentile of sorted values with linear interpolation between the closest ranks: PostgreSQL's
+ * percentile_cont, which the crawl status uses, so a plot's median is the status endpoint's median.
+ */
+export function percentileCont(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+  const position = q * (sorted.length - 1);
+  const below = Math.floor(position);
+  const above = Math.ceil(position);
+  return sorted[below]! + (position - below) * (sorted[above]! - sorted[below]!);
+}
+
+/** A duration for a log axis' decade tick: ms below a second, s below 10,000 s, then h. */
+function durationLabel(ms: number): string {
+  if (ms < 1000) return `${formatMs(ms)} ms`;
+  if (ms < 10_000_000) return `${formatMs(ms / 1000)} s`;
+  return `${formatMs(ms / 3_600_000)} h`;
+}
+
+function clipPath(id: string, frame: Frame): string {
+  return `<clipPath id="${id}"><rect x="${fmt(frame.left)}" y="${fmt(frame.top)}" width="${fmt(frame.width)}" height="${fmt(frame.height)}"/></clipPath>`;
 }
 
 /**
- * Distributions of durations: a histogram (share of each series per bin) above the ECDF, on one linear x axis
- * in ms that ends at the largest 99th percentile so a few outliers do not squash the rest (the ECDF shows what
- * lies beyond by ending below 1; the count is noted). Legend gives n, median and p95 per series.
+ * Distributions of durations: a histogram (share of each series per bin) above the ECDF, on one logarithmic
+ * time axis, because crawl timings span decades (loads of a few ms beside queue waits of minutes) and a linear
+ * axis draws the short ones as one invisible bar at zero. Every value is drawn: the axis runs from the decade
+ * below the smallest positive value (at least 1 ms; smaller values, 0 ms included, sit on its left edge, as
+ * the legend says) to the decade above the largest. Bins are equal on the log scale; marks are clipped to
+ * their frame. The legend's median and p95 follow percentileCont, the status endpoint's rule.
  */
 export function distributionPlotSvg(series: DistributionSeries[], options: DistributionPlotOptions): string {
   const legendRows = Math.max(1, series.length);
@@ -211,30 +231,33 @@ export function distributionPlotSvg(series: DistributionSeries[], options: Distr
   const ecdf: Frame = { left, top: histogramTop + 190 + 40, width, height: 220 };
   const sortedSeries = series.map((s) => ({
     name: s.name,
-    sorted: s.valuesMs.filter((v) => Number.isFinite(v)).sort((a, b) => a - b),
+    sorted: s.valuesMs.filter((v) => Number.isFinite(v) && v >= 0).sort((a, b) => a - b),
   }));
   const all = sortedSeries.filter((s) => s.sorted.length > 0);
-  const xMinRaw = Math.min(0, ...all.map((s) => s.sorted[0]!));
-  const xMaxRaw = Math.max(1, ...all.map((s) => quantile(s.sorted, 0.99)));
-  const xTicks = niceTicks(xMinRaw, xMaxRaw, 6);
-  const xMin = xTicks[0]!;
-  const xMax = Math.max(xTicks[xTicks.length - 1]!, xMinRaw + 1);
-  const x = (value: number) =>
-    left + ((Math.min(Math.max(value, xMin), xMax) - xMin) / (xMax - xMin)) * width;
+  const values = all.flatMap((s) => s.sorted);
+  const smallestPositive = Math.min(...values.filter((v) => v > 0), Number.POSITIVE_INFINITY);
+  const minExp = Math.floor(
+    Math.log10(Number.isFinite(smallestPositive) ? Math.max(1, smallestPositive) : 1),
+  );
+  const maxExp = Math.max(minExp + 1, Math.ceil(Math.log10(Math.max(1, ...values))));
+  const axisMin = 10 ** minExp;
+  const logX = (value: number) => (Math.log10(Math.max(value, axisMin)) - minExp) / (maxExp - minExp);
+  const x = (value: number) => left + logX(value) * width;
 
   const body: string[] = [];
+  body.push(`<defs>${clipPath('histogram-frame', histogram)}${clipPath('ecdf-frame', ecdf)}</defs>`);
   body.push(
     text(WIDTH / 2, 26, escapeXml(options.title), 'text-anchor="middle" font-size="15" font-weight="bold"'),
   );
 
-  // Histogram: 30 equal bins over the x range; each series' bars as a share of its own count.
-  const binCount = 30;
-  const binWidth = (xMax - xMin) / binCount;
+  // Histogram: bins equal in log(time), 5 per decade (fewer when the range is wide), each series as a share
+  // of its own count.
+  const binsPerDecade = maxExp - minExp > 6 ? 2 : 5;
+  const binCount = (maxExp - minExp) * binsPerDecade;
   const shares = all.map((s) => {
     const bins = new Array<number>(binCount).fill(0);
     for (const value of s.sorted) {
-      if (value > xMax) continue;
-      bins[Math.min(binCount - 1, Math.floor((value - xMin) / binWidth))]! += 1;
+      bins[Math.min(binCount - 1, Math.floor(logX(value) * binCount))]! += 1;
     }
     return bins.map((count) => count / s.sorted.length);
   });
@@ -243,17 +266,24 @@ export function distributionPlotSvg(series: DistributionSeries[], options: Distr
   const shareTop = shareTicks[shareTicks.length - 1]!;
   const yHist = (share: number) => histogram.top + histogram.height - (share / shareTop) * histogram.height;
   const yEcdf = (p: number) => ecdf.top + ecdf.height - p * ecdf.height;
+  const binEdge = (bin: number) => left + (bin / binCount) * width;
 
   for (const frame of [histogram, ecdf]) {
-    for (const tick of xTicks) {
-      const px = x(tick);
+    for (let k = minExp; k <= maxExp; k++) {
+      const px = x(10 ** k);
       body.push(
         `<line x1="${fmt(px)}" y1="${frame.top}" x2="${fmt(px)}" y2="${frame.top + frame.height}" stroke="#e3e3e3"/>`,
       );
       body.push(
         `<line x1="${fmt(px)}" y1="${frame.top + frame.height}" x2="${fmt(px)}" y2="${frame.top + frame.height + 5}" stroke="#333333"/>`,
       );
-      body.push(text(px, frame.top + frame.height + 18, formatMs(tick), 'text-anchor="middle"'));
+      body.push(text(px, frame.top + frame.height + 18, durationLabel(10 ** k), 'text-anchor="middle"'));
+      for (let m = 2; m <= 9 && k < maxExp; m++) {
+        const mx = x(m * 10 ** k);
+        body.push(
+          `<line x1="${fmt(mx)}" y1="${frame.top + frame.height}" x2="${fmt(mx)}" y2="${frame.top + frame.height + 3}" stroke="#333333"/>`,
+        );
+      }
     }
   }
   for (const tick of shareTicks) {
@@ -269,39 +299,45 @@ export function distributionPlotSvg(series: DistributionSeries[], options: Distr
 
   all.forEach((s, index) => {
     const color = PALETTE[index % PALETTE.length]!;
-    const bins = shares[index]!;
-    const outline: string[] = [`${fmt(x(xMin))},${fmt(yHist(0))}`];
-    bins.forEach((share, bin) => {
-      outline.push(`${fmt(x(xMin + bin * binWidth))},${fmt(yHist(share))}`);
-      outline.push(`${fmt(x(xMin + (bin + 1) * binWidth))},${fmt(yHist(share))}`);
+    const outline: string[] = [`${fmt(left)},${fmt(yHist(0))}`];
+    shares[index]!.forEach((share, bin) => {
+      outline.push(`${fmt(binEdge(bin))},${fmt(yHist(share))}`);
+      outline.push(`${fmt(binEdge(bin + 1))},${fmt(yHist(share))}`);
     });
-    outline.push(`${fmt(x(xMax))},${fmt(yHist(0))}`);
+    outline.push(`${fmt(left + width)},${fmt(yHist(0))}`);
     body.push(
-      `<polygon points="${outline.join(' ')}" fill="${color}" fill-opacity="0.18" stroke="${color}" stroke-width="1.5"/>`,
+      `<polygon clip-path="url(#histogram-frame)" points="${outline.join(' ')}" fill="${color}" fill-opacity="0.18" stroke="${color}" stroke-width="1.5"/>`,
     );
-    const steps: string[] = [`${fmt(x(xMin))},${fmt(yEcdf(0))}`];
+    const steps: string[] = [`${fmt(left)},${fmt(yEcdf(0))}`];
     s.sorted.forEach((value, i) => {
-      if (value > xMax) return;
       steps.push(`${fmt(x(value))},${fmt(yEcdf(i / s.sorted.length))}`);
       steps.push(`${fmt(x(value))},${fmt(yEcdf((i + 1) / s.sorted.length))}`);
     });
-    const within = s.sorted.filter((v) => v <= xMax).length;
-    steps.push(`${fmt(x(xMax))},${fmt(yEcdf(within / s.sorted.length))}`);
-    body.push(`<polyline points="${steps.join(' ')}" fill="none" stroke="${color}" stroke-width="1.8"/>`);
+    steps.push(`${fmt(left + width)},${fmt(yEcdf(1))}`);
+    body.push(
+      `<polyline clip-path="url(#ecdf-frame)" points="${steps.join(' ')}" fill="none" stroke="${color}" stroke-width="1.8"/>`,
+    );
+    // the median, where the ECDF crosses one half
+    const median = x(percentileCont(s.sorted, 0.5));
+    body.push(
+      `<line x1="${fmt(median)}" y1="${fmt(yEcdf(0.5))}" x2="${fmt(median)}" y2="${fmt(ecdf.top + ecdf.height)}" stroke="${color}" stroke-dasharray="3 3"/>`,
+    );
   });
 
   body.push(frameRect(histogram), frameRect(ecdf));
   body.push(yAxisLabel(histogram, 'share of values'));
   body.push(yAxisLabel(ecdf, 'cumulative share (ECDF)'));
-  body.push(text(left + width / 2, height - 22, `${escapeXml(options.xLabel)} (ms)`, 'text-anchor="middle"'));
-  const beyond = all.reduce((sum, s) => sum + s.sorted.filter((v) => v > xMax).length, 0);
-  if (beyond > 0) {
+  body.push(
+    text(left + width / 2, height - 22, `${escapeXml(options.xLabel)} (log scale)`, 'text-anchor="middle"'),
+  );
+  const belowAxis = values.filter((v) => v < axisMin).length;
+  if (belowAxis > 0) {
     body.push(
       text(
         left + width,
         height - 6,
-        `${beyond} value(s) above ${formatMs(xMax)} ms not drawn`,
-        'text-anchor="end" fill="#777777" font-size="10"',
+        `${belowAxis} value(s) under ${durationLabel(axisMin)} drawn at ${durationLabel(axisMin)}`,
+        'text-anchor="end" fill="#555555" font-size="10"',
       ),
     );
   }
@@ -319,7 +355,7 @@ export function distributionPlotSvg(series: DistributionSeries[], options: Distr
     const summary =
       s.sorted.length === 0
         ? 'n = 0'
-        : `n = ${s.sorted.length}, median ${formatMs(quantile(s.sorted, 0.5))} ms, p95 ${formatMs(quantile(s.sorted, 0.95))} ms`;
+        : `n = ${s.sorted.length}, median ${formatMs(percentileCont(s.sorted, 0.5))} ms, p95 ${formatMs(percentileCont(s.sorted, 0.95))} ms, max ${formatMs(s.sorted.at(-1)!)} ms`;
     body.push(`<rect x="${fmt(lx)}" y="${ly - 9}" width="14" height="10" fill="${color}"/>`);
     body.push(text(lx + 20, ly, `${escapeXml(s.name)}: ${summary}`));
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { distributionPlotSvg, zipfPlotSvg } from '../../../src/crawler/stats/index.js';
+import { distributionPlotSvg, percentileCont, zipfPlotSvg } from '../../../src/crawler/stats/index.js';
 
 /** Well-formed XML in the subset we emit: balanced tags, quoted attributes, no stray '<' or '&'. */
 function assertWellFormed(svg: string): void {
@@ -55,7 +55,7 @@ test('zipf plot: log–log axes with labels, decade ticks and the ideal line thr
   assert.match(zipfPlotSvg([], 0), />no words</);
 });
 
-test('distribution plot: histogram and ECDF with axis labels, legend and escaped names', () => {
+test('distribution plot: histogram and ECDF on a log time axis, legend and escaped names', () => {
   const svg = distributionPlotSvg(
     [
       { name: 'load <time>', valuesMs: [120, 150, 180, 200, 260, 900] },
@@ -65,13 +65,29 @@ test('distribution plot: histogram and ECDF with axis labels, legend and escaped
   );
   assertWellFormed(svg);
   assert.match(svg, />Crawl &amp; timings</);
-  assert.match(svg, />duration \(ms\)</);
+  assert.match(svg, />duration \(log scale\)</);
   assert.match(svg, />share of values</);
   assert.match(svg, />cumulative share \(ECDF\)</);
-  assert.match(svg, />load &lt;time&gt;: n = 6, median 180 ms, p95 900 ms</);
-  assert.match(svg, />queue wait: n = 4, median 10 ms, p95 3,500 ms</);
+  // percentile_cont: the median of six values lies halfway between the 3rd and the 4th
+  assert.match(svg, />load &lt;time&gt;: n = 6, median 190 ms, p95 740 ms, max 900 ms</);
+  assert.match(svg, />queue wait: n = 4, median 1,005 ms, p95 3,275 ms, max 3,500 ms</);
+  // decades from 10 ms, the decade of the smallest positive value (the 0 ms wait sits on the left edge, as the
+  // note says), to 10 s: every value drawn
+  for (const tick of ['10 ms', '100 ms', '1 s', '10 s']) assert.match(svg, new RegExp(`>${tick}<`));
+  assert.doesNotMatch(svg, />1 ms</);
+  assert.match(svg, />1 value\(s\) under 10 ms drawn at 10 ms</);
+  assert.doesNotMatch(svg, /not drawn/);
   assert.equal(svg.match(/<polyline/g)?.length, 2);
+  // every mark stays inside its frame
+  for (const mark of svg.match(/<(polygon|polyline) [^>]*>/g) ?? []) assert.match(mark, /clip-path="url\(#/);
   const empty = distributionPlotSvg([{ name: 'none', valuesMs: [] }], { title: 't', xLabel: 'x' });
   assertWellFormed(empty);
   assert.match(empty, />no data</);
+});
+
+test('percentileCont interpolates between the closest ranks, as PostgreSQL does', () => {
+  assert.equal(percentileCont([1, 2, 3, 4], 0.5), 2.5);
+  assert.equal(percentileCont([5], 0.95), 5);
+  assert.ok(Math.abs(percentileCont([0, 10, 20, 30, 40], 0.95) - 38) < 1e-9);
+  assert.ok(Number.isNaN(percentileCont([], 0.5)));
 });

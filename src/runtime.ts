@@ -11,6 +11,7 @@ import { type Database, openDatabase } from './db/database.js';
 import { KeysRepository } from './db/keys-repo.js';
 import { LiveRepository } from './db/live-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
+import { ReportRepository } from './db/report-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
 import { INTERNAL_SCOPE } from './db/tenant-scope.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
@@ -41,6 +42,7 @@ import { WebhookEventSink } from './jobs/webhook-events.js';
 import { outageLog } from './outage.js';
 import { CorpusService } from './services/corpora.js';
 import { CpuPool } from './services/cpu-pool.js';
+import { CrawlReportService } from './services/crawl-report.js';
 import { CrawlStatsService } from './services/crawl-stats.js';
 import { CrawlService } from './services/crawls.js';
 import { DocumentFetcher } from './services/documents.js';
@@ -59,6 +61,8 @@ export interface Runtime {
   /** Main text and word statistics of crawls (and the crawl-text job's work). */
   crawlStats: CrawlStatsService;
   rankings: RankingService;
+  /** GET /v1/crawls/:id/report and report.html. */
+  reports: CrawlReportService;
   extraction: ExtractionService;
   scoring: ScoringService;
   /** The worker threads of extraction and scoring (CPU_POOL_THREADS). */
@@ -146,6 +150,12 @@ export async function openRuntime(
     },
     jobThresholds: { uploadBytes: config.rankJobUploadBytes, crawlLinks: config.rankJobCrawlLinks },
   });
+  const reports = new CrawlReportService({
+    crawls,
+    stats: crawlStats,
+    rankings,
+    repository: new ReportRepository(db.pool),
+  });
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
   const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
   const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
@@ -215,6 +225,7 @@ export async function openRuntime(
     crawls,
     crawlStats,
     rankings,
+    reports,
     extraction,
     scoring,
     cpu,

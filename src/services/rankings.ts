@@ -338,6 +338,29 @@ export class RankingService {
     return gexfChunks(graph, { pageRank: ranks });
   }
 
+  /**
+   * The crawl graph's `k` highest PageRanks (default options), computed now and not stored: the crawl report's
+   * table. Null for a graph above `maxVertices`, where that belongs in a ranking job (POST /v1/crawls/:id/rank).
+   */
+  async crawlTopPageRank(crawlId: string, k: number, maxVertices: number, scope: TenantScope) {
+    const options = normalizeRankingOptions({ topK: k });
+    await this.options.crawls.requireVisible(crawlId, scope);
+    const graph = await this.#crawlGraph(crawlId, options);
+    if (graph.vertexCount > maxVertices) return null;
+    const { ranks } = pageRank(graph, { damping: options.damping, epsilon: options.epsilon });
+    const order = Array.from(ranks.keys()).sort(
+      (a, b) => ranks[b]! - ranks[a]! || (graph.names[a]! < graph.names[b]! ? -1 : 1),
+    );
+    return {
+      vertices: graph.vertexCount,
+      top: order.slice(0, k).map((vertex) => ({
+        url: graph.names[vertex]!,
+        rank: ranks[vertex]!,
+        inDegree: graph.inDegree[vertex]!,
+      })),
+    };
+  }
+
   async #crawlGraph(crawlId: string, options: NormalizedRankingOptions): Promise<Graph> {
     const { vertices, edges } = (await this.options.crawls.graph(crawlId, 'json', INTERNAL_SCOPE)) as {
       vertices: Array<{ id: number; url: string }>;

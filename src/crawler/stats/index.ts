@@ -3,6 +3,8 @@ export {
   type DistributionPlotOptions,
   type DistributionSeries,
   distributionPlotSvg,
+  type HarvestPoint,
+  harvestPlotSvg,
   percentileCont,
   type RankFrequency,
   zipfPlotSvg,

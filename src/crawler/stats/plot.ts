@@ -78,8 +78,8 @@ function niceTicks(min: number, max: number, count: number): number[] {
   return ticks;
 }
 
-/** Milliseconds as a plain number (the axis carries the unit) to 0.1 ms, as the crawl status gives them. */
-function formatMs(value: number): string {
+/** A number with thousands grouped, to one decimal: milliseconds as the crawl status gives them, page counts. */
+function formatNumber(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 
@@ -204,9 +204,9 @@ export function percentileCont(sorted: readonly number[], q: number): number {
 
 /** A duration for a log axis' decade tick: ms below a second, s below 10,000 s, then h. */
 function durationLabel(ms: number): string {
-  if (ms < 1000) return `${formatMs(ms)} ms`;
-  if (ms < 10_000_000) return `${formatMs(ms / 1000)} s`;
-  return `${formatMs(ms / 3_600_000)} h`;
+  if (ms < 1000) return `${formatNumber(ms)} ms`;
+  if (ms < 10_000_000) return `${formatNumber(ms / 1000)} s`;
+  return `${formatNumber(ms / 3_600_000)} h`;
 }
 
 function clipPath(id: string, frame: Frame): string {
@@ -355,9 +355,66 @@ export function distributionPlotSvg(series: DistributionSeries[], options: Distr
     const summary =
       s.sorted.length === 0
         ? 'n = 0'
-        : `n = ${s.sorted.length}, median ${formatMs(percentileCont(s.sorted, 0.5))} ms, p95 ${formatMs(percentileCont(s.sorted, 0.95))} ms, max ${formatMs(s.sorted.at(-1)!)} ms`;
+        : `n = ${s.sorted.length}, median ${formatNumber(percentileCont(s.sorted, 0.5))} ms, p95 ${formatNumber(percentileCont(s.sorted, 0.95))} ms, max ${formatNumber(s.sorted.at(-1)!)} ms`;
     body.push(`<rect x="${fmt(lx)}" y="${ly - 9}" width="14" height="10" fill="${color}"/>`);
     body.push(text(lx + 20, ly, `${escapeXml(s.name)}: ${summary}`));
   });
+  return svgDocument(height, body);
+}
+
+export interface HarvestPoint {
+  pagesFetched: number;
+  harvestRate: number;
+}
+
+/**
+ * Harvest rate (relevant pages / pages fetched) as the crawl went on: the measure of a focused crawler
+ * (Chakrabarti et al.), a line over pages fetched with the threshold's meaning in the title.
+ */
+export function harvestPlotSvg(points: HarvestPoint[], title: string): string {
+  const height = 300;
+  const frame: Frame = { left: 78, top: 44, width: WIDTH - 78 - 24, height: height - 44 - 56 };
+  const maxPages = Math.max(1, ...points.map((p) => p.pagesFetched));
+  const xTicks = niceTicks(0, maxPages, 6);
+  const xMax = xTicks[xTicks.length - 1]!;
+  const x = (pages: number) => frame.left + (pages / xMax) * frame.width;
+  const y = (rate: number) => frame.top + frame.height - rate * frame.height;
+  const body: string[] = [
+    `<defs>${clipPath('harvest-frame', frame)}</defs>`,
+    text(WIDTH / 2, 26, escapeXml(title), 'text-anchor="middle" font-size="15" font-weight="bold"'),
+  ];
+  for (const tick of xTicks) {
+    const px = x(tick);
+    body.push(
+      `<line x1="${fmt(px)}" y1="${frame.top}" x2="${fmt(px)}" y2="${frame.top + frame.height}" stroke="#e3e3e3"/>`,
+    );
+    body.push(text(px, frame.top + frame.height + 18, formatNumber(tick), 'text-anchor="middle"'));
+  }
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    const py = y(tick);
+    body.push(
+      `<line x1="${frame.left}" y1="${fmt(py)}" x2="${frame.left + frame.width}" y2="${fmt(py)}" stroke="#e3e3e3"/>`,
+    );
+    body.push(text(frame.left - 8, py + 4, `${fmt(tick * 100)}%`, 'text-anchor="end"'));
+  }
+  if (points.length > 0) {
+    body.push(
+      `<polyline clip-path="url(#harvest-frame)" fill="none" stroke="#2ca02c" stroke-width="2" points="${points
+        .map((p) => `${fmt(x(p.pagesFetched))},${fmt(y(p.harvestRate))}`)
+        .join(' ')}"/>`,
+    );
+  } else {
+    body.push(
+      text(
+        frame.left + frame.width / 2,
+        frame.top + frame.height / 2,
+        'no pages fetched',
+        'text-anchor="middle" fill="#777777"',
+      ),
+    );
+  }
+  body.push(frameRect(frame));
+  body.push(yAxisLabel(frame, 'harvest rate'));
+  body.push(text(frame.left + frame.width / 2, height - 14, 'pages fetched', 'text-anchor="middle"'));
   return svgDocument(height, body);
 }

@@ -22,10 +22,13 @@ import {
 import { GraphExportQuery, Ranking, RankingJob, RankingOptions } from '../../../schemas/rankings.js';
 import { SvgResponse, WordPlotQuery, WordStats, WordStatsQuery } from '../../../schemas/stats.js';
 import live from './live.js';
+import report from './report.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   // live progress (server-sent events) and the webhook delivery log
   await app.register(live);
+  // the crawl report: JSON tables and the self-contained HTML page
+  await app.register(report);
   app.post(
     '/',
     {

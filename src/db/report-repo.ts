@@ -1,0 +1,99 @@
+// The reads behind a crawl's report (GET /v1/crawls/:id/report and report.html) that the status endpoint does
+// not already give: invalid pages by status, documents by type, links and images per page, timing summaries,
+// the harvest rate over time, the first pages and the best-scored ones.
+import type pg from 'pg';
+import { sql } from './sql.js';
+
+export interface InvalidPagesRow {
+  status: number | null;
+  error: string | null;
+  pages: number;
+}
+
+export interface DocumentsByTypeRow {
+  data_type: string;
+  documents: number;
+  bytes: string;
+}
+
+export interface FoundPerPageRow {
+  html_pages: number;
+  links_mean: number;
+  links_max: number;
+  images_mean: number;
+  images_max: number;
+}
+
+export interface TimingsRow {
+  load_mean: number | null;
+  load_p50: number | null;
+  load_p95: number | null;
+  load_max: number | null;
+  wait_mean: number | null;
+  wait_p50: number | null;
+  wait_p95: number | null;
+  wait_max: number | null;
+}
+
+export interface HarvestRow {
+  pages_fetched: number;
+  relevant: number;
+  fetched_at: Date;
+}
+
+export interface ReportPageRow {
+  id: string;
+  url: string;
+  title: string | null;
+  status: number | null;
+  type: string;
+  bytes: number | null;
+  load_ms: number | null;
+  score: number | null;
+  links: number;
+  images: number;
+}
+
+export interface ScoredPageRow {
+  id: string;
+  url: string;
+  title: string | null;
+  score: number;
+}
+
+export class ReportRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async sites(crawlId: string): Promise<number> {
+    return (await this.pool.query<{ sites: number }>(sql('report_sites'), [crawlId])).rows[0]!.sites;
+  }
+
+  async invalidPages(crawlId: string): Promise<InvalidPagesRow[]> {
+    return (await this.pool.query<InvalidPagesRow>(sql('report_invalid_pages'), [crawlId])).rows;
+  }
+
+  async documentsByType(crawlId: string): Promise<DocumentsByTypeRow[]> {
+    return (await this.pool.query<DocumentsByTypeRow>(sql('report_documents_by_type'), [crawlId])).rows;
+  }
+
+  async foundPerPage(crawlId: string): Promise<FoundPerPageRow> {
+    return (await this.pool.query<FoundPerPageRow>(sql('report_found_per_page'), [crawlId])).rows[0]!;
+  }
+
+  async timings(crawlId: string): Promise<TimingsRow> {
+    return (await this.pool.query<TimingsRow>(sql('report_timings'), [crawlId])).rows[0]!;
+  }
+
+  /** Cumulative harvest after every `every`-th fetched page (and the last). */
+  async harvest(crawlId: string, threshold: number, every: number): Promise<HarvestRow[]> {
+    return (await this.pool.query<HarvestRow>(sql('report_harvest'), [crawlId, threshold, every])).rows;
+  }
+
+  async firstPages(crawlId: string, limit: number): Promise<ReportPageRow[]> {
+    return (await this.pool.query<ReportPageRow>(sql('report_page_rows'), [crawlId, limit])).rows;
+  }
+
+  async topScored(crawlId: string, limit: number): Promise<ScoredPageRow[]> {
+    return (await this.pool.query<ScoredPageRow>(sql('report_top_scored'), [crawlId, limit])).rows;
+  }
+}

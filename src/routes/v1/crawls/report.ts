@@ -1,0 +1,57 @@
+// /v1/crawls/:id/report (the crawl's summary tables as JSON) and /v1/crawls/:id/report.html (the same, with
+// plots, top pages and the first pages, as one self-contained page).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { tenantScope } from '../../../db/tenant-scope.js';
+import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
+import { CrawlReport, ReportHtmlQuery } from '../../../schemas/report.js';
+import { REPORT_CSP } from '../../../services/report-html.js';
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/:id/report',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: "The crawl's report: pages by type and status, what was found per page, timings, harvest",
+        description:
+          "Running time, sites, pages by type, invalid pages by status code (network faults by error), links, images and documents (total, mean and most per HTML page, documents by type), load time and queue wait (mean, median, p95, max), pages/s; for crawls that score pages the harvest rate over time; for topic crawls the graph size. Counts are the status endpoint's.",
+        params: CrawlIdParams,
+        response: { 200: CrawlReport, ...problemResponses(400, 404) },
+      },
+    },
+    async (request) => app.runtime.reports.report(request.params.id, tenantScope(request.tenant)),
+  );
+
+  app.get(
+    '/:id/report.html',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'The crawl report as one self-contained HTML page',
+        description:
+          'Inline CSS and SVG, no script and no external asset (it works offline and as an e-mail attachment): the tables of /report, the load-time, harvest and word plots, the top pages by PageRank and by score, the first `rows` pages and the crawl request. Served with a Content-Security-Policy that allows no script.',
+        params: CrawlIdParams,
+        querystring: ReportHtmlQuery,
+        response: {
+          200: { description: 'the report page', content: { 'text/html': { schema: Type.String() } } },
+          ...problemResponses(400, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const html = await app.runtime.reports.reportHtml(
+        request.params.id,
+        request.query.rows ?? 200,
+        tenantScope(request.tenant),
+      );
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', REPORT_CSP)
+        .header('x-content-type-options', 'nosniff')
+        .send(html);
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,99 @@
+// GET /v1/crawls/:id/report: the crawl's summary tables (pages by type, invalid pages by status, what was found
+// per page, documents by type, timings, harvest over time) as one JSON document; report.html renders it.
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common.js';
+
+const Summary = Type.Object({
+  mean: Nullable(Type.Number()),
+  median: Nullable(Type.Number()),
+  p95: Nullable(Type.Number()),
+  max: Nullable(Type.Number()),
+});
+
+const FoundPerPage = Type.Object({
+  total: Type.Integer(),
+  perPageMean: Type.Number({ description: 'mean per HTML page' }),
+  perPageMax: Type.Integer({ description: 'the most on one HTML page' }),
+});
+
+export const CrawlReport = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    status: Type.String(),
+    strategy: Type.String(),
+    request: Type.Any({ description: 'the crawl request as stored (defaults filled in)' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    startedAt: Nullable(Type.String({ format: 'date-time' })),
+    finishedAt: Nullable(Type.String({ format: 'date-time' })),
+    runningTimeMs: Nullable(Type.Integer()),
+    pagesPerSecond: Type.Number(),
+    sites: Type.Integer({ description: 'hosts with at least one page requested' }),
+    pages: Type.Object({
+      fetched: Type.Integer({ description: 'pages requested (every type but FRONTIER and DISALLOWED)' }),
+      byType: Type.Record(Type.String(), Type.Integer()),
+      statusCodes: Type.Record(Type.String(), Type.Integer()),
+      invalid: Type.Array(
+        Type.Object({
+          status: Nullable(Type.Integer()),
+          error: Nullable(Type.String()),
+          pages: Type.Integer(),
+        }),
+        { description: 'INVALID pages by HTTP status; network faults (no status) by error' },
+      ),
+      disallowed: Type.Integer(),
+      frontier: Type.Integer({ description: 'URLs queued and never fetched' }),
+    }),
+    duplicates: Type.Object({
+      pages: Type.Integer({ description: 'same canonical URL or same body SHA-256 as an earlier page' }),
+      documents: Nullable(Type.Integer()),
+      images: Nullable(Type.Integer()),
+      note: Type.String({ description: 'why a count is null' }),
+    }),
+    found: Type.Object({
+      htmlPages: Type.Integer(),
+      links: FoundPerPage,
+      images: FoundPerPage,
+      documents: Type.Object({
+        total: Type.Integer(),
+        byType: Type.Array(
+          Type.Object({ type: Type.String(), documents: Type.Integer(), bytes: Type.Integer() }),
+        ),
+      }),
+    }),
+    timing: Type.Object({
+      loadMs: Summary,
+      queueWaitMs: Summary,
+    }),
+    focused: Nullable(
+      Type.Object({
+        scorer: Type.String(),
+        threshold: Type.Number(),
+        relevantPages: Type.Integer(),
+        harvestRate: Type.Number(),
+        harvestOverTime: Type.Array(
+          Type.Object({
+            pagesFetched: Type.Integer(),
+            relevantPages: Type.Integer({ description: 'pages so far scored at least the threshold' }),
+            harvestRate: Type.Number(),
+            at: Type.String({ format: 'date-time' }),
+          }),
+        ),
+      }),
+      { description: 'crawls that score pages (a relevance is set)' },
+    ),
+    graph: Nullable(Type.Object({ vertices: Type.Integer() }), {
+      description: 'topic crawls: the vertices of the link graph (at most maxPages)',
+    }),
+  },
+  { $id: 'CrawlReport' },
+);
+export type CrawlReport = Static<typeof CrawlReport>;
+
+export const ReportHtmlQuery = Type.Object(
+  {
+    rows: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 5000, default: 200, description: 'page rows in the table' }),
+    ),
+  },
+  { additionalProperties: false },
+);

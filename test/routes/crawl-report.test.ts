@@ -1,0 +1,210 @@
+// The crawl report: its tables agree with the status endpoint and with the pages themselves, on a test web
+// with errors, duplicates, binaries, redirects and hostile pages; report.html is self-contained, escapes what
+// pages say, and renders in headless Chromium with its tables and plots.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { renderReportHtml } from '../../src/services/report-html.js';
+import { build, waitForCrawl } from '../helper.js';
+import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+function skipWithoutChromium(): string | false {
+  if (existsSync(CHROMIUM)) return false;
+  if (process.env.CI === 'true') throw new Error(`CI=true and ${CHROMIUM} is missing (.ci/run installs it)`);
+  return `${CHROMIUM} not installed (apt-get install -y chromium)`;
+}
+
+test('the report of a focused crawl agrees with its status and pages; report.html renders', {
+  timeout: 240_000,
+}, async (t) => {
+  const web = await startTestWeb({
+    seed: 11,
+    hosts: 2,
+    pagesPerHost: 25,
+    crawlDelaySeconds: 0,
+    features: {
+      robots: true,
+      errors: true,
+      duplicates: true,
+      binaries: true,
+      redirects: true,
+      hostile: true,
+    },
+  });
+  t.after(() => web.close());
+  const { app, runtime } = await build(t);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: crawlRequestFor(web, { maxPages: 80, relevance: { query: 'harbour', threshold: 0.5 } }),
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const id = created.json().id as string;
+  const status = await waitForCrawl(app, id, 180_000);
+  assert.equal(status.status, 'completed');
+
+  const response = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/report` });
+  assert.equal(response.statusCode, 200, response.body);
+  const report = response.json();
+  const counts = status.counts as Record<string, number>;
+  assert.deepEqual(report.pages.byType, counts);
+  assert.equal(report.pages.fetched, status.pagesFetched);
+  assert.equal(report.pages.disallowed, counts.DISALLOWED);
+  assert.equal(
+    report.pages.invalid.reduce((sum: number, row: { pages: number }) => sum + row.pages, 0),
+    counts.INVALID,
+  );
+  assert.ok(counts.INVALID! > 0 && counts.DUPLICATE! > 0 && counts.BINARY! > 0, JSON.stringify(counts));
+  assert.equal(report.duplicates.pages, counts.DUPLICATE);
+  assert.equal(report.found.htmlPages, counts.HTML);
+  assert.equal(report.found.links.total, status.links);
+  assert.equal(
+    report.found.documents.byType.reduce((sum: number, row: { documents: number }) => sum + row.documents, 0),
+    status.documents,
+  );
+  assert.equal(report.timing.loadMs.median, (status.loadMs as { p50: number }).p50);
+  assert.equal(report.timing.queueWaitMs.median, (status.queueWaitMs as { p50: number }).p50);
+  // the per-page figures recomputed from the database
+  const perPage = await runtime.db.pool.query<{ mean: number; max: number }>(
+    `SELECT avg(n)::float8 AS mean, max(n)::int AS max FROM (
+       SELECT (SELECT count(*) FROM links WHERE from_page = p.id) AS n FROM pages p
+       WHERE p.crawl_id = $1 AND p.type = 'HTML') counts`,
+    [id],
+  );
+  assert.equal(report.found.links.perPageMean, Math.round(perPage.rows[0]!.mean * 100) / 100);
+  assert.equal(report.found.links.perPageMax, perPage.rows[0]!.max);
+  // harvest over time ends where the crawl ended: every page fetched, the relevant ones among them
+  const last = report.focused.harvestOverTime.at(-1);
+  assert.equal(last.pagesFetched, status.pagesFetched);
+  const relevant = await runtime.db.pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pages WHERE crawl_id = $1 AND score >= 0.5 AND type <> 'FRONTIER'",
+    [id],
+  );
+  assert.equal(last.relevantPages, relevant.rows[0]!.n);
+  assert.ok(
+    report.focused.harvestOverTime.every(
+      (point: { pagesFetched: number }, i: number, all: Array<{ pagesFetched: number }>) =>
+        i === 0 || point.pagesFetched > all[i - 1]!.pagesFetched,
+    ),
+  );
+
+  const html = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/report.html?rows=50` });
+  assert.equal(html.statusCode, 200);
+  assert.match(html.headers['content-type'] as string, /^text\/html/);
+  assert.match(html.headers['content-security-policy'] as string, /default-src 'none'/);
+  assert.doesNotMatch(html.body, /<script|src="http|href="javascript/i);
+  assert.match(html.body, /Table 1: the crawl/);
+  assert.equal(html.body.match(/<svg /g)?.length, 3, 'load times, harvest and words plots');
+
+  await t.test(
+    'in headless Chromium: the tables and plots are there and visible',
+    {
+      skip: skipWithoutChromium(),
+    },
+    async () => {
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--disable-quic',
+          '--no-first-run',
+        ],
+      });
+      t.after(() => browser.close());
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const blocked: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith('data:') && request.url() !== 'about:blank')
+          blocked.push(request.url());
+      });
+      await page.setContent(html.body, { waitUntil: 'load' });
+      assert.deepEqual(blocked, [], 'the page asks for nothing outside itself');
+      const tables = await page.locator('table').count();
+      assert.ok(tables >= 6, `${tables} tables`);
+      for (const plot of await page.locator('svg').all()) {
+        const box = await plot.boundingBox();
+        assert.ok(box && box.width > 300 && box.height > 200, `a plot drawn at ${JSON.stringify(box)}`);
+      }
+      assert.equal(
+        await page.locator('table.pages tbody tr').count(),
+        Math.min(50, Number(status.pagesFetched)),
+      );
+      mkdirSync('test-artifacts', { recursive: true });
+      writeFileSync('test-artifacts/report.png', await page.screenshot({ fullPage: true }));
+    },
+  );
+});
+
+test('report.html escapes what pages say and links only http(s) URLs', () => {
+  const hostile = '<script>alert(1)</script>';
+  const report = {
+    id: '00000000-0000-4000-8000-000000000000',
+    status: 'completed',
+    strategy: 'bfs',
+    request: { seeds: ['http://example.org/'], note: hostile },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    startedAt: null,
+    finishedAt: null,
+    runningTimeMs: null,
+    pagesPerSecond: 0,
+    sites: 1,
+    pages: {
+      fetched: 2,
+      byType: { HTML: 2 },
+      statusCodes: { 200: 2 },
+      invalid: [],
+      disallowed: 0,
+      frontier: 0,
+    },
+    duplicates: { pages: 0, documents: null, images: null, note: 'n' },
+    found: {
+      htmlPages: 2,
+      links: { total: 0, perPageMean: 0, perPageMax: 0 },
+      images: { total: 0, perPageMean: 0, perPageMax: 0 },
+      documents: { total: 0, byType: [] },
+    },
+    timing: {
+      loadMs: { mean: null, median: null, p95: null, max: null },
+      queueWaitMs: { mean: null, median: null, p95: null, max: null },
+    },
+    focused: null,
+    graph: null,
+  };
+  const row = {
+    title: hostile,
+    status: 200,
+    type: 'HTML',
+    bytes: 1,
+    load_ms: 1,
+    score: null,
+    links: 0,
+    images: 0,
+  };
+  const html = renderReportHtml(report, {
+    pages: [
+      { ...row, id: '1', url: 'javascript:alert(1)' },
+      { ...row, id: '2', url: 'http://example.org/"onmouseover="x' },
+    ],
+    rowsAsked: 10,
+    topScored: [],
+    topRanked: { vertices: 1, top: [{ url: 'data:text/html,<b>x</b>', rank: 1, inDegree: 0 }] },
+    words: null,
+    wordsUnavailable: hostile,
+    wordsSvg: null,
+    loadTimesSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+    generatedAt: 'now',
+  });
+  assert.doesNotMatch(html, /<script>/);
+  assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+  assert.doesNotMatch(html, /href="javascript:/);
+  assert.doesNotMatch(html, /href="data:/);
+  assert.match(html, /href="http:\/\/example\.org\/&quot;onmouseover=&quot;x"/);
+});

@@ -183,6 +183,8 @@ export function computeGroundTruth(
     } else {
       links = [...links, ...(page.tailLinks ?? [])];
     }
+    // the realistic profile's menu, related box and footer are links like any other
+    if (page.chrome) links = [...page.chrome.menu, ...links, ...page.chrome.related, ...page.chrome.footer];
     if (page.duplicateGroup !== undefined) {
       const group = groups.get(page.duplicateGroup) ?? [];
       groups.set(page.duplicateGroup, [...group, url]);

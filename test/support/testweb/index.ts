@@ -33,6 +33,7 @@ function resolveOptions(opts: TestWebOptions): ResolvedOptions {
     bigBinaryBytes: opts.bigBinaryBytes ?? 5 * 1024 * 1024,
     crawlDelaySeconds: opts.crawlDelaySeconds ?? 1,
     port: opts.port ?? 0,
+    profile: opts.profile ?? 'plain',
   };
 }
 

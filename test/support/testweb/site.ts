@@ -35,6 +35,11 @@ export interface PageResource {
   tailLinks?: LinkSpec[];
   /** Key of the seeded filler text; pages with the same key and title get the same text. */
   textKey: string;
+  /**
+   * The realistic profile's page furniture (bench only): a site menu and a footer repeated on every page of the
+   * host, a related-pages box; the page is then rendered as a long article with inline scripts and styles.
+   */
+  chrome?: { menu: LinkSpec[]; related: LinkSpec[]; footer: LinkSpec[] };
 }
 
 export interface RedirectResource {
@@ -186,6 +191,7 @@ export interface ResolvedOptions {
   bigBinaryBytes: number;
   crawlDelaySeconds: number;
   port: number;
+  profile: 'plain' | 'realistic';
 }
 
 /** A generator module: adds its pages to the site. Features run in the order of features/index.ts. */

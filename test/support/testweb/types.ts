@@ -48,6 +48,13 @@ export interface TestWebOptions {
   slowPageDelayMs?: number;
   /** Links on a plain page (tree children plus links to pages already discovered); default 8. */
   linksPerPage?: number;
+  /**
+   * `plain` (default): small pages, links first, a few paragraphs. `realistic` (benchmarks only): pages of
+   * 30–120 KB with 50–150 links as real sites have them — a menu and a footer repeated on every page of a
+   * host, a related-pages box, inline scripts and styles, long articles with headings and lists. The extra
+   * links point only to pages that exist, so what is reachable does not change (link depths do).
+   */
+  profile?: 'plain' | 'realistic';
   /** Body size of /big/page.html; default 1 MiB (pass > 10 MiB to exceed the crawler's default cap). */
   oversizePageBytes?: number;
   /** Size of /files/big.pdf; default 5 MiB. */

@@ -3,6 +3,7 @@
 // ancestors and their children). So every page is first discovered from its tree parent, whatever order a
 // concurrent crawler fetches in, and its BFS depth is its tree depth: the ground truth stays exact.
 
+import type { Rng } from '../random.js';
 import type { BuildContext, FeatureModule, HostSite, LinkSpec } from '../site.js';
 
 const SECTIONS = ['articles', 'news', 'guides', 'notes', 'reviews', 'places'];
@@ -53,6 +54,7 @@ export const plainPages: FeatureModule = {
       }
     }
 
+    const chrome = opts.profile === 'realistic' ? realisticChrome(nodes, site.rng('plain', 'chrome')) : null;
     for (const [index, node] of nodes.entries()) {
       for (const child of node.children) {
         node.links.push(linkTo(node, nodes[child]!));
@@ -76,11 +78,44 @@ export const plainPages: FeatureModule = {
         title,
         links: node.links,
         textKey: `${node.host.index}${node.target}`,
+        ...(chrome ? { chrome: chrome(node) } : {}),
       });
       if (node.parent >= 0) {
         const parent = nodes[node.parent]!;
         site.parentOf.set(`${node.host.origin}${node.target}`, `${parent.host.origin}${parent.target}`);
       }
+    }
+
+    /**
+     * The realistic profile's furniture, as real sites have it: every page of a host repeats the host's menu
+     * (its home and its first 20–60 pages) and footer (a dozen more pages and the other hosts' homes), and a
+     * related box of 6–14 pages of the same host. All of them exist, so reachability does not change.
+     */
+    function realisticChrome(all: Node[], random: Rng) {
+      const byHost = new Map<HostSite, Node[]>();
+      for (const node of all) byHost.set(node.host, [...(byHost.get(node.host) ?? []), node]);
+      const homes = all.filter((node) => node.target === '/');
+      const furniture = new Map<HostSite, { menu: Node[]; footer: Node[] }>();
+      for (const [host, own] of byHost) {
+        const menuSize = 20 + random.int(41);
+        furniture.set(host, {
+          menu: own.slice(0, menuSize),
+          footer: [
+            ...own.slice(menuSize, menuSize + 12),
+            ...homes.filter((home) => home.host !== host).slice(0, 4),
+          ],
+        });
+      }
+      return (node: Node) => {
+        const { menu, footer } = furniture.get(node.host)!;
+        const own = byHost.get(node.host)!;
+        const related = Array.from({ length: 6 + random.int(9) }, () => own[random.int(own.length)]!);
+        return {
+          menu: menu.map((to) => linkTo(node, to)),
+          related: related.map((to) => linkTo(node, to)),
+          footer: footer.map((to) => linkTo(node, to)),
+        };
+      };
     }
 
     function linkTo(from: Node, to: Node): LinkSpec {

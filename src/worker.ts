@@ -16,6 +16,10 @@ runEntry('trawl worker', async () => {
   const log = pino({ level: config.logLevel });
   const runtime = await openRuntime(config, log, { role: 'worker' });
   runtime.startWorker();
+  log.info(
+    { runnerJobs: config.workerConcurrency, queue: config.redisUrl ? 'redis' : 'postgres' },
+    'worker started',
+  );
   // Prometheus scrapes each worker process on its own port (the API's /metrics sees only its own process).
   const metricsServer =
     config.metricsPort > 0

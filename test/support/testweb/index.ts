@@ -54,7 +54,13 @@ export function buildSite(options: ResolvedOptions, port: number): Site {
 
 export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> {
   const options = resolveOptions(opts);
-  const state: ServerState = { site: null, log: [], unavailableServed: new Set(), timers: new Set() };
+  const state: ServerState = {
+    site: null,
+    log: [],
+    unavailableServed: new Set(),
+    timers: new Set(),
+    latencyMs: opts.latencyMs ?? 0,
+  };
   const { servers, port } = await listenAll(options.hosts, options.port, state);
   let site: Site;
   try {

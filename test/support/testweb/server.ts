@@ -23,6 +23,8 @@ export interface ServerState {
   /** Pages that already answered their one 503 in this run. */
   unavailableServed: Set<string>;
   timers: Set<NodeJS.Timeout>;
+  /** Delay before every answer (0: none). */
+  latencyMs: number;
 }
 
 const bodies = new WeakMap<Resource, Buffer>();
@@ -97,7 +99,6 @@ function send(
 }
 
 export function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse): void {
-  const site = state.site;
   const address = req.socket.localAddress?.replace(/^::ffff:/, '') ?? '';
   const origin = `http://${address}:${req.socket.localPort}`;
   const target = req.url ?? '/';
@@ -114,6 +115,27 @@ export function handleRequest(state: ServerState, req: IncomingMessage, res: Ser
   res.on('finish', () => {
     entry.completed = true;
   });
+  if (state.latencyMs > 0) {
+    // every answer after a round trip's worth of time, as a remote web gives it (logged on arrival)
+    const timer = setTimeout(() => {
+      state.timers.delete(timer);
+      if (!res.destroyed) answer(state, req, res, entry, origin, target);
+    }, state.latencyMs);
+    state.timers.add(timer);
+    return;
+  }
+  answer(state, req, res, entry, origin, target);
+}
+
+function answer(
+  state: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry: RequestLogEntry,
+  origin: string,
+  target: string,
+): void {
+  const site = state.site;
   const host = site?.hostOfOrigin(origin);
   if (site === null || host === undefined) {
     send(req, res, entry, 503, { 'Content-Type': 'text/plain' }, Buffer.from('test web not ready\n'));

@@ -55,6 +55,8 @@ export interface TestWebOptions {
    * links point only to pages that exist, so what is reachable does not change (link depths do).
    */
   profile?: 'plain' | 'realistic';
+  /** Every answer waits this long after the request arrives, as over a real network (benchmarks); default 0. */
+  latencyMs?: number;
   /** Body size of /big/page.html; default 1 MiB (pass > 10 MiB to exceed the crawler's default cap). */
   oversizePageBytes?: number;
   /** Size of /files/big.pdf; default 5 MiB. */

@@ -284,7 +284,7 @@ test('npm run keys: create prints the key once, list shows it, revoke by prefix 
   const { app, config } = await build(t, { worker: false });
   const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
   const cli = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', ...args], {
+    run(process.execPath, ['--import', 'tsx', 'src/cli/trawl.ts', 'keys', ...args], {
       env,
       cwd: new URL('../../', import.meta.url),
     });

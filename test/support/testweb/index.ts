@@ -7,7 +7,7 @@ import { canonicalUrl } from './canonical.js';
 import { FEATURE_MODULES, plainPages, robots } from './features/index.js';
 import { computeGroundTruth } from './ground-truth.js';
 import { closeAll, listenAll, type ServerState } from './server.js';
-import { type BuildContext, type ResolvedOptions, Site } from './site.js';
+import { type BuildContext, loopbackAddresses, type ResolvedOptions, Site } from './site.js';
 import { ALL_FEATURES, type Feature, type TestWeb, type TestWebOptions } from './types.js';
 
 export { canonicalUrl } from './canonical.js';
@@ -34,6 +34,7 @@ function resolveOptions(opts: TestWebOptions): ResolvedOptions {
     crawlDelaySeconds: opts.crawlDelaySeconds ?? 1,
     port: opts.port ?? 0,
     profile: opts.profile ?? 'plain',
+    addresses: opts.addresses ?? loopbackAddresses(opts.hosts ?? 5),
   };
 }
 
@@ -41,7 +42,7 @@ function resolveOptions(opts: TestWebOptions): ResolvedOptions {
 export function buildSite(options: ResolvedOptions, port: number): Site {
   if (options.hosts < 1 || options.hosts > 250) throw new RangeError('test web: hosts must be 1…250');
   if (options.pagesPerHost < 1) throw new RangeError('test web: pagesPerHost must be ≥ 1');
-  const site = new Site(options.seed, port, options.hosts);
+  const site = new Site(options.seed, port, options.hosts, options.addresses);
   const ctx: BuildContext = { site, opts: options, enabled: (feature) => options.features[feature] === true };
   robots.prepare(ctx);
   plainPages.build(ctx);
@@ -61,7 +62,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
     timers: new Set(),
     latencyMs: opts.latencyMs ?? 0,
   };
-  const { servers, port } = await listenAll(options.hosts, options.port, state);
+  const { servers, port } = await listenAll(options.addresses, options.port, state);
   let site: Site;
   try {
     site = buildSite(options, port);

@@ -110,6 +110,7 @@ export function handleRequest(state: ServerState, req: IncomingMessage, res: Ser
     host: origin,
     bytes: 0,
     completed: false,
+    from: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '',
   };
   state.log.push(entry);
   res.on('finish', () => {
@@ -221,18 +222,18 @@ function answer(
   }
 }
 
-/** Listens on 127.0.0.2 … 127.0.0.(count+1), all on one port (an ephemeral one when port is 0). */
+/** Listens on each of `addresses`, all on one port (an ephemeral one when port is 0). */
 export async function listenAll(
-  count: number,
+  addresses: readonly string[],
   port: number,
   state: ServerState,
 ): Promise<{ servers: Server[]; port: number }> {
-  return listenLoopback(count, port, (req, res) => handleRequest(state, req, res));
+  return listenLoopback(addresses, port, (req, res) => handleRequest(state, req, res));
 }
 
 /** listenAll with any request handler: other loopback webs (test/support/topicweb) serve through it too. */
 export async function listenLoopback(
-  count: number,
+  addresses: readonly string[],
   port: number,
   handler: RequestListener,
 ): Promise<{ servers: Server[]; port: number }> {
@@ -240,12 +241,12 @@ export async function listenLoopback(
     const servers: Server[] = [];
     try {
       let shared = port;
-      for (let index = 0; index < count; index++) {
+      for (const [index, host] of addresses.entries()) {
         const server = createServer({ keepAlive: true }, handler);
         servers.push(server);
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
-          server.listen(shared, `127.0.0.${index + 2}`, () => {
+          server.listen(shared, host, () => {
             server.off('error', reject);
             resolve();
           });

@@ -97,10 +97,11 @@ export class Site {
     readonly seed: number,
     readonly port: number,
     hostCount: number,
+    addresses: readonly string[] = loopbackAddresses(hostCount),
   ) {
     this.hosts = [];
     for (let index = 0; index < hostCount; index++) {
-      const address = `127.0.0.${index + 2}`;
+      const address = addresses[index]!;
       this.hosts.push({
         index,
         address,
@@ -192,6 +193,13 @@ export interface ResolvedOptions {
   crawlDelaySeconds: number;
   port: number;
   profile: 'plain' | 'realistic';
+  /** The address each host listens on (default 127.0.0.2 …). */
+  addresses: string[];
+}
+
+/** 127.0.0.2 … 127.0.0.(count + 1): the test web's hosts on loopback. */
+export function loopbackAddresses(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `127.0.0.${index + 2}`);
 }
 
 /** A generator module: adds its pages to the site. Features run in the order of features/index.ts. */

@@ -57,6 +57,11 @@ export interface TestWebOptions {
   profile?: 'plain' | 'realistic';
   /** Every answer waits this long after the request arrives, as over a real network (benchmarks); default 0. */
   latencyMs?: number;
+  /**
+   * The addresses the hosts listen on, one per host (default 127.0.0.2 …): a benchmark that crawls from other
+   * network namespaces serves the web on addresses they can reach.
+   */
+  addresses?: string[];
   /** Body size of /big/page.html; default 1 MiB (pass > 10 MiB to exceed the crawler's default cap). */
   oversizePageBytes?: number;
   /** Size of /files/big.pdf; default 5 MiB. */
@@ -80,6 +85,8 @@ export interface RequestLogEntry {
   bytes: number;
   /** False when the client went away before the whole body was written. */
   completed: boolean;
+  /** The client's address. */
+  from: string;
 }
 
 export type ExpectedType = 'HTML' | 'BINARY' | 'DUPLICATE' | 'INVALID' | 'DISALLOWED';

@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeAll, listenLoopback } from '../testweb/server.js';
+import { loopbackAddresses } from '../testweb/site.js';
 
 export interface PageLink {
   /** Absolute URL of the target. */
@@ -108,7 +109,7 @@ export async function serveLabelledWeb<Model extends LabelledModel>(
     send(200, 'text/html; charset=utf-8', body);
   };
 
-  const { servers, port: listening } = await listenLoopback(hostCount, port, handler);
+  const { servers, port: listening } = await listenLoopback(loopbackAddresses(hostCount), port, handler);
   const hosts = origins(listening, hostCount);
   try {
     model = build(hosts);

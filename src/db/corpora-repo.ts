@@ -3,6 +3,7 @@
 // one transaction, so a completed corpus is never seen half-stored, and `loadCorpus` reads it into a Map once.
 import type pg from 'pg';
 import type { Corpus } from '../crawler/score/index.js';
+import type { TextSettingsRecord } from '../crawler/text/word-model.js';
 import { TrawlError } from '../errors.js';
 import { sql } from './sql.js';
 import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
@@ -31,9 +32,11 @@ export interface CorpusRow {
   error: string | null;
   created_at: Date;
   finished_at: Date | null;
+  /** null: built before the reference tokenizer */
+  text_settings: TextSettingsRecord | null;
 }
 
-export type CorpusListRow = Omit<CorpusRow, 'progress' | 'error'>;
+export type CorpusListRow = Omit<CorpusRow, 'progress' | 'error' | 'text_settings'>;
 
 /** A stored page body of a crawl, one document of a corpus built from that crawl. */
 export interface CrawlBody {
@@ -57,6 +60,8 @@ export class StoredCorpus implements Corpus {
     readonly documentCount: number,
     /** Word → documents containing it (read by the CPU pool's scoring task). */
     readonly frequencies: ReadonlyMap<string, number>,
+    /** How its words were made; null when built before the reference tokenizer. */
+    readonly textSettings: TextSettingsRecord | null,
   ) {}
 
   get termCount(): number {
@@ -79,6 +84,7 @@ export class CorporaRepository {
     source: CorpusSource;
     progress: CorpusProgress;
     owner?: string | null;
+    textSettings: TextSettingsRecord;
   }) {
     await this.pool.query(sql('corpus_insert'), [
       corpus.id,
@@ -86,6 +92,7 @@ export class CorporaRepository {
       JSON.stringify(corpus.source),
       JSON.stringify(corpus.progress),
       corpus.owner ?? null,
+      JSON.stringify(corpus.textSettings),
     ]);
   }
 
@@ -117,13 +124,20 @@ export class CorporaRepository {
     ).rows;
   }
 
-  /** Marks the corpus running and returns its source; null when it is not there to build (ended, deleted). */
-  async start(id: string, progress: CorpusProgress): Promise<CorpusSource | null> {
-    const result = await this.pool.query<{ source: CorpusSource }>(sql('corpus_start'), [
-      id,
-      JSON.stringify(progress),
-    ]);
-    return result.rows[0]?.source ?? null;
+  /**
+   * Marks the corpus running and returns its source and text settings; null when it is not there to build
+   * (ended, deleted).
+   */
+  async start(
+    id: string,
+    progress: CorpusProgress,
+  ): Promise<{ source: CorpusSource; textSettings: TextSettingsRecord | null } | null> {
+    const result = await this.pool.query<{ source: CorpusSource; text_settings: TextSettingsRecord | null }>(
+      sql('corpus_start'),
+      [id, JSON.stringify(progress)],
+    );
+    const row = result.rows[0];
+    return row ? { source: row.source, textSettings: row.text_settings } : null;
   }
 
   async saveProgress(id: string, progress: CorpusProgress): Promise<void> {
@@ -229,7 +243,7 @@ export class CorporaRepository {
     });
     const frequencies = new Map<string, number>();
     for (const [term, frequency] of result.rows) frequencies.set(term, frequency);
-    return new StoredCorpus(row.id, row.name, row.document_count, frequencies);
+    return new StoredCorpus(row.id, row.name, row.document_count, frequencies, row.text_settings);
   }
 }
 

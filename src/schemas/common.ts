@@ -67,3 +67,27 @@ export const httpUrl = (description?: string) =>
     format: 'uri',
     ...(description ? { description } : {}),
   });
+
+/** The text settings of TF-IDF: a crawl's relevance, /v1/score, a stored corpus (docs/reference.md#document-model). */
+export const TextSettingsProperties = {
+  stopWords: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('default'),
+        Type.Literal('none'),
+        Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 2000 }),
+      ],
+      {
+        default: 'default',
+        description:
+          "TF-IDF's stop words: default (the Snowball project's 174 English function words), none, or your own list",
+      },
+    ),
+  ),
+  stem: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'TF-IDF: reduce words to their Porter stems, so "cats" and "cat" are one term',
+    }),
+  ),
+};

@@ -1,7 +1,15 @@
 // /v1/corpora: stored TF-IDF corpora (docs/reference.md#tfidf). The one source of validation, TypeScript types and
 // OpenAPI; which source fields go together (exactly one of urls, fromCrawl, documents) is checked by the service.
 import { type Static, Type } from 'typebox';
-import { Cursor, httpUrl, IsoDate, Nullable, PageQueryLimit, Uuid } from './common.js';
+import {
+  Cursor,
+  httpUrl,
+  IsoDate,
+  Nullable,
+  PageQueryLimit,
+  TextSettingsProperties,
+  Uuid,
+} from './common.js';
 import { MAX_INLINE_CHARS } from './extract.js';
 
 export const MAX_CORPUS_URLS = 10_000;
@@ -41,8 +49,13 @@ export const CorpusRequest = Type.Object(
       }),
     ),
     documents: Type.Optional(Type.Array(CorpusDocument, { minItems: 1, maxItems: MAX_CORPUS_DOCUMENTS })),
+    ...TextSettingsProperties,
   },
-  { additionalProperties: false, description: 'name and exactly one of urls, fromCrawl, documents' },
+  {
+    additionalProperties: false,
+    description:
+      'name and exactly one of urls, fromCrawl, documents; stopWords and stem: how its words are made (scoring with the corpus must use the same)',
+  },
 );
 export type CorpusRequest = Static<typeof CorpusRequest>;
 
@@ -80,6 +93,17 @@ export const CorpusStatus = Type.Object({
   documentCount: Type.Integer({ description: 'N: documents in the corpus (0 until completed)' }),
   termCount: Type.Integer({ description: 'distinct terms stored (0 until completed)' }),
   progress: CorpusProgress,
+  textSettings: Nullable(
+    Type.Object({
+      tokenizer: Type.String(),
+      stopWords: Type.Union([Type.String(), Type.Array(Type.String())]),
+      stem: Type.Boolean(),
+    }),
+    {
+      description:
+        'how its words were made; null: built before the reference tokenizer (rebuild it to score with it)',
+    },
+  ),
   topTerms: Type.Array(Type.Object({ term: Type.String(), documentFrequency: Type.Integer() }), {
     description: `the ${TOP_TERMS} terms in most documents, ties by code point`,
   }),

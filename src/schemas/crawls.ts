@@ -8,7 +8,16 @@ import {
   WEBHOOK_EVENTS,
 } from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
-import { Cursor, httpUrl, IsoDate, Nullable, PageQueryLimit, RowId, Uuid } from './common.js';
+import {
+  Cursor,
+  httpUrl,
+  IsoDate,
+  Nullable,
+  PageQueryLimit,
+  RowId,
+  TextSettingsProperties,
+  Uuid,
+} from './common.js';
 import { Method as ExtractionMethod } from './extract.js';
 
 const HttpUrl = httpUrl();
@@ -128,8 +137,13 @@ export const Relevance = Type.Object(
         description: 'a page scoring at least this is relevant',
       }),
     ),
+    ...TextSettingsProperties,
   },
-  { additionalProperties: false, description: 'how pages are scored: exactly one of query or similarTo' },
+  {
+    additionalProperties: false,
+    description:
+      'how pages are scored: exactly one of query or similarTo; stopWords and stem apply to similarTo (TF-IDF)',
+  },
 );
 
 export const CrawlRequest = Type.Object(

@@ -2,7 +2,7 @@
 // TF-IDF (docs/reference.md#tfidf), without crawling. The one source of validation, TypeScript types and OpenAPI; which fields
 // of a document go together is checked by the service.
 import { type Static, Type } from 'typebox';
-import { httpUrl } from './common.js';
+import { httpUrl, TextSettingsProperties } from './common.js';
 import { MAX_INLINE_CHARS } from './extract.js';
 
 export const ScoreDocument = Type.Object(
@@ -47,8 +47,12 @@ export const ScoreRequest = Type.Object(
       }),
     ),
     documents: Documents,
+    ...TextSettingsProperties,
   },
-  { additionalProperties: false, description: 'exactly one of query and similarTo' },
+  {
+    additionalProperties: false,
+    description: 'exactly one of query and similarTo; stopWords and stem apply to similarTo (TF-IDF)',
+  },
 );
 export type ScoreRequest = Static<typeof ScoreRequest>;
 

@@ -3,8 +3,9 @@
 // URLs (DocumentFetcher: robots.txt, SSRF guard) or a finished crawl's stored pages, each parsed as the crawl
 // parses a page and its `words` counted once per document by a CorpusBuilder.
 import { randomUUID } from 'node:crypto';
+import { textPage } from '../crawler/parse/text-page.js';
 import { CorpusBuilder } from '../crawler/score/index.js';
-import { contentWords } from '../crawler/text/tokenize.js';
+import { settingsMismatch, type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
 import type { CorporaRepository, CorpusProgress, CorpusSource, StoredCorpus } from '../db/corpora-repo.js';
 import type { CrawlsRepository } from '../db/crawls-repo.js';
 import { scopeOwner, type TenantScope } from '../db/tenant-scope.js';
@@ -77,6 +78,7 @@ export class CorpusService {
       source,
       progress: initialProgress(),
       owner: scopeOwner(scope),
+      textSettings: WordModel.of(request).describe(),
     });
     try {
       await queueCorpus(this.options.jobs, id);
@@ -99,6 +101,7 @@ export class CorpusService {
       documentCount: row.document_count,
       termCount: row.term_count,
       progress: row.progress,
+      textSettings: row.text_settings,
       topTerms: topTerms.map(({ term, document_frequency }) => ({
         term,
         documentFrequency: document_frequency,
@@ -207,8 +210,12 @@ class ProgressWriter {
 export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Promise<CorpusBuildExit> {
   const { repository, documents } = deps;
   const progress = initialProgress();
-  const source = await repository.start(corpusId, progress);
-  if (source === null) return 'nothing-to-do';
+  const started = await repository.start(corpusId, progress);
+  if (started === null) return 'nothing-to-do';
+  const { source } = started;
+  // every document's words made the way scoring with this corpus will make them
+  const model = WordModel.fromRecord(started.textSettings);
+  const wordsOf = (page: { tokens: readonly string[] }) => model.words(page.tokens);
   const writer = new ProgressWriter(
     (snapshot) => repository.saveProgress(corpusId, snapshot),
     deps.progressIntervalMs ?? 1000,
@@ -233,11 +240,11 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
     progress.documentsTotal = source.documents.length;
     for (const doc of source.documents) {
       if (aborted()) break;
-      const words =
+      const page =
         doc.text !== undefined
-          ? contentWords(doc.text)
-          : parseAsCrawled(doc.html ?? '', doc.url ?? 'about:blank', userAgent).words;
-      added(words);
+          ? textPage(doc.text)
+          : parseAsCrawled(doc.html ?? '', doc.url ?? 'about:blank', userAgent);
+      added(wordsOf(page));
     }
   } else if (source.kind === 'urls') {
     // A URL named twice is one document (df counts documents, not mentions).
@@ -251,9 +258,11 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
           try {
             const fetched = await session.get(url, `urls[${start + offset}]`);
             // as /v1/score reads a fetched document: HTML parsed as the crawl parses it, else plain text
-            words = fetched.isHtml
-              ? parseAsCrawled(fetched.text, fetched.finalUrl, userAgent).words
-              : contentWords(fetched.text);
+            words = wordsOf(
+              fetched.isHtml
+                ? parseAsCrawled(fetched.text, fetched.finalUrl, userAgent)
+                : textPage(fetched.text),
+            );
           } catch (error) {
             // a document the service cannot get (robots.txt, HTTP status, network) is skipped, not fatal
             if (!(error instanceof TrawlError)) throw error;
@@ -277,7 +286,7 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
           skipped(body.url, `stored body unreadable: ${(error as Error).message}`);
           continue;
         }
-        added(parseAsCrawled(html, body.url, userAgent).words);
+        added(wordsOf(parseAsCrawled(html, body.url, userAgent)));
       }
       const last = batch[batch.length - 1];
       if (batch.length < CRAWL_BATCH || !last) break;
@@ -301,4 +310,32 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
   return (await repository.complete(corpusId, { documentCount, frequencies: terms, progress }))
     ? 'completed'
     : 'nothing-to-do';
+}
+
+/**
+ * A stored corpus is used only with the text settings it was built with: other settings would weigh words
+ * that its document frequencies never counted. A 409 on `field` naming the difference (or asking to rebuild a
+ * corpus made before the reference tokenizer).
+ */
+export function requireMatchingTextSettings(
+  corpus: { id: string; textSettings: TextSettingsRecord | null },
+  model: WordModel,
+  field: string,
+): void {
+  const wanted = model.describe();
+  if (corpus.textSettings === null) {
+    throw new TrawlError(
+      'conflict',
+      `corpus ${corpus.id} was built before the reference tokenizer: build it again (POST /v1/corpora) to score with it`,
+      { field },
+    );
+  }
+  const mismatch = settingsMismatch(corpus.textSettings, wanted);
+  if (mismatch) {
+    throw new TrawlError(
+      'conflict',
+      `corpus ${corpus.id} was built with other text settings (${mismatch}): use the same stopWords and stem, or build a corpus with these`,
+      { field, detail: { corpusTextSettings: corpus.textSettings } },
+    );
+  }
 }

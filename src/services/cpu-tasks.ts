@@ -11,6 +11,7 @@ import {
   createRelevanceScorer,
   type RelevanceScorer,
 } from '../crawler/score/index.js';
+import { type TextSettings, WordModel } from '../crawler/text/word-model.js';
 import { TrawlError, type TrawlErrorCode } from '../errors.js';
 import type { ExtractResult } from '../schemas/extract.js';
 import { parseAsCrawled } from './documents.js';
@@ -37,6 +38,8 @@ export interface ScoreTask {
     | { query: string }
     /** corpus null: built from the similarity set plus the scored documents, as a crawl without one does. */
     | { similarTo: TaskDocument[]; corpus: CorpusCounts | SharedCorpus | null };
+  /** TF-IDF's stop words and stemming (default: the default settings) */
+  text?: TextSettings;
   documents: TaskDocument[];
 }
 
@@ -99,14 +102,15 @@ function score(task: ScoreTask): ScoreTaskResult {
     scorer = createRelevanceScorer({ query: task.scorer.query });
   } else {
     const similar = task.scorer.similarTo.map((doc) => pageOf(doc, task.userAgent));
+    const model = task.text ? new WordModel(task.text) : WordModel.default;
     let corpus: Corpus;
     if (task.scorer.corpus !== null) corpus = corpusOf(task.scorer.corpus);
     else {
       const builder = new CorpusBuilder();
-      for (const page of [...similar, ...pages]) builder.addDocument(page.words);
+      for (const page of [...similar, ...pages]) builder.addDocument(model.words(page.tokens));
       corpus = builder.toCorpus();
     }
-    scorer = createRelevanceScorer({ similaritySet: similar, corpus });
+    scorer = createRelevanceScorer({ similaritySet: similar, corpus, model });
   }
   return {
     kind: scorer.kind,

@@ -14,6 +14,12 @@ import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { parseKeywordQuery } from '../crawler/score/keyword-query.js';
 import {
+  DEFAULT_TEXT_SETTINGS,
+  rejectTextSettingsWithQuery,
+  type TextSettingsRecord,
+  WordModel,
+} from '../crawler/text/word-model.js';
+import {
   ActiveCrawlLimitError,
   type CrawlRow,
   type CrawlsRepository,
@@ -23,6 +29,7 @@ import { InputError, TrawlError } from '../errors.js';
 import { queueCrawlRunners } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import type { CrawlRequest } from '../schemas/crawls.js';
+import { requireMatchingTextSettings } from './corpora.js';
 import { decodeCursor, encodeCursor, isCreatedAtCursor, iso, isRowId } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 
@@ -44,7 +51,9 @@ export interface CrawlServiceOptions {
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
   mainText?: { pageText(crawl: CrawlRow, pageId: number): Promise<string | null> };
   /** Stored corpora, to check that `relevance.corpus` names one the caller may read. */
-  corpora?: { get(id: string, scope: TenantScope): Promise<unknown> };
+  corpora?: {
+    get(id: string, scope: TenantScope): Promise<{ text_settings: TextSettingsRecord | null } | null>;
+  };
   /** Told when a crawl is cancelled (webhooks: a crawl cancelled while queued has no runner to tell). */
   onCancelled?: (crawlId: string) => void;
 }
@@ -81,6 +90,10 @@ export function normalizeCrawlRequest(request: CrawlRequest, defaultUserAgent: s
             : {}),
           ...(request.relevance.corpus ? { corpus: request.relevance.corpus } : {}),
           threshold: request.relevance.threshold ?? DEFAULTS.relevanceThreshold,
+          // TF-IDF's text settings, stored with the request (a keyword query takes none: validateFocus)
+          ...(request.relevance.similarTo
+            ? { stopWords: request.relevance.stopWords ?? 'default', stem: request.relevance.stem ?? false }
+            : { stopWords: request.relevance.stopWords, stem: request.relevance.stem }),
         }
       : null,
     maxResults: request.maxResults ?? null,
@@ -169,6 +182,10 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
           ...(request.relevance.similarTo ? { similarTo: request.relevance.similarTo } : {}),
           ...(request.relevance.corpus ? { corpusId: request.relevance.corpus } : {}),
           threshold: request.relevance.threshold,
+          text: {
+            stopWords: request.relevance.stopWords ?? DEFAULT_TEXT_SETTINGS.stopWords,
+            stem: request.relevance.stem ?? DEFAULT_TEXT_SETTINGS.stem,
+          },
         }
       : null,
     maxResults: request.maxResults,
@@ -224,6 +241,7 @@ export function validateFocus(request: NormalizedCrawlRequest): void {
     );
   }
   if (hasQuery) {
+    rejectTextSettingsWithQuery(relevance, 'relevance.');
     try {
       parseKeywordQuery(relevance.query ?? '');
     } catch (error) {
@@ -293,12 +311,15 @@ export class CrawlService {
     const corpusId = normalized.relevance?.corpus;
     // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
     // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.
-    if (
-      corpusId &&
-      this.options.corpora &&
-      !(await this.options.corpora.get(corpusId, tenantScope(scopeOwner(scope))))
-    ) {
-      throw new TrawlError('not_found', `no corpus with id ${corpusId}`, { field: 'relevance.corpus' });
+    if (corpusId && this.options.corpora) {
+      const corpus = await this.options.corpora.get(corpusId, tenantScope(scopeOwner(scope)));
+      if (!corpus)
+        throw new TrawlError('not_found', `no corpus with id ${corpusId}`, { field: 'relevance.corpus' });
+      requireMatchingTextSettings(
+        { id: corpusId, textSettings: corpus.text_settings },
+        WordModel.of(normalized.relevance ?? {}),
+        'relevance.corpus',
+      );
     }
     const id = randomUUID();
     const maxActive = this.options.maxRunningCrawlsPerKey ?? 0;

@@ -4,9 +4,15 @@
 // documents (the similarity set plus the scored ones), as a crawl without a corpus does; the response says
 // which. Parsing and scoring run on the CPU pool (cpu-pool.ts), off the event loop for large documents.
 import { parseKeywordQuery } from '../crawler/score/index.js';
+import {
+  rejectTextSettingsWithQuery,
+  type TextSettingsRecord,
+  WordModel,
+} from '../crawler/text/word-model.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import { InputError } from '../errors.js';
 import type { ScoreDocument, ScoreRequest, ScoreResult } from '../schemas/score.js';
+import { requireMatchingTextSettings } from './corpora.js';
 import type { CpuPool } from './cpu-pool.js';
 import type { CorpusCounts, ScoreTask, TaskDocument } from './cpu-tasks.js';
 import type { DocumentFetcher, DocumentSession } from './documents.js';
@@ -23,7 +29,11 @@ interface LoadedDocument {
 /** Where stored corpora come from (CorporaRepository): a missing one is a 404, one not completed a 409. */
 export interface CorpusLoader {
   /** `scope`: the caller's; another tenant's corpus is a 404. */
-  loadCorpus(id: string, field: string, scope: TenantScope): Promise<CorpusCounts>;
+  loadCorpus(
+    id: string,
+    field: string,
+    scope: TenantScope,
+  ): Promise<CorpusCounts & { id: string; textSettings: TextSettingsRecord | null }>;
 }
 
 export class ScoringService {
@@ -62,10 +72,12 @@ export class ScoringService {
     let scorer: ScoreTask['scorer'];
     let loaded: LoadedDocument[];
     let corpusInfo: ScoreResult['corpus'];
+    const model = WordModel.of(request);
     if (request.query !== undefined) {
       if (request.corpus !== undefined) {
         throw new InputError('a corpus goes with similarTo, not with query', 'corpus');
       }
+      rejectTextSettingsWithQuery(request, '');
       // Parsed before anything is fetched: a malformed query costs no requests.
       parseKeywordQuery(request.query);
       scorer = { query: request.query };
@@ -74,6 +86,7 @@ export class ScoringService {
       // The stored corpus is looked up before anything is fetched: a missing one costs no requests.
       const stored =
         request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, 'corpus', scope) : null;
+      if (stored) requireMatchingTextSettings(stored, model, 'corpus');
       const [similar, documents] = await Promise.all([
         this.loadAll(request.similarTo.documents, 'similarTo.documents', session),
         this.loadAll(request.documents, 'documents', session),
@@ -91,6 +104,7 @@ export class ScoringService {
     const task: ScoreTask = {
       userAgent: this.documents.userAgent,
       scorer,
+      text: model.settings,
       documents: loaded.map(({ content }) => content),
     };
     const { kind, scores, titles } = await this.cpu.run('score', task, 'documents');

@@ -78,12 +78,13 @@ test('a TrawlError thrown on a thread is thrown again here, as inline', async (t
         },
         documents: [
           { text: 'tennis racket' },
-          { html: '<title>T</title><p>tennis</p>', url: 'https://ex.org/' },
+          // the title is in the text stream once and weighs ×5: tf(tennis) = 1 + 1 + 4, all on one term
+          { html: '<title>Tennis</title><p>tennis</p>', url: 'https://ex.org/' },
         ],
       },
       'documents',
     );
-    assert.deepEqual(result, { kind: 'tfidf', scores: [0.5, Math.SQRT1_2], titles: ['', 'T'] });
+    assert.deepEqual(result, { kind: 'tfidf', scores: [0.5, Math.SQRT1_2], titles: ['', 'Tennis'] });
   }
   assert.equal(pools[0]!.tasksOnThreads.total, 3);
 });

@@ -57,6 +57,7 @@ interface CorpusStatus {
     skippedDocuments: Array<{ url: string; error: string }>;
   };
   topTerms: Array<{ term: string; documentFrequency: number }>;
+  textSettings: { tokenizer: string; stopWords: string | string[]; stem: boolean } | null;
   createdAt: string;
   finishedAt: string | null;
   error: string | null;
@@ -91,7 +92,8 @@ test('a corpus from uploaded documents: N, document frequencies counted by hand,
     documents: [
       // tennis, balls, rackets ("and" is a stop word; tennis twice still counts once)
       { text: 'Tennis balls and tennis rackets' },
-      // visible text only: the title is not a word of the document; tennis, grass, courts, wimbledon
+      // the title is a word of the document (the reference's text stream includes it): rackets, tennis, grass,
+      // courts, wimbledon
       {
         html: '<title>Rackets</title><h1>Tennis</h1><p>Grass courts at Wimbledon</p>',
         url: 'https://example.org/',
@@ -107,13 +109,14 @@ test('a corpus from uploaded documents: N, document frequencies counted by hand,
   assert.equal(corpus.termCount, 7);
   assert.deepEqual(corpus.topTerms, [
     { term: 'balls', documentFrequency: 2 },
+    { term: 'rackets', documentFrequency: 2 },
     { term: 'tennis', documentFrequency: 2 },
     { term: 'courts', documentFrequency: 1 },
     { term: 'golf', documentFrequency: 1 },
     { term: 'grass', documentFrequency: 1 },
-    { term: 'rackets', documentFrequency: 1 },
     { term: 'wimbledon', documentFrequency: 1 },
   ]);
+  assert.deepEqual(corpus.textSettings, { tokenizer: 'reference-v1', stopWords: 'default', stem: false });
   assert.deepEqual(corpus.progress, {
     documentsDone: 3,
     documentsTotal: 3,
@@ -125,7 +128,7 @@ test('a corpus from uploaded documents: N, document frequencies counted by hand,
 
   const loaded = await new CorporaRepository(runtime.db.pool).loadCorpus(id);
   assert.equal(loaded.documentCount, 3);
-  assert.equal(loaded.documentFrequency('rackets'), 1);
+  assert.equal(loaded.documentFrequency('rackets'), 2);
   assert.equal(loaded.documentFrequency('balls'), 2);
   assert.equal(loaded.documentFrequency('and'), 0, 'stop words are not terms');
   assert.equal(loaded.documentFrequency('cricket'), 0);
@@ -167,18 +170,20 @@ test('a corpus from URLs: fetched (robots.txt obeyed); a URL that fails is skipp
   assert.deepEqual(Object.keys(skipped).sort(), [`${origin}/missing.html`, `${origin}/private/secret.html`]);
   assert.match(skipped[`${origin}/missing.html`]!, /HTTP 404/);
   assert.match(skipped[`${origin}/private/secret.html`]!, /robots\.txt/);
-  // tennis.html: tennis, grass, courts, wimbledon; golf.txt: golf, balls, tennis
+  // tennis.html: its title's ignored, title, then tennis, grass, courts, wimbledon; golf.txt: golf, balls, tennis
   assert.deepEqual(corpus.topTerms, [
     { term: 'tennis', documentFrequency: 2 },
     { term: 'balls', documentFrequency: 1 },
     { term: 'courts', documentFrequency: 1 },
     { term: 'golf', documentFrequency: 1 },
     { term: 'grass', documentFrequency: 1 },
+    { term: 'ignored', documentFrequency: 1 },
+    { term: 'title', documentFrequency: 1 },
     { term: 'wimbledon', documentFrequency: 1 },
   ]);
   const loaded = await new CorporaRepository(runtime.db.pool).loadCorpus(id);
   assert.equal(loaded.documentFrequency('secret'), 0);
-  assert.equal(loaded.documentFrequency('ignored'), 0, 'titles are not visible text');
+  assert.equal(loaded.documentFrequency('ignored'), 1, "the title is in the document's words");
 });
 
 test('a corpus from a finished crawl of the test web counts each stored HTML page once', async (t) => {

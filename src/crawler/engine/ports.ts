@@ -2,6 +2,7 @@
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
 import type { CrawlStrategy, PageType } from '../crawl-request.js';
+import type { TextSettings } from '../text/word-model.js';
 
 export type { PageType };
 
@@ -31,6 +32,8 @@ export interface CrawlSettings {
     similarTo?: { urls: string[]; documents: Array<{ text?: string; html?: string; url?: string }> };
     corpusId?: string;
     threshold: number;
+    /** TF-IDF's stop words and stemming (the similarity set, the corpus and every page alike); default when absent */
+    text?: TextSettings;
   } | null;
   /** Stop once this many relevant pages were found. */
   maxResults: number | null;

@@ -9,6 +9,7 @@ import { type ParsedPage, parseHtml } from '../parse/parse-html.js';
 import { textPage } from '../parse/text-page.js';
 import { fetchRobots, productToken, RobotsCache } from '../robots/index.js';
 import { type Corpus, createRelevanceScorer, type RelevanceScorer } from '../score/index.js';
+import { WordModel } from '../text/word-model.js';
 import type { CrawlSettings } from './ports.js';
 
 export interface CorpusSource {
@@ -51,6 +52,8 @@ export class PageRelevance {
     scorer: RelevanceScorer,
     private readonly similaritySet: ParsedPage[],
     private readonly growing: GrowingCorpus | null,
+    /** TF-IDF's words of a page (the crawl's stop list and stemming) */
+    private readonly model: WordModel,
     readonly description: RelevanceDescription,
   ) {
     this.scorer = scorer;
@@ -68,29 +71,43 @@ export class PageRelevance {
     },
   ): Promise<PageRelevance> {
     if (relevance.query !== undefined) {
-      return new PageRelevance(createRelevanceScorer({ query: relevance.query }), [], null, {
-        scorer: 'keyword',
-        corpus: null,
-        similaritySet: null,
-      });
+      return new PageRelevance(
+        createRelevanceScorer({ query: relevance.query }),
+        [],
+        null,
+        WordModel.default,
+        {
+          scorer: 'keyword',
+          corpus: null,
+          similaritySet: null,
+        },
+      );
     }
+    const model = relevance.text ? new WordModel(relevance.text) : WordModel.default;
     const similaritySet = await loadSimilaritySet(relevance.similarTo ?? { urls: [], documents: [] }, deps);
     if (similaritySet.length === 0) throw new Error('the similarity set is empty (no URL could be fetched)');
     if (relevance.corpusId) {
       if (!deps.corpora) throw new Error('stored corpora are not available to this worker');
       const corpus = await deps.corpora.load(relevance.corpusId);
-      return new PageRelevance(createRelevanceScorer({ similaritySet, corpus }), similaritySet, null, {
-        scorer: 'tfidf',
-        corpus: { source: 'stored', id: relevance.corpusId },
-        similaritySet: similaritySet.length,
-      });
+      return new PageRelevance(
+        createRelevanceScorer({ similaritySet, corpus, model }),
+        similaritySet,
+        null,
+        model,
+        {
+          scorer: 'tfidf',
+          corpus: { source: 'stored', id: relevance.corpusId },
+          similaritySet: similaritySet.length,
+        },
+      );
     }
     const growing = new GrowingCorpus();
-    for (const page of similaritySet) growing.add(page.words);
+    for (const page of similaritySet) growing.add(model.words(page.tokens));
     return new PageRelevance(
-      createRelevanceScorer({ similaritySet, corpus: growing }),
+      createRelevanceScorer({ similaritySet, corpus: growing, model }),
       similaritySet,
       growing,
+      model,
       {
         scorer: 'tfidf',
         corpus: { source: 'similarity-set+fetched' },
@@ -102,13 +119,17 @@ export class PageRelevance {
   /** The page's relevance in [0, 1]; with a grown corpus the page joins it first. */
   score(page: ParsedPage): number {
     if (this.growing) {
-      this.growing.add(page.words);
+      this.growing.add(this.model.words(page.tokens));
       if (
         ++this.seenSinceReweight >= REWEIGHT_EVERY_PAGES ||
         this.growing.documentCount <= SMALL_CORPUS_DOCUMENTS
       ) {
         this.seenSinceReweight = 0;
-        this.scorer = createRelevanceScorer({ similaritySet: this.similaritySet, corpus: this.growing });
+        this.scorer = createRelevanceScorer({
+          similaritySet: this.similaritySet,
+          corpus: this.growing,
+          model: this.model,
+        });
       }
     }
     return this.scorer.score(page);

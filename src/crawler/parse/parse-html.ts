@@ -11,7 +11,7 @@
 //  - URLs resolve against the first <base href> (wherever it appears, as browsers do), else the page URL;
 //  - links inside <template> are inert and dropped; links inside <noscript> are kept (a crawler runs no
 //    script, so it sees them) though their text is not visible text.
-import { isStopWord, tokenize } from '../text/tokenize.js';
+import { isStopWord, referenceTokens, tokenize } from '../text/tokenize.js';
 import { type HtmlEventHandler, walkHtml } from './html-events.js';
 
 export interface ParsedLink {
@@ -44,9 +44,14 @@ export interface ParsedPage {
   h2: string[];
   /** Visible text, whitespace-collapsed. */
   text: string;
-  /** tokenize(text): every word, stop words kept; link word positions index into it. */
+  /** tokenize(text): every letter run, stop words kept; link word positions index into it. */
   textWords: string[];
-  /** contentWords(text): docs/reference.md#document-model `words`. */
+  /**
+   * referenceTokens(title + visible text): the reference's text stream, title first, stop words kept. The
+   * scorers' words under any settings (a crawl's stop list, stemming) are made from these.
+   */
+  tokens: string[];
+  /** tokens without the default stop words: docs/reference.md#document-model `words`. */
   words: string[];
   /** <a href> and <area href>, every occurrence in document order. */
   links: ParsedLink[];
@@ -404,13 +409,16 @@ export function parseHtmlEvents(
     firstParagraph === null
       ? null
       : { wordPosition: firstParagraph.wordPosition, linkIndex: firstParagraphLinkIndex ?? links.length };
+  const text = collapseWhitespace(textParts.join(''));
+  const tokens = collectWords ? referenceTokens(`${title ?? ''} ${text}`) : [];
   return {
     title: title ?? '',
     h1,
     h2,
-    text: collapseWhitespace(textParts.join('')),
+    text,
     textWords,
-    words: textWords.filter((word) => !isStopWord(word)),
+    tokens,
+    words: tokens.filter((word) => !isStopWord(word)),
     links,
     images,
     metaRobots,

@@ -1,12 +1,13 @@
 // The relevance scorers of the best-first crawl (docs/reference.md#best-first, #keyword-query, #tfidf) behind one shape, so the crawl
 // engine scores every fetched page the same way whichever scorer the crawl was configured with.
 import type { ParsedPage } from '../parse/parse-html.js';
+import type { WordModel } from '../text/word-model.js';
 import { compileKeywordQuery, parseKeywordQuery } from './keyword-query.js';
 import { type Corpus, TfIdfScorer, type WeightedDocument } from './tfidf.js';
 
 export type RelevanceScorerSpec =
   | { query: string }
-  | { similaritySet: readonly WeightedDocument[]; corpus: Corpus };
+  | { similaritySet: readonly WeightedDocument[]; corpus: Corpus; model?: WordModel };
 
 export interface RelevanceScorer {
   kind: 'keyword' | 'tfidf';
@@ -20,7 +21,7 @@ export function createRelevanceScorer(spec: RelevanceScorerSpec): RelevanceScore
     const score = compileKeywordQuery(parseKeywordQuery(spec.query));
     return { kind: 'keyword', score };
   }
-  const scorer = new TfIdfScorer(spec.similaritySet, spec.corpus);
+  const scorer = new TfIdfScorer(spec.similaritySet, spec.corpus, spec.model);
   return { kind: 'tfidf', score: (page) => scorer.score(page) };
 }
 

@@ -2,13 +2,13 @@
 // over a stored corpus (df(w) = 1 when w is absent), and a page scores the cosine of its own vector with it.
 //
 // Location multipliers, the reading we implement: each occurrence contributes 1 from the body, 5 from the
-// title, 3 from an h1, 2 from an h2, and an occurrence belongs to exactly one location. ParsedPage.words is the
-// whole visible text, so it already holds every h1/h2 word once; tf therefore adds (3 − 1) per h1 occurrence
-// and (2 − 1) per h2 occurrence on top of `words`, and 5 per title occurrence (the title is not visible text).
-// A word seen once in the body and once in an h1 has tf = 1 + 3 = 4. Heading and title words are normalised
-// like `words` (contentWords: lower-cased letters, stop words removed).
+// title, 3 from an h1, 2 from an h2, and an occurrence belongs to exactly one location. ParsedPage.tokens is the
+// reference's text stream (title, then the whole visible text), so it already holds every title, h1 and h2
+// word once; tf therefore adds (5 − 1) per title occurrence, (3 − 1) per h1 and (2 − 1) per h2 occurrence on
+// top of the words. A word seen once in the body and once in an h1 has tf = 1 + 3 = 4. All of them are made
+// words by one WordModel (the request's stop list and stemming), so a page, its headings and the corpus agree.
 import { InputError } from '../../errors.js';
-import { contentWords } from '../text/tokenize.js';
+import { WordModel } from '../text/word-model.js';
 
 export const TITLE_MULTIPLIER = 5;
 export const H1_MULTIPLIER = 3;
@@ -24,12 +24,12 @@ export interface CorpusJson {
   frequencies: Record<string, number>;
 }
 
-/** The fields of a ParsedPage the weighting reads; `words` must include the headings' words (parseHtml's do). */
+/** The fields of a ParsedPage the weighting reads; `tokens` must include the title's and headings' (parseHtml's do). */
 export interface WeightedDocument {
   title: string;
   h1: readonly string[];
   h2: readonly string[];
-  words: readonly string[];
+  tokens: readonly string[];
 }
 
 class MapCorpus implements Corpus {
@@ -95,22 +95,29 @@ function addCounts(tf: Map<string, number>, words: Iterable<string>, perOccurren
 }
 
 /** Location-weighted term frequencies summed over `docs` (see the module comment for the rule). */
-export function termFrequencies(docs: Iterable<WeightedDocument>): Map<string, number> {
+export function termFrequencies(
+  docs: Iterable<WeightedDocument>,
+  model: WordModel = WordModel.default,
+): Map<string, number> {
   const tf = new Map<string, number>();
   for (const doc of docs) {
-    addCounts(tf, doc.words, 1);
-    addCounts(tf, contentWords(doc.title), TITLE_MULTIPLIER);
-    for (const heading of doc.h1) addCounts(tf, contentWords(heading), H1_MULTIPLIER - 1);
-    for (const heading of doc.h2) addCounts(tf, contentWords(heading), H2_MULTIPLIER - 1);
+    addCounts(tf, model.words(doc.tokens), 1);
+    addCounts(tf, model.wordsOf(doc.title), TITLE_MULTIPLIER - 1);
+    for (const heading of doc.h1) addCounts(tf, model.wordsOf(heading), H1_MULTIPLIER - 1);
+    for (const heading of doc.h2) addCounts(tf, model.wordsOf(heading), H2_MULTIPLIER - 1);
   }
   return tf;
 }
 
 /** weight(w) = tf(w)·ln(N/df(w)); words whose weight is 0 (df = N) are left out of the vector. */
-export function termWeights(docs: Iterable<WeightedDocument>, corpus: Corpus): Map<string, number> {
+export function termWeights(
+  docs: Iterable<WeightedDocument>,
+  corpus: Corpus,
+  model: WordModel = WordModel.default,
+): Map<string, number> {
   if (corpus.documentCount < 1) throw new InputError('The corpus has no documents', 'corpus');
   const weights = new Map<string, number>();
-  for (const [word, tf] of termFrequencies(docs)) {
+  for (const [word, tf] of termFrequencies(docs, model)) {
     const weight = tf * inverseDocumentFrequency(word, corpus);
     if (weight > 0) weights.set(word, weight);
   }
@@ -148,14 +155,15 @@ export class TfIdfScorer {
   constructor(
     similaritySet: Iterable<WeightedDocument>,
     private readonly corpus: Corpus,
+    private readonly model: WordModel = WordModel.default,
   ) {
-    this.similarityVector = termWeights(similaritySet, corpus);
+    this.similarityVector = termWeights(similaritySet, corpus, model);
     this.similarityNorm = norm(this.similarityVector);
   }
 
   score(page: WeightedDocument): number {
     if (this.similarityNorm === 0) return 0;
-    const pageVector = termWeights([page], this.corpus);
+    const pageVector = termWeights([page], this.corpus, this.model);
     const normProduct = norm(pageVector) * this.similarityNorm;
     if (normProduct === 0) return 0;
     return Math.min(1, Math.max(0, dot(pageVector, this.similarityVector) / normProduct));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseHtml } from '../../../src/crawler/parse/parse-html.js';
-import { contentWords, tokenize } from '../../../src/crawler/text/tokenize.js';
+import { contentWords, referenceTokens, tokenize } from '../../../src/crawler/text/tokenize.js';
 import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
 
 const PAGE = 'https://ex.com/a/b/page.html';
@@ -235,7 +235,7 @@ test('main text starts at the first <p> when asked: links before it are outside'
 
 const pagesDir = sharedDataPath('readability-test-pages');
 
-test('real pages: textWords = tokenize(text), words = contentWords(text), anchors are their words', {
+test('real pages: textWords = tokenize(text), words = contentWords(title + text), anchors are their words', {
   skip: skipWithoutSharedData(['readability-test-pages']),
 }, () => {
   const names = readdirSync(pagesDir).sort().slice(0, 40);
@@ -245,7 +245,9 @@ test('real pages: textWords = tokenize(text), words = contentWords(text), anchor
     if (!existsSync(sourcePath)) continue;
     const page = parseHtml(readFileSync(sourcePath, 'utf8'), 'http://fakehost/test/page.html');
     assert.deepEqual(page.textWords, tokenize(page.text), name);
-    assert.deepEqual(page.words, contentWords(page.text), name);
+    // the reference's text stream: the title first, then the visible text
+    assert.deepEqual(page.tokens, referenceTokens(`${page.title} ${page.text}`), name);
+    assert.deepEqual(page.words, contentWords(`${page.title} ${page.text}`), name);
     for (const link of page.links) {
       assert.match(link.url, /^https?:\/\/[^#]*$/, name);
       if (link.anchorWordCount === 0) continue;

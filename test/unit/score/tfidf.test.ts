@@ -9,6 +9,8 @@ import {
   termFrequencies,
   termWeights,
 } from '../../../src/crawler/score/tfidf.js';
+import { referenceTokens } from '../../../src/crawler/text/tokenize.js';
+import { WordModel } from '../../../src/crawler/text/word-model.js';
 import { InputError } from '../../../src/errors.js';
 
 // A four-document corpus: N = 4, df(cat) = 3, df(dog) = df(fish) = df(bird) = 1.
@@ -20,7 +22,13 @@ function tinyCorpus() {
   builder.addDocument(['cat']);
   return builder;
 }
-const doc = (words: string[], title = '', h1: string[] = [], h2: string[] = []) => ({ title, h1, h2, words });
+// tokens as parseHtml gives them: the title's first, then the visible text (which holds the headings)
+const doc = (words: string[], title = '', h1: string[] = [], h2: string[] = []) => ({
+  title,
+  h1,
+  h2,
+  tokens: [...referenceTokens(title), ...words],
+});
 const close = (actual: number, expected: number) =>
   assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≠ ${expected}`);
 
@@ -112,4 +120,44 @@ test('TfIdfScorer: the cosine of the page vector with the similarity-set vector'
 
 test('an empty corpus is an InputError, not NaN scores', () => {
   assert.throws(() => new TfIdfScorer([doc(['dog'])], new CorpusBuilder().toCorpus()), InputError);
+});
+
+test('content words are not stop words: two identical documents of them are similar (the compact list)', () => {
+  const text = 'computer system research information problem';
+  const corpus = new CorpusBuilder();
+  corpus.addDocument(WordModel.default.words(referenceTokens(text)));
+  corpus.addDocument(['tennis']);
+  const scorer = new TfIdfScorer([doc(referenceTokens(text))], corpus.toCorpus());
+  close(scorer.score(doc(referenceTokens(text))), 1);
+  // a stop word of the compact list is still one
+  assert.deepEqual(WordModel.default.words(['the', 'open', 'home', 'page', 'of', 'facts']), [
+    'open',
+    'home',
+    'page',
+    'facts',
+  ]);
+});
+
+test('stop-word settings and stemming: none keeps them, a custom list replaces them, stem joins forms', () => {
+  const none = new WordModel({ stopWords: 'none', stem: false });
+  assert.deepEqual(none.words(['the', 'cat']), ['the', 'cat']);
+  const custom = new WordModel({ stopWords: ['Cat'], stem: false });
+  assert.deepEqual(custom.words(['the', 'cat', 'dog']), ['the', 'dog']);
+  const stemmed = new WordModel({ stopWords: 'default', stem: true });
+  assert.deepEqual(stemmed.words(referenceTokens('Cats purr; a cat purrs')), ['cat', 'purr', 'cat', 'purr']);
+  // README's example: without stemming "cats purr" and "a cat" share no term
+  const corpus = new CorpusBuilder();
+  for (const text of ['cats purr', 'a cat', 'dogs bark'])
+    corpus.addDocument(stemmed.words(referenceTokens(text)));
+  assert.equal(
+    new TfIdfScorer([doc(referenceTokens('cats purr'))], corpus.toCorpus()).score(doc(['a', 'cat'])),
+    0,
+  );
+  const scored = new TfIdfScorer([doc(referenceTokens('cats purr'))], corpus.toCorpus(), stemmed).score(
+    doc(['a', 'cat']),
+  );
+  // by hand: N = 3, df(cat) = 2, df(purr) = 1; set (cat ln1.5, purr ln3), page (cat ln1.5)
+  close(scored, Math.log(1.5) / Math.sqrt(Math.log(1.5) ** 2 + Math.log(3) ** 2));
+  assert.deepEqual(stemmed.describe(), { tokenizer: 'reference-v1', stopWords: 'default', stem: true });
+  assert.deepEqual(custom.describe().stopWords, ['cat']);
 });

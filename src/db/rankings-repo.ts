@@ -46,6 +46,28 @@ const VERTEX_BATCH = 10_000;
 const UPLOAD_CHUNK_BYTES = 1 << 20;
 const UPLOAD_READ_CHUNKS = 16;
 
+/** The rankings row of a ranking (a completed one with its summary document, a queued one without). */
+async function insertRanking(
+  client: pg.PoolClient,
+  ranking: {
+    id: string;
+    crawlId: string | null;
+    status: string;
+    params: object;
+    summary: string | null;
+    owner?: string | null;
+  },
+): Promise<void> {
+  await client.query(sql('ranking_insert'), [
+    ranking.id,
+    ranking.crawlId,
+    ranking.status,
+    JSON.stringify(ranking.params),
+    ranking.summary,
+    ranking.owner ?? null,
+  ]);
+}
+
 export class RankingsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -60,14 +82,7 @@ export class RankingsRepository {
     owner?: string | null;
   }): Promise<RankingRow> {
     await withTransaction(this.pool, async (client) => {
-      await client.query(sql('ranking_insert'), [
-        ranking.id,
-        ranking.crawlId,
-        ranking.status,
-        JSON.stringify(ranking.params),
-        JSON.stringify(ranking.summary),
-        ranking.owner ?? null,
-      ]);
+      await insertRanking(client, { ...ranking, summary: JSON.stringify(ranking.summary) });
       await insertVertices(client, ranking.id, ranking.vertices);
     });
     const row = await this.get(ranking.id, INTERNAL_SCOPE);
@@ -87,14 +102,7 @@ export class RankingsRepository {
     owner?: string | null;
   }): Promise<RankingRow> {
     await withTransaction(this.pool, async (client) => {
-      await client.query(sql('ranking_insert'), [
-        ranking.id,
-        ranking.crawlId,
-        'queued',
-        JSON.stringify(ranking.params),
-        null,
-        ranking.owner ?? null,
-      ]);
+      await insertRanking(client, { ...ranking, status: 'queued', summary: null });
       if (!ranking.upload) return;
       let seq = 0;
       let pending: Buffer[] = [];

@@ -43,6 +43,16 @@ export const RowId = (options: { minimum: number; description?: string }) =>
 
 export const CrawlIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
+/**
+ * A query-string field left out takes its schema's `default`, filled by the validator (app.ts fills defaults
+ * in query strings, never in bodies), so a handler reads it as present: optional in the JSON schema and the
+ * OpenAPI file, required in the static type.
+ */
+export function Defaulted<T extends TSchema>(schema: T): T {
+  if (!('default' in schema)) throw new Error('Defaulted: the schema has no default to fill in');
+  return Type.Optional(schema) as unknown as T;
+}
+
 export const PageQueryLimit = Type.Integer({ minimum: 1, maximum: 1000, default: 50 });
 export const Cursor = Type.String({
   maxLength: 200,

@@ -1,7 +1,7 @@
 // /v1/corpora: stored TF-IDF corpora (docs/reference.md#tfidf). The one source of validation, TypeScript types and
 // OpenAPI; which source fields go together (exactly one of urls, fromCrawl, documents) is checked by the service.
 import { type Static, Type } from 'typebox';
-import { Cursor, httpUrl, IsoDate, Nullable, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, Defaulted, httpUrl, IsoDate, Nullable, PageQueryLimit, Uuid } from './common.js';
 import { MAX_INLINE_CHARS } from './extract.js';
 
 export const MAX_CORPUS_URLS = 10_000;
@@ -90,7 +90,7 @@ export const CorpusStatus = Type.Object({
 });
 
 export const CorpusListQuery = Type.Object(
-  { limit: Type.Optional(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
   { additionalProperties: false },
 );
 

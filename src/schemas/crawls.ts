@@ -8,7 +8,7 @@ import {
   WEBHOOK_EVENTS,
 } from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
-import { Cursor, httpUrl, IsoDate, Nullable, PageQueryLimit, RowId, Uuid } from './common.js';
+import { Cursor, Defaulted, httpUrl, IsoDate, Nullable, PageQueryLimit, RowId, Uuid } from './common.js';
 import { Method as ExtractionMethod } from './extract.js';
 
 const HttpUrl = httpUrl();
@@ -375,7 +375,7 @@ export const CrawlCreated = Type.Object({
 });
 
 export const CrawlListQuery = Type.Object(
-  { limit: Type.Optional(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
   { additionalProperties: false },
 );
 
@@ -395,7 +395,7 @@ export const CrawlList = Type.Object({
 
 export const PageListQuery = Type.Object(
   {
-    limit: Type.Optional(PageQueryLimit),
+    limit: Defaulted(PageQueryLimit),
     cursor: Type.Optional(Cursor),
     type: Type.Optional(Type.String({ enum: [...PAGE_TYPES] })),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
@@ -409,7 +409,7 @@ export const PageListQuery = Type.Object(
           "true: the crawl's results only (its first maxResults relevant pages, in the order they were recorded)",
       }),
     ),
-    sort: Type.Optional(
+    sort: Defaulted(
       Type.String({
         enum: ['id', '-score'],
         default: 'id',
@@ -419,6 +419,7 @@ export const PageListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type PageListQuery = Static<typeof PageListQuery>;
 
 export const PageSummary = Type.Object({
   id: Type.Integer(),
@@ -499,7 +500,7 @@ export const PageDetail = Type.Object({
 });
 
 export const HostListQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
+  { limit: Defaulted(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
   { additionalProperties: false },
 );
 

@@ -1,11 +1,11 @@
 // GET /v1/crawls/:id/events (server-sent events) and GET /v1/crawls/:id/webhooks.
 import { Type } from 'typebox';
 import { WEBHOOK_EVENTS } from '../crawler/crawl-request.js';
-import { Nullable, RowId } from './common.js';
+import { Cursor, Defaulted, Nullable, RowId } from './common.js';
 
 export const LiveQuery = Type.Object(
   {
-    pages: Type.Optional(
+    pages: Defaulted(
       Type.Boolean({ default: false, description: 'also send a `page` event for each written page' }),
     ),
   },
@@ -46,8 +46,14 @@ export const PageEvent = Type.Object(
 
 export const WebhookDeliveriesQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-    after: Type.Optional(RowId({ minimum: 0, description: 'delivery id to list after (cursor)' })),
+    limit: Defaulted(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    cursor: Type.Optional(Cursor),
+    after: Type.Optional(
+      RowId({
+        minimum: 0,
+        description: 'delivery id to list after: the older form of `cursor`, kept as its alias',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

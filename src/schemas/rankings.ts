@@ -1,7 +1,7 @@
 // POST /v1/rankings, POST /v1/crawls/:id/rank and the ranking resources: the one source of validation,
 // TypeScript types and OpenAPI for PageRank and degree analysis (docs/reference.md#pagerank).
 import { type Static, Type } from 'typebox';
-import { Cursor, Nullable, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, Defaulted, Nullable, PageQueryLimit, Uuid } from './common.js';
 
 const EdgePolicy = (what: string) =>
   Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
@@ -77,6 +77,16 @@ export const EdgesFileBody = Type.Unknown({
 
 export const RankingIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
+/** The options a ranking ran with, as every ranking document shows them (normalizeRankingOptions). */
+const RankedWith = {
+  damping: Type.Number(),
+  epsilon: Type.Number(),
+  maxIterations: Type.Integer(),
+  topK: Type.Integer(),
+  jaccardK: Type.Integer(),
+  personalization: Nullable(Type.Array(Type.String())),
+};
+
 const RankedByPageRank = Type.Array(Type.Object({ vertex: Type.String(), rank: Type.Number() }));
 const RankedByDegree = Type.Array(Type.Object({ vertex: Type.String(), degree: Type.Integer() }));
 
@@ -96,12 +106,7 @@ export const Ranking = Type.Object({
   }),
   droppedSelfLoops: Type.Integer(),
   droppedDuplicates: Type.Integer(),
-  damping: Type.Number(),
-  epsilon: Type.Number(),
-  maxIterations: Type.Integer(),
-  topK: Type.Integer(),
-  jaccardK: Type.Integer(),
-  personalization: Nullable(Type.Array(Type.String())),
+  ...RankedWith,
   top: Type.Object(
     {
       pageRank: RankedByPageRank,
@@ -129,12 +134,7 @@ export const RankingJob = Type.Object({
     description: 'poll GET /v1/rankings/:id until completed or failed',
   }),
   crawlId: Nullable(Uuid, { description: 'the crawl whose link graph is ranked' }),
-  damping: Type.Number(),
-  epsilon: Type.Number(),
-  maxIterations: Type.Integer(),
-  topK: Type.Integer(),
-  jaccardK: Type.Integer(),
-  personalization: Nullable(Type.Array(Type.String())),
+  ...RankedWith,
   error: Nullable(
     Type.Object(
       {
@@ -157,13 +157,13 @@ export const RankingOrJob = Type.Union([Ranking, RankingJob]);
 export const VerticesQuery = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'one vertex by name' })),
-    sort: Type.Optional(
+    sort: Defaulted(
       Type.Union([Type.Literal('-pageRank'), Type.Literal('-inDegree'), Type.Literal('-outDegree')], {
         default: '-pageRank',
         description: 'largest first; ties by vertex name',
       }),
     ),
-    limit: Type.Optional(PageQueryLimit),
+    limit: Defaulted(PageQueryLimit),
     cursor: Type.Optional(Cursor),
   },
   { additionalProperties: false },
@@ -185,7 +185,7 @@ export const VertexPage = Type.Object({
 /** GET /v1/crawls/:id/graph: the crawl's graph formats, GEXF (for Gephi) carrying PageRank and degrees. */
 export const GraphExportQuery = Type.Object(
   {
-    format: Type.Optional(
+    format: Defaulted(
       Type.Union([Type.Literal('edges'), Type.Literal('json'), Type.Literal('gexf')], { default: 'edges' }),
     ),
   },

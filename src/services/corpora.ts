@@ -13,7 +13,7 @@ import { queueCorpus } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
 import { type DocumentFetcher, parseAsCrawled } from './documents.js';
-import { decodeCursor, encodeCursor, isCreatedAtCursor, iso } from './pagination.js';
+import { iso, NEWEST_FIRST, paginate } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 
 export interface CorpusServiceOptions {
@@ -111,24 +111,23 @@ export class CorpusService {
   }
 
   async list(limit: number, cursor: string | undefined, scope: TenantScope) {
-    const after = cursor ? decodeCursor(cursor, isCreatedAtCursor) : null;
-    const rows = await this.options.repository.list(limit + 1, after, scope);
-    const items = rows.slice(0, limit).map((row) => ({
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      documentCount: row.document_count,
-      termCount: row.term_count,
-      createdAt: row.created_at.toISOString(),
-      finishedAt: iso(row.finished_at),
-      links: corpusLinks(row.id),
-    }));
-    const last = rows[limit - 1];
-    const next =
-      rows.length > limit && last
-        ? `/v1/corpora?limit=${limit}&cursor=${encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id })}`
-        : null;
-    return { items, next };
+    return paginate({
+      limit,
+      cursor,
+      ...NEWEST_FIRST,
+      read: (after, rows) => this.options.repository.list(rows, after, scope),
+      view: (row) => ({
+        id: row.id,
+        name: row.name,
+        status: row.status,
+        documentCount: row.document_count,
+        termCount: row.term_count,
+        createdAt: row.created_at.toISOString(),
+        finishedAt: iso(row.finished_at),
+        links: corpusLinks(row.id),
+      }),
+      link: { path: '/v1/corpora', query: { limit } },
+    });
   }
 
   /** A completed corpus by id (a 404 / 409 TrawlError on `field` otherwise): CorporaRepository.loadCorpus. */

@@ -25,9 +25,9 @@ import { InputError, TrawlError } from '../errors.js';
 import { queueRank } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
-import type { CrawlService } from './crawls.js';
+import type { CrawlReader } from './crawl-reader.js';
 import { unstorableText } from './input-text.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { paginate } from './pagination.js';
 
 export interface RankingLimits {
   /** An uploaded edges file larger than this is a 413, counted as it streams in. */
@@ -62,7 +62,7 @@ export const DEFAULT_RANKING_JOB_THRESHOLDS: RankingJobThresholds = {
 
 export interface RankingServiceOptions {
   repository: RankingsRepository;
-  crawls: CrawlService;
+  crawls: CrawlReader;
   jobs: JobBackend;
   limits?: Partial<RankingLimits>;
   jobThresholds?: Partial<RankingJobThresholds>;
@@ -339,10 +339,7 @@ export class RankingService {
   }
 
   async #crawlGraph(crawlId: string, options: NormalizedRankingOptions): Promise<Graph> {
-    const { vertices, edges } = (await this.options.crawls.graph(crawlId, 'json', INTERNAL_SCOPE)) as {
-      vertices: Array<{ id: number; url: string }>;
-      edges: Array<[number, number]>;
-    };
+    const { vertices, edges } = await this.options.crawls.linkGraph(crawlId, INTERNAL_SCOPE);
     const builder = new GraphBuilder(this.#builderOptions(options));
     const ids = new Map<number, number>();
     // Every vertex is added, so pages without links (isolated) take part in PageRank too.
@@ -482,20 +479,21 @@ export class RankingService {
   /** Vertices largest first by the sort, ties by name, keyset-paginated. */
   async vertices(id: string, query: Omit<VerticesQuery, 'name'>, scope: TenantScope) {
     await this.#requireCompleted(id, scope);
-    const sortParam = query.sort ?? '-pageRank';
-    const sort = SORTS[sortParam];
-    const limit = query.limit ?? 50;
-    const afterPair = query.cursor ? decodeCursor(query.cursor, vertexCursorOf(sort)) : null;
-    const after = afterPair ? { value: afterPair[0], vertex: afterPair[1] } : null;
-    const rows = await this.options.repository.vertices(id, sort, after, limit + 1);
-    const items = rows.slice(0, limit).map(vertexOf);
-    const last = items[items.length - 1];
-    let next: string | null = null;
-    if (rows.length > limit && last) {
-      const params = new URLSearchParams({ sort: sortParam, limit: String(limit) });
-      params.set('cursor', encodeCursor([last[sort], last.vertex]));
-      next = `/v1/rankings/${id}/vertices?${params}`;
-    }
-    return { items, next };
+    const sort = SORTS[query.sort];
+    return paginate({
+      limit: query.limit,
+      cursor: query.cursor,
+      accept: vertexCursorOf(sort),
+      read: (after, rows) =>
+        this.options.repository.vertices(
+          id,
+          sort,
+          after ? { value: after[0], vertex: after[1] } : null,
+          rows,
+        ),
+      view: vertexOf,
+      positionOf: (row) => [vertexOf(row)[sort], row.vertex] as [number, string],
+      link: { path: `/v1/rankings/${id}/vertices`, query: { sort: query.sort, limit: query.limit } },
+    });
   }
 }

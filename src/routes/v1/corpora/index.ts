@@ -42,7 +42,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.corpora.list(request.query.limit ?? 50, request.query.cursor, tenantScope(request.tenant)),
+      app.runtime.corpora.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
   );
 
   app.get(

@@ -54,7 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawls.list(request.query.limit ?? 50, request.query.cursor, tenantScope(request.tenant)),
+      app.runtime.crawls.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -132,7 +132,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawls.hosts(request.params.id, request.query.limit ?? 100, tenantScope(request.tenant)),
+      app.runtime.crawls.hosts(request.params.id, request.query.limit, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -163,15 +163,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const format = request.query.format ?? 'edges';
+      const { format } = request.query;
       if (format === 'gexf') {
         const chunks = await app.runtime.rankings.crawlGexf(request.params.id, tenantScope(request.tenant));
         // streamed as it is written; the schema-typed reply does not know Fastify also sends streams
         return reply.type('application/gexf+xml; charset=utf-8').send(Readable.from(chunks) as never);
       }
-      const graph = await app.runtime.crawls.graph(request.params.id, format, tenantScope(request.tenant));
-      if (typeof graph === 'string') return reply.type('text/plain; charset=utf-8').send(graph);
-      return reply.type('application/json').send(graph);
+      if (format === 'json') {
+        const graph = await app.runtime.crawls.linkGraph(request.params.id, tenantScope(request.tenant));
+        return reply.type('application/json').send(graph);
+      }
+      const edges = await app.runtime.crawls.edgesFile(request.params.id, tenantScope(request.tenant));
+      return reply.type('text/plain; charset=utf-8').send(edges);
     },
   );
 
@@ -217,7 +220,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawlStats.words(request.params.id, request.query.top ?? 100, tenantScope(request.tenant)),
+      app.runtime.crawlStats.words(request.params.id, request.query.top, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -234,7 +237,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const svg = await app.runtime.crawlStats.wordsSvg(
         request.params.id,
-        request.query.top ?? 1000,
+        request.query.top,
         tenantScope(request.tenant),
       );
       return reply.type('image/svg+xml; charset=utf-8').send(svg);

@@ -42,7 +42,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const closed = new AbortController();
       const lastEventId = request.headers['last-event-id'];
       const stream = await app.runtime.live.open(request.params.id, tenantScope(request.tenant), {
-        pages: request.query.pages ?? false,
+        pages: request.query.pages,
         lastEventId: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId,
         signal: closed.signal,
       });
@@ -83,12 +83,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.webhooks.deliveries(
-        request.params.id,
-        tenantScope(request.tenant),
-        request.query.limit ?? 100,
-        request.query.after ?? 0,
-      ),
+      app.runtime.webhooks.deliveries(request.params.id, tenantScope(request.tenant), {
+        limit: request.query.limit,
+        cursor: request.query.cursor,
+        after: request.query.after,
+      }),
   );
 };
 

@@ -106,7 +106,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { name, ...page } = request.query;
       if (name === undefined)
         return app.runtime.rankings.vertices(request.params.id, page, tenantScope(request.tenant));
-      if (page.sort || page.limit || page.cursor) {
+      // sort and limit are filled from their defaults by now: whether they were given is in the URL
+      const given = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
+      if (given.has('sort') || given.has('limit') || page.cursor) {
         throw new InputError(
           'name looks up one vertex; it cannot be combined with sort, limit or cursor',
           'name',

@@ -163,7 +163,7 @@ export async function openRuntime(
     crawls: new CrawlsRepository(db.pool),
     jobs,
   });
-  const scoring = new ScoringService(documents, corpora, cpu);
+  const scoring = new ScoringService(documents, corporaRepository, cpu);
   const metrics = new Metrics({
     pool: db.pool,
     jobs,
@@ -266,7 +266,7 @@ export async function openRuntime(
               leaseSecs: config.leaseSecs,
               shutdown: shutdown.signal,
               shutdownGraceMs: config.shutdownGraceMs,
-              corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus', INTERNAL_SCOPE) },
+              corpora: { load: (id) => corporaRepository.loadCorpus(id, INTERNAL_SCOPE, 'relevance.corpus') },
               events,
             }),
         },

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { CorpusBuilder } from '../crawler/score/index.js';
 import { contentWords } from '../crawler/text/tokenize.js';
-import type { CorporaRepository, CorpusProgress, CorpusSource, StoredCorpus } from '../db/corpora-repo.js';
+import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
 import type { CrawlsRepository } from '../db/crawls-repo.js';
 import { scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
@@ -128,14 +128,6 @@ export class CorpusService {
       }),
       link: { path: '/v1/corpora', query: { limit } },
     });
-  }
-
-  /** A completed corpus by id (a 404 / 409 TrawlError on `field` otherwise): CorporaRepository.loadCorpus. */
-  async loadCorpus(id: string, field: string, scope: TenantScope): Promise<StoredCorpus> {
-    if (scope.kind === 'tenant' && !(await this.options.repository.get(id, scope))) {
-      throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
-    }
-    return this.options.repository.loadCorpus(id, field);
   }
 }
 

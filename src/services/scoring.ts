@@ -23,7 +23,7 @@ interface LoadedDocument {
 /** Where stored corpora come from (CorporaRepository): a missing one is a 404, one not completed a 409. */
 export interface CorpusLoader {
   /** `scope`: the caller's; another tenant's corpus is a 404. */
-  loadCorpus(id: string, field: string, scope: TenantScope): Promise<CorpusCounts>;
+  loadCorpus(id: string, scope: TenantScope, field: string): Promise<CorpusCounts>;
 }
 
 export class ScoringService {
@@ -73,7 +73,7 @@ export class ScoringService {
     } else if (request.similarTo !== undefined) {
       // The stored corpus is looked up before anything is fetched: a missing one costs no requests.
       const stored =
-        request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, 'corpus', scope) : null;
+        request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, scope, 'corpus') : null;
       const [similar, documents] = await Promise.all([
         this.loadAll(request.similarTo.documents, 'similarTo.documents', session),
         this.loadAll(request.documents, 'documents', session),

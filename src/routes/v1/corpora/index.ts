@@ -11,6 +11,7 @@ import {
   CorpusRequest,
   CorpusStatus,
 } from '../../../schemas/corpora.js';
+import { sendCreated } from '../../created.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -27,7 +28,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const created = await app.runtime.corpora.create(request.body, tenantScope(request.tenant));
-      return reply.status(202).header('location', created.links.self).send(created);
+      return sendCreated(reply, created, { location: created.links.self, queued: true });
     },
   );
 

@@ -21,6 +21,7 @@ import {
 } from '../../../schemas/crawls.js';
 import { GraphExportQuery, Ranking, RankingJob, RankingOptions } from '../../../schemas/rankings.js';
 import { SvgResponse, WordPlotQuery, WordStats, WordStatsQuery } from '../../../schemas/stats.js';
+import { sendCreated } from '../../created.js';
 import live from './live.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -39,7 +40,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const created = await app.runtime.crawls.create(request.body, tenantScope(request.tenant));
-      return reply.status(202).header('location', created.links.self).send(created);
+      return sendCreated(reply, created, { location: created.links.self, queued: true });
     },
   );
 
@@ -199,10 +200,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         options,
         tenantScope(request.tenant),
       );
-      return reply
-        .status(ranking.status === 'completed' ? 201 : 202)
-        .header('location', ranking.links.self)
-        .send(ranking);
+      return sendCreated(reply, ranking, {
+        location: ranking.links.self,
+        queued: ranking.status !== 'completed',
+      });
     },
   );
 

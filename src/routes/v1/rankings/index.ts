@@ -18,6 +18,7 @@ import {
   VertexPage,
   VerticesQuery,
 } from '../../../schemas/rankings.js';
+import { sendCreated } from '../../created.js';
 
 function isStream(body: unknown): body is AsyncIterable<Buffer> {
   return typeof (body as AsyncIterable<Buffer> | null)?.[Symbol.asyncIterator] === 'function';
@@ -61,10 +62,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       } else {
         throw new InputError('send JSON {"edges": [[from, to], …]} or a text/plain edges file', 'body');
       }
-      return reply
-        .status(ranking.status === 'completed' ? 201 : 202)
-        .header('location', ranking.links.self)
-        .send(ranking);
+      return sendCreated(reply, ranking, {
+        location: ranking.links.self,
+        queued: ranking.status !== 'completed',
+      });
     },
   );
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { CorpusBuilder } from '../crawler/score/index.js';
 import { contentWords } from '../crawler/text/tokenize.js';
-import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
+import type { CorporaRepository, CorpusListRow, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
 import type { CrawlsRepository } from '../db/crawls-repo.js';
 import { scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
@@ -13,7 +13,7 @@ import { queueCorpus } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
 import { type DocumentFetcher, parseAsCrawled } from './documents.js';
-import { iso, NEWEST_FIRST, paginate } from './pagination.js';
+import { type CreatedAtCursor, iso, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 
 export interface CorpusServiceOptions {
@@ -49,6 +49,20 @@ export function corpusSource(request: CorpusRequest): CorpusSource {
     }
   }
   return { kind: 'documents', documents };
+}
+
+/** One item of GET /v1/corpora. */
+function corpusSummaryView(row: CorpusListRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    documentCount: row.document_count,
+    termCount: row.term_count,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: iso(row.finished_at),
+    links: corpusLinks(row.id),
+  };
 }
 
 export class CorpusService {
@@ -93,41 +107,20 @@ export class CorpusService {
     if (!row) throw new TrawlError('not_found', `no corpus with id ${id}`);
     const topTerms = row.status === 'completed' ? await this.options.repository.topTerms(id, TOP_TERMS) : [];
     return {
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      documentCount: row.document_count,
-      termCount: row.term_count,
+      ...corpusSummaryView(row),
       progress: row.progress,
       topTerms: topTerms.map(({ term, document_frequency }) => ({
         term,
         documentFrequency: document_frequency,
       })),
-      createdAt: row.created_at.toISOString(),
-      finishedAt: iso(row.finished_at),
       error: row.error,
-      links: corpusLinks(row.id),
     };
   }
 
   async list(limit: number, cursor: string | undefined, scope: TenantScope) {
-    return paginate({
-      limit,
-      cursor,
-      ...NEWEST_FIRST,
-      read: (after, rows) => this.options.repository.list(rows, after, scope),
-      view: (row) => ({
-        id: row.id,
-        name: row.name,
-        status: row.status,
-        documentCount: row.document_count,
-        termCount: row.term_count,
-        createdAt: row.created_at.toISOString(),
-        finishedAt: iso(row.finished_at),
-        links: corpusLinks(row.id),
-      }),
-      link: { path: '/v1/corpora', query: { limit } },
-    });
+    const read = (after: CreatedAtCursor | null, rows: number) =>
+      this.options.repository.list(rows, after, scope);
+    return paginateNewestFirst('/v1/corpora', { limit, cursor }, read, corpusSummaryView);
   }
 }
 

@@ -12,7 +12,7 @@ import type { JobBackend } from '../jobs/queues.js';
 import type { CrawlRequest, PageListQuery } from '../schemas/crawls.js';
 import type { CrawlGraph, CrawlReader } from './crawl-reader.js';
 import { normalizeCrawlRequest, validateFocus } from './crawl-request.js';
-import { isRowIdCursor, NEWEST_FIRST, paginate } from './pagination.js';
+import { type CreatedAtCursor, isRowIdCursor, paginate, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 import {
   crawlLinks,
@@ -128,14 +128,9 @@ export class CrawlService implements CrawlReader {
   }
 
   async list(limit: number, cursor: string | undefined, scope: TenantScope) {
-    return paginate({
-      limit,
-      cursor,
-      ...NEWEST_FIRST,
-      read: (after, rows) => this.options.repository.list(rows, after, scope),
-      view: crawlSummaryView,
-      link: { path: '/v1/crawls', query: { limit } },
-    });
+    const read = (after: CreatedAtCursor | null, rows: number) =>
+      this.options.repository.list(rows, after, scope);
+    return paginateNewestFirst('/v1/crawls', { limit, cursor }, read, crawlSummaryView);
   }
 
   async cancel(id: string, scope: TenantScope) {

@@ -53,9 +53,6 @@ export function createdAtCursorOf(row: { created_at: Date; id: string }): Create
   return { createdAt: row.created_at.toISOString(), id: row.id };
 }
 
-/** The order of lists newest first: what paginate() needs to read and write its cursors. */
-export const NEWEST_FIRST = { accept: isCreatedAtCursor, positionOf: createdAtCursorOf };
-
 /** The cursor of lists ordered by a bigint row id (pages, webhook deliveries), the score too when sorted by it. */
 export interface RowIdCursor {
   after: number;
@@ -106,4 +103,21 @@ export async function paginate<Row, Item, Position>(list: {
 
 export function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
+}
+
+/** A list newest first (crawls, corpora) at `path`, whose next page keeps only its limit. */
+export function paginateNewestFirst<Row extends { created_at: Date; id: string }, Item>(
+  path: string,
+  page: { limit: number; cursor: string | undefined },
+  read: (after: CreatedAtCursor | null, rows: number) => Promise<Row[]>,
+  view: (row: Row) => Item,
+): Promise<Paginated<Item>> {
+  return paginate({
+    ...page,
+    accept: isCreatedAtCursor,
+    read,
+    view,
+    positionOf: createdAtCursorOf,
+    link: { path, query: { limit: page.limit } },
+  });
 }

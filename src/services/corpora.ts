@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { CorpusBuilder } from '../crawler/score/index.js';
 import { contentWords } from '../crawler/text/tokenize.js';
-import type { CorporaRepository, CorpusListRow, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
+import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
 import type { CrawlsRepository } from '../db/crawls-repo.js';
 import { scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
@@ -13,8 +13,9 @@ import { queueCorpus } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
 import { type DocumentFetcher, parseAsCrawled } from './documents.js';
-import { type CreatedAtCursor, iso, paginateNewestFirst } from './pagination.js';
+import { type CreatedAtCursor, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
+import { corpusLinks, corpusStatusView, corpusSummaryView } from './views.js';
 
 export interface CorpusServiceOptions {
   repository: CorporaRepository;
@@ -23,10 +24,6 @@ export interface CorpusServiceOptions {
 }
 
 const CRAWL_RUNNING = new Set(['queued', 'running']);
-
-export function corpusLinks(id: string) {
-  return { self: `/v1/corpora/${id}` };
-}
 
 /** The source a request names, checked: exactly one kind, every uploaded document well-formed. */
 export function corpusSource(request: CorpusRequest): CorpusSource {
@@ -49,20 +46,6 @@ export function corpusSource(request: CorpusRequest): CorpusSource {
     }
   }
   return { kind: 'documents', documents };
-}
-
-/** One item of GET /v1/corpora. */
-function corpusSummaryView(row: CorpusListRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    documentCount: row.document_count,
-    termCount: row.term_count,
-    createdAt: row.created_at.toISOString(),
-    finishedAt: iso(row.finished_at),
-    links: corpusLinks(row.id),
-  };
 }
 
 export class CorpusService {
@@ -106,15 +89,7 @@ export class CorpusService {
     const row = await this.options.repository.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no corpus with id ${id}`);
     const topTerms = row.status === 'completed' ? await this.options.repository.topTerms(id, TOP_TERMS) : [];
-    return {
-      ...corpusSummaryView(row),
-      progress: row.progress,
-      topTerms: topTerms.map(({ term, document_frequency }) => ({
-        term,
-        documentFrequency: document_frequency,
-      })),
-      error: row.error,
-    };
+    return corpusStatusView(row, topTerms);
   }
 
   async list(limit: number, cursor: string | undefined, scope: TenantScope) {

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import {
   analyzeGraph,
   type Graph,
-  type GraphAnalysis,
   GraphBuilder,
   type GraphBuilderOptions,
   gexfChunks,
@@ -14,9 +13,11 @@ import {
   parseEdgesStream,
 } from '../crawler/rank/index.js';
 import type {
+  RankingError,
+  RankingParams,
   RankingRow,
+  RankingSummary,
   RankingsRepository,
-  RankingVertexRow,
   RankingVertices,
   VertexSort,
 } from '../db/rankings-repo.js';
@@ -28,6 +29,7 @@ import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/r
 import type { CrawlReader } from './crawl-reader.js';
 import { unstorableText } from './input-text.js';
 import { paginate } from './pagination.js';
+import { rankedVertexView, rankingView } from './views.js';
 
 export interface RankingLimits {
   /** An uploaded edges file larger than this is a 413, counted as it streams in. */
@@ -68,12 +70,8 @@ export interface RankingServiceOptions {
   jobThresholds?: Partial<RankingJobThresholds>;
 }
 
-export function rankingLinks(id: string) {
-  return { self: `/v1/rankings/${id}`, vertices: `/v1/rankings/${id}/vertices` };
-}
-
 /** The options with every default filled in: what the ranking really ran with, stored and shown back. */
-export function normalizeRankingOptions(options: RankingOptions) {
+export function normalizeRankingOptions(options: RankingOptions): RankingParams {
   return {
     damping: options.damping ?? 0.85,
     epsilon: options.epsilon ?? 1e-6,
@@ -84,25 +82,6 @@ export function normalizeRankingOptions(options: RankingOptions) {
     selfLoops: options.selfLoops ?? 'reject',
     duplicateEdges: options.duplicateEdges ?? 'reject',
   };
-}
-type NormalizedRankingOptions = ReturnType<typeof normalizeRankingOptions>;
-
-/** What a ranking stores as its summary document (rankings.summary). */
-interface RankingSummary {
-  iterations: number;
-  converged: boolean;
-  delta: number | null;
-  vertices: number;
-  edges: number;
-  declaredVertices: number | null;
-  droppedSelfLoops: number;
-  droppedDuplicates: number;
-  top: {
-    pageRank: Array<{ vertex: string; rank: number }>;
-    inDegree: Array<{ vertex: string; degree: number }>;
-    outDegree: Array<{ vertex: string; degree: number }>;
-  };
-  jaccard: GraphAnalysis['jaccard'];
 }
 
 const SORTS: Record<NonNullable<VerticesQuery['sort']>, VertexSort> = {
@@ -127,10 +106,6 @@ function vertexCursorOf(sort: VertexSort) {
   };
 }
 
-function vertexOf(row: RankingVertexRow) {
-  return { vertex: row.vertex, pageRank: row.page_rank, inDegree: row.in_degree, outDegree: row.out_degree };
-}
-
 /** Counts bytes as they stream in; the 413 comes as soon as the limit is passed, not after buffering. */
 async function* limitBytes(
   chunks: AsyncIterable<Buffer | string>,
@@ -147,16 +122,6 @@ async function* limitBytes(
     }
     yield chunk;
   }
-}
-
-/** What a failed ranking keeps as its error: the problem fields the request would have answered. */
-export interface RankingError {
-  code: string;
-  detail: string;
-  field?: string;
-  /** The line of the edges file at fault. */
-  line?: number;
-  [key: string]: unknown;
 }
 
 function errorOf(error: unknown): RankingError {
@@ -184,7 +149,7 @@ export class RankingService {
     this.jobThresholds = { ...DEFAULT_RANKING_JOB_THRESHOLDS, ...options.jobThresholds };
   }
 
-  #builderOptions(options: NormalizedRankingOptions): GraphBuilderOptions {
+  #builderOptions(options: RankingParams): GraphBuilderOptions {
     return {
       selfLoops: options.selfLoops,
       duplicateEdges: options.duplicateEdges,
@@ -285,7 +250,7 @@ export class RankingService {
   async runJob(rankingId: string, attempt: { last: boolean }): Promise<RankJobOutcome> {
     const row = await this.options.repository.start(rankingId);
     if (!row) return 'nothing-to-do';
-    const options = row.params as NormalizedRankingOptions;
+    const options = row.params;
     try {
       let graph: Graph;
       let declaredVertices: number | null = null;
@@ -308,10 +273,7 @@ export class RankingService {
     }
   }
 
-  #parseUpload(
-    chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-    options: NormalizedRankingOptions,
-  ) {
+  #parseUpload(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, options: RankingParams) {
     return parseEdgesStream(chunks, {
       ...this.#builderOptions(options),
       field: 'body',
@@ -326,7 +288,7 @@ export class RankingService {
       await this.options.repository.fail(row.id, errorOf(error)).catch(() => {});
       throw error;
     }
-    return this.#document(row);
+    return rankingView(row);
   }
 
   /** The crawl's link graph as GEXF 1.3 chunks, PageRank (default options) and degrees as node attributes. */
@@ -338,7 +300,7 @@ export class RankingService {
     return gexfChunks(graph, { pageRank: ranks });
   }
 
-  async #crawlGraph(crawlId: string, options: NormalizedRankingOptions): Promise<Graph> {
+  async #crawlGraph(crawlId: string, options: RankingParams): Promise<Graph> {
     const { vertices, edges } = await this.options.crawls.linkGraph(crawlId, INTERNAL_SCOPE);
     const builder = new GraphBuilder(this.#builderOptions(options));
     const ids = new Map<number, number>();
@@ -354,7 +316,7 @@ export class RankingService {
 
   async #store(
     graph: Graph,
-    options: NormalizedRankingOptions,
+    options: RankingParams,
     source: { crawlId: string | null; declaredVertices: number | null; scope: TenantScope },
   ) {
     const { summary, vertices } = this.#analyze(graph, options, source.declaredVertices);
@@ -367,11 +329,11 @@ export class RankingService {
       summary,
       vertices,
     });
-    return this.#document(row);
+    return rankingView(row);
   }
 
   /** PageRank, degrees, top lists and Jaccard overlaps: the summary document and the per-vertex results. */
-  #analyze(graph: Graph, options: NormalizedRankingOptions, declaredVertices: number | null) {
+  #analyze(graph: Graph, options: RankingParams, declaredVertices: number | null) {
     const personalization = options.personalization?.map((name, index) => {
       const id = graph.indexOf(name);
       if (id === undefined) {
@@ -412,41 +374,6 @@ export class RankingService {
     return { summary, vertices };
   }
 
-  /** A completed ranking's document, or the state of a queued, running or failed one (no results yet). */
-  #document(row: RankingRow) {
-    const params = row.params as NormalizedRankingOptions;
-    const options = {
-      damping: params.damping,
-      epsilon: params.epsilon,
-      maxIterations: params.maxIterations,
-      topK: params.topK,
-      jaccardK: params.jaccardK,
-      personalization: params.personalization ?? null,
-    };
-    if (row.status !== 'completed') {
-      return {
-        id: row.id,
-        status: row.status as 'queued' | 'running' | 'failed',
-        crawlId: row.crawl_id,
-        ...options,
-        // written by errorOf in this shape
-        error: row.error as RankingError | null,
-        createdAt: row.created_at.toISOString(),
-        links: rankingLinks(row.id),
-      };
-    }
-    return {
-      id: row.id,
-      status: 'completed' as const,
-      crawlId: row.crawl_id,
-      // written by #analyze in this shape; jsonb gives it back as it was
-      ...(row.summary as RankingSummary),
-      ...options,
-      createdAt: row.created_at.toISOString(),
-      links: rankingLinks(row.id),
-    };
-  }
-
   async #require(id: string, scope: TenantScope): Promise<RankingRow> {
     const row = await this.options.repository.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no ranking with id ${id}`);
@@ -465,7 +392,7 @@ export class RankingService {
   }
 
   async get(id: string, scope: TenantScope) {
-    return this.#document(await this.#require(id, scope));
+    return rankingView(await this.#require(id, scope));
   }
 
   /** One vertex's PageRank and degrees. */
@@ -473,7 +400,7 @@ export class RankingService {
     await this.#requireCompleted(id, scope);
     const row = await this.options.repository.vertex(id, name);
     if (!row) throw new TrawlError('not_found', `ranking ${id} has no vertex ${JSON.stringify(name)}`);
-    return vertexOf(row);
+    return rankedVertexView(row);
   }
 
   /** Vertices largest first by the sort, ties by name, keyset-paginated. */
@@ -491,8 +418,8 @@ export class RankingService {
           after ? { value: after[0], vertex: after[1] } : null,
           rows,
         ),
-      view: vertexOf,
-      positionOf: (row) => [vertexOf(row)[sort], row.vertex] as [number, string],
+      view: rankedVertexView,
+      positionOf: (row) => [rankedVertexView(row)[sort], row.vertex] as [number, string],
       link: { path: `/v1/rankings/${id}/vertices`, query: { sort: query.sort, limit: query.limit } },
     });
   }

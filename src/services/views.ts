@@ -1,9 +1,11 @@
-// The crawl resource as the API shows it: rows of the repositories (crawls, pages, hosts, webhook deliveries)
-// turned into response documents, pure and in one place. The crawl status is computed here once; live
+// The resources as the API shows them: rows of the repositories (crawls, pages, hosts, webhook deliveries,
+// corpora, rankings) turned into response documents, pure and in one place. The crawl status is computed here once; live
 // progress events and webhook bodies are projections of it, not copies of its fields.
 import { isFinished, PAGE_TYPES, type PageType } from '../crawler/crawl-request.js';
+import type { CorpusListRow, CorpusRow } from '../db/corpora-repo.js';
 import type { CrawlRow, CrawlsRepository, PageRow } from '../db/crawls-repo.js';
 import type { LivePageRow } from '../db/live-repo.js';
+import type { RankingRow, RankingVertexRow } from '../db/rankings-repo.js';
 import type { WebhookDeliveryRow } from '../db/webhooks-repo.js';
 import { storedCrawlRequest } from './crawl-request.js';
 import { iso } from './pagination.js';
@@ -241,4 +243,80 @@ export function webhookDeliveryView(row: WebhookDeliveryRow) {
     durationMs: row.duration_ms,
     attemptedAt: row.attempted_at.toISOString(),
   };
+}
+
+export function corpusLinks(id: string) {
+  return { self: `/v1/corpora/${id}` };
+}
+
+/** One item of GET /v1/corpora. */
+export function corpusSummaryView(row: CorpusListRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    documentCount: row.document_count,
+    termCount: row.term_count,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: iso(row.finished_at),
+    links: corpusLinks(row.id),
+  };
+}
+
+/** GET /v1/corpora/:id: the list item, the build's progress and error, and the top terms once completed. */
+export function corpusStatusView(
+  row: CorpusRow,
+  topTerms: Array<{ term: string; document_frequency: number }>,
+) {
+  return {
+    ...corpusSummaryView(row),
+    progress: row.progress,
+    topTerms: topTerms.map(({ term, document_frequency }) => ({
+      term,
+      documentFrequency: document_frequency,
+    })),
+    error: row.error,
+  };
+}
+
+export function rankingLinks(id: string) {
+  return { self: `/v1/rankings/${id}`, vertices: `/v1/rankings/${id}/vertices` };
+}
+
+/** A completed ranking's document, or the state of a queued, running or failed one (no results yet). */
+export function rankingView(row: RankingRow) {
+  const { params } = row;
+  const options = {
+    damping: params.damping,
+    epsilon: params.epsilon,
+    maxIterations: params.maxIterations,
+    topK: params.topK,
+    jaccardK: params.jaccardK,
+    personalization: params.personalization ?? null,
+  };
+  if (row.status !== 'completed' || row.summary === null) {
+    return {
+      id: row.id,
+      status: row.status as 'queued' | 'running' | 'failed',
+      crawlId: row.crawl_id,
+      ...options,
+      error: row.error,
+      createdAt: row.created_at.toISOString(),
+      links: rankingLinks(row.id),
+    };
+  }
+  return {
+    id: row.id,
+    status: 'completed' as const,
+    crawlId: row.crawl_id,
+    ...row.summary,
+    ...options,
+    createdAt: row.created_at.toISOString(),
+    links: rankingLinks(row.id),
+  };
+}
+
+/** One vertex of a ranking: GET /v1/rankings/:id/vertices. */
+export function rankedVertexView(row: RankingVertexRow) {
+  return { vertex: row.vertex, pageRank: row.page_rank, inDegree: row.in_degree, outDegree: row.out_degree };
 }

@@ -59,6 +59,14 @@ export const Cursor = Type.String({
   description: 'opaque cursor from a previous `next` link',
 });
 
+/** A page of a cursor-paginated list, as paginate() (services/pagination.ts) answers every list endpoint. */
+export function ListPage<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    next: Nullable(Type.String(), { description: 'the next page, or null on the last' }),
+  });
+}
+
 export const IsoDate = Nullable(Type.String({ format: 'date-time' }));
 
 const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';

@@ -1,7 +1,7 @@
 // /v1/corpora: stored TF-IDF corpora (docs/reference.md#tfidf). The one source of validation, TypeScript types and
 // OpenAPI; which source fields go together (exactly one of urls, fromCrawl, documents) is checked by the service.
 import { type Static, Type } from 'typebox';
-import { Cursor, Defaulted, httpUrl, IsoDate, Nullable, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, Defaulted, httpUrl, IsoDate, ListPage, Nullable, PageQueryLimit, Uuid } from './common.js';
 import { MAX_INLINE_CHARS } from './extract.js';
 
 export const MAX_CORPUS_URLS = 10_000;
@@ -94,20 +94,17 @@ export const CorpusListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const CorpusList = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      id: Uuid,
-      name: Type.String(),
-      status: CorpusStatusName,
-      documentCount: Type.Integer(),
-      termCount: Type.Integer(),
-      createdAt: Type.String({ format: 'date-time' }),
-      finishedAt: IsoDate,
-      links: CorpusLinks,
-    }),
-  ),
-  next: Nullable(Type.String()),
-});
+export const CorpusList = ListPage(
+  Type.Object({
+    id: Uuid,
+    name: Type.String(),
+    status: CorpusStatusName,
+    documentCount: Type.Integer(),
+    termCount: Type.Integer(),
+    createdAt: Type.String({ format: 'date-time' }),
+    finishedAt: IsoDate,
+    links: CorpusLinks,
+  }),
+);
 
 export const CorpusIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

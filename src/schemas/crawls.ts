@@ -8,7 +8,17 @@ import {
   WEBHOOK_EVENTS,
 } from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
-import { Cursor, Defaulted, httpUrl, IsoDate, Nullable, PageQueryLimit, RowId, Uuid } from './common.js';
+import {
+  Cursor,
+  Defaulted,
+  httpUrl,
+  IsoDate,
+  ListPage,
+  Nullable,
+  PageQueryLimit,
+  RowId,
+  Uuid,
+} from './common.js';
 import { Method as ExtractionMethod } from './extract.js';
 
 const HttpUrl = httpUrl();
@@ -388,10 +398,7 @@ export const CrawlSummary = Type.Object({
   links: CrawlLinks,
 });
 
-export const CrawlList = Type.Object({
-  items: Type.Array(CrawlSummary),
-  next: Nullable(Type.String()),
-});
+export const CrawlList = ListPage(CrawlSummary);
 
 export const PageListQuery = Type.Object(
   {
@@ -449,10 +456,7 @@ export const PageSummary = Type.Object({
   }),
 });
 
-export const PageList = Type.Object({
-  items: Type.Array(PageSummary),
-  next: Nullable(Type.String()),
-});
+export const PageList = ListPage(PageSummary);
 
 export const PageParams = Type.Object(
   { id: Uuid, pageId: RowId({ minimum: 1 }) },

@@ -1,7 +1,8 @@
 // GET /v1/crawls/:id/events (server-sent events) and GET /v1/crawls/:id/webhooks.
 import { Type } from 'typebox';
 import { WEBHOOK_EVENTS } from '../crawler/crawl-request.js';
-import { Cursor, Defaulted, Nullable, RowId } from './common.js';
+import { Cursor, Defaulted, ListPage, Nullable, RowId } from './common.js';
+import { PageSummary } from './crawls.js';
 
 export const LiveQuery = Type.Object(
   {
@@ -27,20 +28,9 @@ export const ProgressEvent = Type.Object(
   { description: '`event: progress`, at most every 500 ms while the crawl is queued or running' },
 );
 
-export const PageEvent = Type.Object(
-  {
-    id: Type.Integer(),
-    url: Type.String(),
-    type: Type.String(),
-    status: Nullable(Type.Integer()),
-    contentType: Nullable(Type.String()),
-    bytes: Nullable(Type.Integer()),
-    loadMs: Nullable(Type.Integer()),
-    depth: Type.Integer(),
-    score: Nullable(Type.Number()),
-    title: Nullable(Type.String()),
-    fetchedAt: Nullable(Type.String()),
-  },
+export const PageEvent = Type.Pick(
+  PageSummary,
+  ['id', 'url', 'type', 'status', 'contentType', 'bytes', 'loadMs', 'depth', 'score', 'title', 'fetchedAt'],
   { description: '`event: page` (with ?pages=true), once per written page; dedupe on id after a resume' },
 );
 
@@ -58,21 +48,18 @@ export const WebhookDeliveriesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const WebhookDeliveryList = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      eventId: Type.Integer({
-        description: 'the x-trawl-delivery header: the same for every attempt of an event',
-      }),
-      event: Type.String({ enum: [...WEBHOOK_EVENTS] }),
-      attempt: Type.Integer(),
-      status: Nullable(Type.Integer(), { description: "the receiver's HTTP status" }),
-      outcome: Type.String({ enum: ['delivered', 'retrying', 'failed'] }),
-      error: Nullable(Type.String()),
-      durationMs: Type.Integer(),
-      attemptedAt: Type.String({ format: 'date-time' }),
+export const WebhookDeliveryList = ListPage(
+  Type.Object({
+    id: Type.Integer(),
+    eventId: Type.Integer({
+      description: 'the x-trawl-delivery header: the same for every attempt of an event',
     }),
-  ),
-  next: Nullable(Type.String()),
-});
+    event: Type.String({ enum: [...WEBHOOK_EVENTS] }),
+    attempt: Type.Integer(),
+    status: Nullable(Type.Integer(), { description: "the receiver's HTTP status" }),
+    outcome: Type.String({ enum: ['delivered', 'retrying', 'failed'] }),
+    error: Nullable(Type.String()),
+    durationMs: Type.Integer(),
+    attemptedAt: Type.String({ format: 'date-time' }),
+  }),
+);

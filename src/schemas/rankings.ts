@@ -1,7 +1,7 @@
 // POST /v1/rankings, POST /v1/crawls/:id/rank and the ranking resources: the one source of validation,
 // TypeScript types and OpenAPI for PageRank and degree analysis (docs/reference.md#pagerank).
 import { type Static, Type } from 'typebox';
-import { Cursor, Defaulted, Nullable, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, Defaulted, ListPage, Nullable, PageQueryLimit, Uuid } from './common.js';
 
 const EdgePolicy = (what: string) =>
   Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
@@ -177,10 +177,7 @@ export const RankedVertex = Type.Object({
   outDegree: Type.Integer(),
 });
 
-export const VertexPage = Type.Object({
-  items: Type.Array(RankedVertex),
-  next: Nullable(Type.String(), { description: 'the next page, or null on the last' }),
-});
+export const VertexPage = ListPage(RankedVertex);
 
 /** GET /v1/crawls/:id/graph: the crawl's graph formats, GEXF (for Gephi) carrying PageRank and degrees. */
 export const GraphExportQuery = Type.Object(

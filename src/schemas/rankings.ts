@@ -1,11 +1,12 @@
 // POST /v1/rankings, POST /v1/crawls/:id/rank and the ranking resources: the one source of validation,
 // TypeScript types and OpenAPI for PageRank and degree analysis (docs/reference.md#pagerank).
 import { type Static, Type } from 'typebox';
+import { ANALYSIS_DEFAULTS, DEFAULT_EDGE_POLICY } from '../crawler/rank/index.js';
 import { Cursor, Defaulted, ListPage, Nullable, PageQueryLimit, Uuid } from './common.js';
 
 const EdgePolicy = (what: string) =>
   Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
-    default: 'reject',
+    default: DEFAULT_EDGE_POLICY,
     description: `reject: a ${what} is a 400 naming it; drop: it is skipped and counted`,
   });
 
@@ -14,13 +15,18 @@ const VertexName = Type.String({ minLength: 1, maxLength: 4096 });
 /** The options of a ranking; the JSON body of POST /v1/crawls/:id/rank, the query string of an edges-file upload. */
 export const RankingOptionsProperties = {
   damping: Type.Optional(
-    Type.Number({ minimum: 0, maximum: 1, default: 0.85, description: 'β: probability of following a link' }),
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      default: ANALYSIS_DEFAULTS.damping,
+      description: 'β: probability of following a link',
+    }),
   ),
   epsilon: Type.Optional(
     Type.Number({
       exclusiveMinimum: 0,
       maximum: 1,
-      default: 1e-6,
+      default: ANALYSIS_DEFAULTS.epsilon,
       description: 'stop when the L1 norm of the change is at most this',
     }),
   ),
@@ -28,18 +34,23 @@ export const RankingOptionsProperties = {
     Type.Integer({
       minimum: 0,
       maximum: 100_000,
-      default: 1000,
+      default: ANALYSIS_DEFAULTS.maxIterations,
       description: 'iteration cap; reaching it answers converged: false',
     }),
   ),
   topK: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 1000, default: 10, description: 'length of each top list' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      default: ANALYSIS_DEFAULTS.topK,
+      description: 'length of each top list',
+    }),
   ),
   jaccardK: Type.Optional(
     Type.Integer({
       minimum: 0,
       maximum: 100_000,
-      default: 100,
+      default: ANALYSIS_DEFAULTS.jaccardK,
       description: 'size of the top sets compared by Jaccard similarity',
     }),
   ),

@@ -4,7 +4,9 @@
 // chunks with a queued ranking and a crawl with many links is queued too (202): the `rank` job parses and ranks.
 import { randomUUID } from 'node:crypto';
 import {
+  ANALYSIS_DEFAULTS,
   analyzeGraph,
+  DEFAULT_EDGE_POLICY,
   type Graph,
   GraphBuilder,
   type GraphBuilderOptions,
@@ -73,14 +75,14 @@ export interface RankingServiceOptions {
 /** The options with every default filled in: what the ranking really ran with, stored and shown back. */
 export function normalizeRankingOptions(options: RankingOptions): RankingParams {
   return {
-    damping: options.damping ?? 0.85,
-    epsilon: options.epsilon ?? 1e-6,
-    maxIterations: options.maxIterations ?? 1000,
-    topK: options.topK ?? 10,
-    jaccardK: options.jaccardK ?? 100,
+    damping: options.damping ?? ANALYSIS_DEFAULTS.damping,
+    epsilon: options.epsilon ?? ANALYSIS_DEFAULTS.epsilon,
+    maxIterations: options.maxIterations ?? ANALYSIS_DEFAULTS.maxIterations,
+    topK: options.topK ?? ANALYSIS_DEFAULTS.topK,
+    jaccardK: options.jaccardK ?? ANALYSIS_DEFAULTS.jaccardK,
     personalization: options.personalization ?? null,
-    selfLoops: options.selfLoops ?? 'reject',
-    duplicateEdges: options.duplicateEdges ?? 'reject',
+    selfLoops: options.selfLoops ?? DEFAULT_EDGE_POLICY,
+    duplicateEdges: options.duplicateEdges ?? DEFAULT_EDGE_POLICY,
   };
 }
 

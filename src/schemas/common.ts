@@ -41,7 +41,8 @@ export const Uuid = Type.String({ format: 'uuid' });
 export const RowId = (options: { minimum: number; description?: string }) =>
   Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
 
-export const CrawlIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+/** The `:id` of a crawl, corpus or ranking. */
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
 /**
  * A query-string field left out takes its schema's `default`, filled by the validator (app.ts fills defaults

@@ -106,5 +106,3 @@ export const CorpusList = ListPage(
     links: CorpusLinks,
   }),
 );
-
-export const CorpusIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -86,8 +86,6 @@ export const EdgesFileBody = Type.Unknown({
     'the edges file: first line the vertex count (an upper bound: fewer distinct names is allowed), then one "from to" pair per line; blank lines and lines starting with # are skipped. Options go in the query string.',
 });
 
-export const RankingIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-
 /** The options a ranking ran with, as every ranking document shows them (normalizeRankingOptions). */
 const RankedWith = {
   damping: Type.Number(),

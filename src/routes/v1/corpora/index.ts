@@ -2,10 +2,9 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
-import { problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CorpusCreated,
-  CorpusIdParams,
   CorpusList,
   CorpusListQuery,
   CorpusRequest,
@@ -52,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['corpora'],
         summary: 'Status, size, progress and top terms of a corpus',
-        params: CorpusIdParams,
+        params: IdParams,
         response: { 200: CorpusStatus, ...problemResponses(400, 404) },
       },
     },

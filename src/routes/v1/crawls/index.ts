@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
-import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CrawlCreated,
   CrawlList,
@@ -64,7 +64,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: 'Status, counters and timing of a crawl',
-        params: CrawlIdParams,
+        params: IdParams,
         response: { 200: CrawlStatus, ...problemResponses(400, 404) },
       },
     },
@@ -78,7 +78,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['crawls'],
         summary: 'Cancel a crawl',
         description: 'Stops fetching within a second or two; everything fetched so far stays readable.',
-        params: CrawlIdParams,
+        params: IdParams,
         response: { 200: CrawlStatus, ...problemResponses(400, 404, 409) },
       },
     },
@@ -91,7 +91,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: 'Pages of a crawl, cursor-paginated',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: PageListQuery,
         response: { 200: PageList, ...problemResponses(400, 404) },
       },
@@ -127,7 +127,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: 'Per-host view: pages by type, requests, load times and robots.txt of each host',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: HostListQuery,
         response: { 200: HostList, ...problemResponses(400, 404) },
       },
@@ -144,7 +144,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "The crawl's link graph",
         description:
           'format=edges: the edges file (first line the vertex count, then one "from to" URL pair per line); format=json: vertices and edges by page id; format=gexf: GEXF 1.3 for Gephi, with pageRank (default options), inDegree and outDegree as node attributes.',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: GraphExportQuery,
         response: {
           200: {
@@ -187,7 +187,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Rank the crawl's link graph",
         description:
           'PageRank, degrees, top-k lists and Jaccard overlaps of the link graph as it stands (vertices are page URLs); stored as a ranking. A crawl with more links than RANK_JOB_CRAWL_LINKS is ranked by a job (202 queued: poll the location).',
-        params: CrawlIdParams,
+        params: IdParams,
         // a POST without a body ranks with the defaults; a JSON body is validated
         body: { content: { 'application/json': { schema: RankingOptions } } },
         response: { 201: Ranking, 202: RankingJob, ...problemResponses(400, 404, 415) },
@@ -215,7 +215,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Word statistics of the crawl's main text",
         description:
           "Total and distinct words, and the top words with rank r, frequency f and Zipf's r·f/N, over the main text of its HTML pages. Counted by a background job: while `complete` is false the job is (re)queued and the answer is what is counted so far (`pagesCounted` of `htmlPages`).",
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: WordStatsQuery,
         response: { 200: WordStats, ...problemResponses(400, 404, 409) },
       },
@@ -230,7 +230,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: "Rank–frequency plot of the crawl's words (SVG, log–log, with the ideal Zipf line 0.1·N/r)",
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: WordPlotQuery,
         response: { ...SvgResponse, ...problemResponses(400, 404, 409) },
       },
@@ -251,7 +251,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: "Load-time and queue-wait distributions of the crawl's fetched pages (SVG)",
-        params: CrawlIdParams,
+        params: IdParams,
         response: { ...SvgResponse, ...problemResponses(400, 404) },
       },
     },

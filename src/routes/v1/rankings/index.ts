@@ -4,12 +4,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
 import { InputError } from '../../../errors.js';
-import { problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   EdgesFileBody,
   RankedVertex,
   Ranking,
-  RankingIdParams,
   RankingJob,
   RankingOptions,
   RankingOrJob,
@@ -75,7 +74,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['rankings'],
         summary: 'A ranking: iterations, counts, top lists and Jaccard overlaps (or its job state)',
-        params: RankingIdParams,
+        params: IdParams,
         response: { 200: RankingOrJob, ...problemResponses(400, 404) },
       },
     },
@@ -90,7 +89,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'One vertex by name, or all vertices sorted and cursor-paginated',
         description:
           'With ?name= the PageRank and degrees of that vertex (404 if the graph has no such vertex); otherwise a page of vertices largest first by ?sort, ties by name. 409 while the ranking is not completed.',
-        params: RankingIdParams,
+        params: IdParams,
         querystring: VerticesQuery,
         response: {
           200: {

@@ -21,27 +21,29 @@ declare module 'fastify' {
   }
 }
 
-// Unknown fields are errors, not silently dropped; defaults are the services' to fill.
-const AJV_OPTIONS = { removeAdditional: false, useDefaults: false, allErrors: true } as const;
+// Unknown fields are errors, not silently dropped. A body is left as sent (its defaults are the services' to
+// fill: normalizeCrawlRequest stores what a crawl runs with); a query string gets its schema's defaults here,
+// once, so handlers read them from the schema (Defaulted in schemas/common.ts) instead of repeating them.
+const AJV_OPTIONS = { removeAdditional: false, allErrors: true } as const;
 
 type BuildCompiler = AjvCompiler.BuildCompilerFromPool;
 type RouteValidator = (route: { httpPart?: string }) => unknown;
 
 /**
  * Query strings and path parameters arrive as text, so "100" is coerced to the integer their schema names
- * (and one value to a one-item array); a JSON body is typed already, so "100" for an integer or a string for
- * an array is a 400 there, as the OpenAPI file says.
+ * (and one value to a one-item array), and their defaults are filled in; a JSON body is typed already, so
+ * "100" for an integer or a string for an array is a 400 there, as the OpenAPI file says.
  */
 const buildValidator: BuildCompiler = (externalSchemas, options) => {
   const pool = AjvCompiler();
-  const compilerFor = (coerceTypes: 'array' | false) =>
+  const compilerFor = (customOptions: { coerceTypes: 'array' | false; useDefaults: boolean }) =>
     pool(externalSchemas, {
       plugins: options?.plugins,
       onCreate: options?.onCreate,
-      customOptions: { ...AJV_OPTIONS, coerceTypes },
+      customOptions: { ...AJV_OPTIONS, ...customOptions },
     }) as unknown as RouteValidator;
-  const lenient = compilerFor('array');
-  const strict = compilerFor(false);
+  const lenient = compilerFor({ coerceTypes: 'array', useDefaults: true });
+  const strict = compilerFor({ coerceTypes: false, useDefaults: false });
   const compile: RouteValidator = (route) => (route.httpPart === 'body' ? strict : lenient)(route);
   return compile as unknown as ReturnType<BuildCompiler>;
 };

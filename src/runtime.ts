@@ -173,7 +173,7 @@ export async function openRuntime(
     crawls: new CrawlsRepository(db.pool),
     jobs,
   });
-  const scoring = new ScoringService(documents, corpora, cpu);
+  const scoring = new ScoringService(documents, corporaRepository, cpu);
   const metrics = new Metrics({
     pool: db.pool,
     jobs,
@@ -277,7 +277,7 @@ export async function openRuntime(
               leaseSecs: config.leaseSecs,
               shutdown: shutdown.signal,
               shutdownGraceMs: config.shutdownGraceMs,
-              corpora: { load: (id) => corpora.loadCorpus(id, 'relevance.corpus', INTERNAL_SCOPE) },
+              corpora: { load: (id) => corporaRepository.loadCorpus(id, INTERNAL_SCOPE, 'relevance.corpus') },
               events,
             }),
         },

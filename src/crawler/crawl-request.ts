@@ -1,6 +1,12 @@
-// The crawl's vocabulary, declared once: page types, crawl statuses, webhook events, the body cap and the
-// defaults of a crawl request. The API schemas (schemas/crawls.ts) derive their enums and `default`s from
-// here, the services fill a request from here, and the engine tests media types here.
+// The crawl's vocabulary, declared once: page types, crawl statuses, webhook events, the body cap, the
+// defaults of a crawl request and the request as a crawl runs it (NormalizedCrawlRequest, turned into the
+// engine's CrawlSettings here). The API schemas (schemas/crawls.ts) derive their enums and `default`s from
+// here, the services fill a request from here (services/crawl-request.ts), and the engine tests media types here.
+
+import { InputError } from '../errors.js';
+import type { CrawlSettings } from './engine/ports.js';
+import type { ExtractionMethod } from './extract/index.js';
+import { DEFAULT_TEXT_SETTINGS, type StopWordsSetting } from './text/word-model.js';
 
 /** What a page row is: fetched HTML, another body, a copy, a failure, a robots refusal, or not yet fetched. */
 export const PAGE_TYPES = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'] as const;
@@ -24,12 +30,43 @@ export function isFinished(status: string): boolean {
 export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** A crawl's webhook as stored with its request (normalizeWebhook in services/webhooks.ts fills it). */
+/** A crawl's webhook as stored with its request (normalizeWebhook fills it). */
 export interface WebhookConfig {
   url: string;
   events: WebhookEvent[];
   headers: Record<string, string>;
   secret: string | null;
+}
+
+// Headers the service sets itself; a request may not replace them.
+const RESERVED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'host',
+  'user-agent',
+  'transfer-encoding',
+]);
+
+/** The request's `webhook` with defaults filled in (all events, no headers, no secret). */
+export function normalizeWebhook(webhook: {
+  url: string;
+  events?: string[];
+  headers?: Record<string, string>;
+  secret?: string;
+}): WebhookConfig {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(webhook.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (RESERVED_HEADERS.has(lower) || lower.startsWith('x-trawl-'))
+      throw new InputError(`header ${name} is set by trawl itself`, `webhook.headers.${name}`);
+    headers[lower] = value;
+  }
+  return {
+    url: webhook.url,
+    events: webhook.events?.length ? [...new Set(webhook.events as WebhookEvent[])] : [...WEBHOOK_EVENTS],
+    headers,
+    secret: webhook.secret ?? null,
+  };
 }
 
 /** The default body cap of a fetch (fetch.maxBytes), and the most of an HTML page that is parsed. */
@@ -55,7 +92,7 @@ export type CrawlStrategy = (typeof CRAWL_STRATEGIES)[number];
 
 /**
  * The defaults of a crawl request (POST /v1/crawls): the schema shows them as `default`s and
- * normalizeCrawlRequest (services/crawls.ts) fills them in, so the two cannot drift apart.
+ * normalizeCrawlRequest (services/crawl-request.ts) fills them in, so the two cannot drift apart.
  */
 export const CRAWL_REQUEST_DEFAULTS = {
   strategy: 'bfs' as CrawlStrategy,
@@ -78,3 +115,96 @@ export const CRAWL_REQUEST_DEFAULTS = {
   store: { html: true },
   extract: { enabled: true },
 } as const;
+
+/** A document of a similarity set: text, or HTML with the URL it came from. */
+export interface SimilarDocument {
+  text?: string;
+  html?: string;
+  url?: string;
+}
+
+/** How a crawl treats the hosts it fetches from (the request's `politeness`, flat in CrawlSettings). */
+export interface PolitenessSettings {
+  delayMs: number;
+  maxCrawlDelayMs: number;
+  perHostConcurrency: number;
+  respectRobots: boolean;
+  respectNofollow: boolean;
+  /** Its product token picks the robots.txt group. */
+  userAgent: string;
+}
+
+/** How each page is fetched (the request's `fetch`, flat in CrawlSettings). */
+export interface FetchSettings {
+  timeoutMs: number;
+  maxBytes: number;
+  retries: number;
+}
+
+/**
+ * A crawl request with every default filled in: what the crawl runs with, as stored in crawls.request and
+ * shown back (normalizeCrawlRequest in services/crawl-request.ts writes it, storedCrawlRequest reads it).
+ */
+export interface NormalizedCrawlRequest {
+  seeds: string[];
+  strategy: CrawlStrategy;
+  relevance: {
+    query?: string;
+    similarTo?: { urls: string[]; documents: SimilarDocument[] };
+    corpus?: string;
+    threshold: number;
+    /** TF-IDF's text settings (with similarTo; absent in requests stored before them: the defaults) */
+    stopWords?: StopWordsSetting;
+    stem?: boolean;
+  } | null;
+  maxResults: number | null;
+  ignoreInternal: boolean;
+  topics: string[];
+  topic: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean };
+  maxPages: number;
+  maxDepth: number | null;
+  scope: { allowedDomains?: string[]; sameHost: boolean; include: string[]; exclude: string[] };
+  politeness: PolitenessSettings;
+  concurrency: number;
+  workers: number;
+  sitemaps: boolean;
+  fetch: FetchSettings;
+  store: { html: boolean };
+  extract: { enabled: boolean; method: ExtractionMethod };
+  webhook: WebhookConfig | null;
+}
+
+/** The engine's settings of a crawl from its normalized request. */
+export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest): CrawlSettings {
+  return {
+    crawlId,
+    seeds: request.seeds,
+    maxPages: request.maxPages,
+    maxDepth: request.maxDepth,
+    scope: request.scope,
+    ...request.politeness,
+    concurrency: request.concurrency,
+    ...request.fetch,
+    storeHtml: request.store.html,
+    sitemaps: request.sitemaps,
+    strategy: request.strategy,
+    relevance: request.relevance
+      ? {
+          ...(request.relevance.query !== undefined ? { query: request.relevance.query } : {}),
+          ...(request.relevance.similarTo ? { similarTo: request.relevance.similarTo } : {}),
+          ...(request.relevance.corpus ? { corpusId: request.relevance.corpus } : {}),
+          threshold: request.relevance.threshold,
+          text: {
+            stopWords: request.relevance.stopWords ?? DEFAULT_TEXT_SETTINGS.stopWords,
+            stem: request.relevance.stem ?? DEFAULT_TEXT_SETTINGS.stem,
+          },
+        }
+      : null,
+    maxResults: request.maxResults,
+    ignoreInternal: request.ignoreInternal,
+    topics: request.topics,
+    topicOptions: request.topic,
+    // the topic crawl's graph holds the first maxPages pages it discovers (docs/reference.md#topic-weights)
+    maxDiscovered: request.strategy === 'topic' ? request.maxPages : null,
+  };
+}

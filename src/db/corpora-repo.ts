@@ -204,10 +204,15 @@ export class CorporaRepository {
   }
 
   /**
-   * The completed corpus `id` as a Corpus, read once and kept (LRU of LOADED_CORPORA). A missing corpus is a
-   * not_found TrawlError, one not completed (yet, or failed) a conflict, both on `field`.
+   * The completed corpus `id` as a Corpus, read once and kept (LRU of LOADED_CORPORA). A missing corpus, or
+   * one `scope` may not see, is a not_found TrawlError, one not completed (yet, or failed) a conflict, both on
+   * `field`.
    */
-  async loadCorpus(id: string, field = 'corpus'): Promise<StoredCorpus> {
+  async loadCorpus(id: string, scope: TenantScope, field = 'corpus'): Promise<StoredCorpus> {
+    // the cache is shared by every tenant: whether this one may see the corpus is asked before it is served
+    if (scope.kind === 'tenant' && !(await this.get(id, scope))) {
+      throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
+    }
     let loading = this.loaded.get(id);
     if (loading) {
       // most recently used last
@@ -227,7 +232,7 @@ export class CorporaRepository {
   }
 
   private async readCorpus(id: string, field: string): Promise<StoredCorpus> {
-    // internal: the cache is shared by every tenant; CorpusService.loadCorpus checks the caller's scope first
+    // internal: the cache is shared by every tenant; loadCorpus checked the caller's scope first
     const row = await this.get(id, INTERNAL_SCOPE);
     if (!row) throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
     if (row.status !== 'completed') {

@@ -133,11 +133,14 @@ export class PgCrawlStore implements CrawlStore {
       else ids.set(origin, cached);
     }
     if (unknown.length === 0) return ids;
-    const existing = await db.query<{ id: number; origin: string }>(sql('sites_by_origin'), [
-      crawlId,
-      unknown,
-    ]);
-    for (const row of existing.rows) ids.set(row.origin, row.id);
+    const readExisting = async (wanted: string[]) => {
+      const existing = await db.query<{ id: number; origin: string }>(sql('sites_by_origin'), [
+        crawlId,
+        wanted,
+      ]);
+      for (const row of existing.rows) ids.set(row.origin, row.id);
+    };
+    await readExisting(unknown);
     const missing = unknown.filter((origin) => !ids.has(origin));
     if (missing.length > 0) {
       const created = await db.query<{ id: number; origin: string }>(sql('sites_ensure'), [
@@ -148,13 +151,7 @@ export class PgCrawlStore implements CrawlStore {
       for (const row of created.rows) ids.set(row.origin, row.id);
       // another worker created some of them between our two statements: read those in a fresh snapshot
       const raced = missing.filter((origin) => !ids.has(origin));
-      if (raced.length > 0) {
-        const again = await db.query<{ id: number; origin: string }>(sql('sites_by_origin'), [
-          crawlId,
-          raced,
-        ]);
-        for (const row of again.rows) ids.set(row.origin, row.id);
-      }
+      if (raced.length > 0) await readExisting(raced);
     }
     // only rows known to be committed are cached: inside a transaction a new site may still roll back
     if (db === this.pool) for (const [origin, id] of ids) this.siteIds.set(`${crawlId} ${origin}`, id);

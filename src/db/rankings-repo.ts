@@ -2,18 +2,60 @@
 // per-vertex results, written together in one transaction so a ranking is never seen half-stored. A ranking
 // computed by a job is first stored queued, with its uploaded edges file in chunks (ranking_uploads).
 import type pg from 'pg';
+import type { EdgePolicy, GraphAnalysis } from '../crawler/rank/index.js';
 import { sql } from './sql.js';
 import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
 import { withTransaction } from './transaction.js';
 
+/** The options a ranking runs with, every default filled in (normalizeRankingOptions): rankings.params. */
+export interface RankingParams {
+  damping: number;
+  epsilon: number;
+  maxIterations: number;
+  topK: number;
+  jaccardK: number;
+  personalization: string[] | null;
+  selfLoops: EdgePolicy;
+  duplicateEdges: EdgePolicy;
+}
+
+/** A completed ranking's summary document (rankings.summary). */
+export interface RankingSummary {
+  iterations: number;
+  converged: boolean;
+  delta: number | null;
+  vertices: number;
+  edges: number;
+  declaredVertices: number | null;
+  droppedSelfLoops: number;
+  droppedDuplicates: number;
+  top: {
+    pageRank: Array<{ vertex: string; rank: number }>;
+    inDegree: Array<{ vertex: string; degree: number }>;
+    outDegree: Array<{ vertex: string; degree: number }>;
+  };
+  jaccard: GraphAnalysis['jaccard'];
+}
+
+/** What a failed ranking keeps as its error (rankings.error): the problem fields the request would have answered. */
+export interface RankingError {
+  code: string;
+  detail: string;
+  field?: string;
+  /** The line of the edges file at fault. */
+  line?: number;
+  [key: string]: unknown;
+}
+
 export interface RankingRow {
   id: string;
   crawl_id: string | null;
-  status: string;
-  params: Record<string, unknown>;
-  summary: unknown;
-  /** The error of a failed ranking (problem fields: code, detail, field, line…); null otherwise. */
-  error: Record<string, unknown> | null;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  params: RankingParams;
+  /** Set once the ranking completed. */
+  summary: RankingSummary | null;
+  /** Set when the ranking failed. */
+  error: RankingError | null;
   created_at: Date;
 }
 
@@ -46,6 +88,28 @@ const VERTEX_BATCH = 10_000;
 const UPLOAD_CHUNK_BYTES = 1 << 20;
 const UPLOAD_READ_CHUNKS = 16;
 
+/** The rankings row of a ranking (a completed one with its summary document, a queued one without). */
+async function insertRanking(
+  client: pg.PoolClient,
+  ranking: {
+    id: string;
+    crawlId: string | null;
+    status: string;
+    params: RankingParams;
+    summary: string | null;
+    owner?: string | null;
+  },
+): Promise<void> {
+  await client.query(sql('ranking_insert'), [
+    ranking.id,
+    ranking.crawlId,
+    ranking.status,
+    JSON.stringify(ranking.params),
+    ranking.summary,
+    ranking.owner ?? null,
+  ]);
+}
+
 export class RankingsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -53,21 +117,14 @@ export class RankingsRepository {
     id: string;
     crawlId: string | null;
     status: string;
-    params: object;
-    summary: object;
+    params: RankingParams;
+    summary: RankingSummary;
     vertices: RankingVertices;
     /** The API key that asked for it; null when the service runs open. */
     owner?: string | null;
   }): Promise<RankingRow> {
     await withTransaction(this.pool, async (client) => {
-      await client.query(sql('ranking_insert'), [
-        ranking.id,
-        ranking.crawlId,
-        ranking.status,
-        JSON.stringify(ranking.params),
-        JSON.stringify(ranking.summary),
-        ranking.owner ?? null,
-      ]);
+      await insertRanking(client, { ...ranking, summary: JSON.stringify(ranking.summary) });
       await insertVertices(client, ranking.id, ranking.vertices);
     });
     const row = await this.get(ranking.id, INTERNAL_SCOPE);
@@ -82,19 +139,12 @@ export class RankingsRepository {
   async createQueued(ranking: {
     id: string;
     crawlId: string | null;
-    params: object;
+    params: RankingParams;
     upload?: AsyncIterable<Buffer | string>;
     owner?: string | null;
   }): Promise<RankingRow> {
     await withTransaction(this.pool, async (client) => {
-      await client.query(sql('ranking_insert'), [
-        ranking.id,
-        ranking.crawlId,
-        'queued',
-        JSON.stringify(ranking.params),
-        null,
-        ranking.owner ?? null,
-      ]);
+      await insertRanking(client, { ...ranking, status: 'queued', summary: null });
       if (!ranking.upload) return;
       let seq = 0;
       let pending: Buffer[] = [];
@@ -138,7 +188,7 @@ export class RankingsRepository {
   }
 
   /** Stores a job's results: vertices afresh (a retried job may have stored some), summary, status completed. */
-  async complete(id: string, summary: object, vertices: RankingVertices): Promise<void> {
+  async complete(id: string, summary: RankingSummary, vertices: RankingVertices): Promise<void> {
     await withTransaction(this.pool, async (client) => {
       await client.query(sql('ranking_vertices_delete'), [id]);
       await insertVertices(client, id, vertices);
@@ -148,7 +198,7 @@ export class RankingsRepository {
   }
 
   /** Marks a queued or running ranking failed with its error, and drops its upload. */
-  async fail(id: string, error: Record<string, unknown>): Promise<void> {
+  async fail(id: string, error: RankingError): Promise<void> {
     await withTransaction(this.pool, async (client) => {
       await client.query(sql('ranking_fail'), [id, JSON.stringify(error)]);
       await client.query(sql('ranking_uploads_delete'), [id]);

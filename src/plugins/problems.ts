@@ -129,17 +129,20 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
     .send({ title: TITLES[status] ?? 'Error', status, ...body });
 }
 
+/** A 5xx: logged with its cause, answered without it (a 5xx body never carries internals). */
+function sendInternal(request: FastifyRequest, reply: FastifyReply, status: number, error: unknown) {
+  request.log.error({ err: error }, 'request failed');
+  return send(reply, status, {
+    type: problemType('internal'),
+    detail: 'the service could not complete the request',
+    instance: request.url,
+  });
+}
+
 /** The router's errors, before any route or hook runs: a malformed %-encoding (400), a too-long parameter (414). */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
-  if (status >= 500) {
-    request.log.error({ err: error }, 'request failed');
-    return send(reply, status, {
-      type: problemType('internal'),
-      detail: 'the service could not complete the request',
-      instance: request.url,
-    });
-  }
+  if (status >= 500) return sendInternal(request, reply, status, error);
   return send(reply, status, {
     type: problemType(error.code?.toLowerCase() ?? 'bad-request'),
     detail: error.message,
@@ -235,14 +238,7 @@ export default fp(
         });
       }
       const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-      if (status >= 500) {
-        request.log.error({ err: error }, 'request failed');
-        return send(reply, status, {
-          type: problemType('internal'),
-          detail: 'the service could not complete the request',
-          instance,
-        });
-      }
+      if (status >= 500) return sendInternal(request, reply, status, error);
       // Fastify's own 4xx (bad JSON, wrong content type, body too large): their messages are safe to show.
       return send(reply, status, {
         type: problemType(error.code?.toLowerCase() ?? 'bad-request'),

@@ -41,13 +41,32 @@ export const Uuid = Type.String({ format: 'uuid' });
 export const RowId = (options: { minimum: number; description?: string }) =>
   Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
 
-export const CrawlIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+/** The `:id` of a crawl, corpus or ranking. */
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+/**
+ * A query-string field left out takes its schema's `default`, filled by the validator (app.ts fills defaults
+ * in query strings, never in bodies), so a handler reads it as present: optional in the JSON schema and the
+ * OpenAPI file, required in the static type.
+ */
+export function Defaulted<T extends TSchema>(schema: T): T {
+  if (!('default' in schema)) throw new Error('Defaulted: the schema has no default to fill in');
+  return Type.Optional(schema) as unknown as T;
+}
 
 export const PageQueryLimit = Type.Integer({ minimum: 1, maximum: 1000, default: 50 });
 export const Cursor = Type.String({
   maxLength: 200,
   description: 'opaque cursor from a previous `next` link',
 });
+
+/** A page of a cursor-paginated list, as paginate() (services/pagination.ts) answers every list endpoint. */
+export function ListPage<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    next: Nullable(Type.String(), { description: 'the next page, or null on the last' }),
+  });
+}
 
 export const IsoDate = Nullable(Type.String({ format: 'date-time' }));
 
@@ -78,16 +97,15 @@ export const TextSettingsProperties = {
         Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 2000 }),
       ],
       {
-        default: 'default',
         description:
-          "TF-IDF's stop words: default (the Snowball project's 174 English function words), none, or your own list",
+          "TF-IDF's stop words: default (the Snowball project's 174 English function words; when absent), none, or your own list",
       },
     ),
   ),
   stem: Type.Optional(
     Type.Boolean({
-      default: false,
-      description: 'TF-IDF: reduce words to their Porter stems, so "cats" and "cat" are one term',
+      description:
+        'TF-IDF: reduce words to their Porter stems, so "cats" and "cat" are one term (default false)',
     }),
   ),
 };

@@ -3,8 +3,10 @@
 import { type Static, Type } from 'typebox';
 import {
   Cursor,
+  Defaulted,
   httpUrl,
   IsoDate,
+  ListPage,
   Nullable,
   PageQueryLimit,
   TextSettingsProperties,
@@ -114,24 +116,19 @@ export const CorpusStatus = Type.Object({
 });
 
 export const CorpusListQuery = Type.Object(
-  { limit: Type.Optional(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
   { additionalProperties: false },
 );
 
-export const CorpusList = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      id: Uuid,
-      name: Type.String(),
-      status: CorpusStatusName,
-      documentCount: Type.Integer(),
-      termCount: Type.Integer(),
-      createdAt: Type.String({ format: 'date-time' }),
-      finishedAt: IsoDate,
-      links: CorpusLinks,
-    }),
-  ),
-  next: Nullable(Type.String()),
-});
-
-export const CorpusIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export const CorpusList = ListPage(
+  Type.Object({
+    id: Uuid,
+    name: Type.String(),
+    status: CorpusStatusName,
+    documentCount: Type.Integer(),
+    termCount: Type.Integer(),
+    createdAt: Type.String({ format: 'date-time' }),
+    finishedAt: IsoDate,
+    links: CorpusLinks,
+  }),
+);

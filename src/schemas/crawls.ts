@@ -10,8 +10,10 @@ import {
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import {
   Cursor,
+  Defaulted,
   httpUrl,
   IsoDate,
+  ListPage,
   Nullable,
   PageQueryLimit,
   RowId,
@@ -389,7 +391,7 @@ export const CrawlCreated = Type.Object({
 });
 
 export const CrawlListQuery = Type.Object(
-  { limit: Type.Optional(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
   { additionalProperties: false },
 );
 
@@ -402,14 +404,11 @@ export const CrawlSummary = Type.Object({
   links: CrawlLinks,
 });
 
-export const CrawlList = Type.Object({
-  items: Type.Array(CrawlSummary),
-  next: Nullable(Type.String()),
-});
+export const CrawlList = ListPage(CrawlSummary);
 
 export const PageListQuery = Type.Object(
   {
-    limit: Type.Optional(PageQueryLimit),
+    limit: Defaulted(PageQueryLimit),
     cursor: Type.Optional(Cursor),
     type: Type.Optional(Type.String({ enum: [...PAGE_TYPES] })),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
@@ -423,7 +422,7 @@ export const PageListQuery = Type.Object(
           "true: the crawl's results only (its first maxResults relevant pages, in the order they were recorded)",
       }),
     ),
-    sort: Type.Optional(
+    sort: Defaulted(
       Type.String({
         enum: ['id', '-score'],
         default: 'id',
@@ -433,6 +432,7 @@ export const PageListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type PageListQuery = Static<typeof PageListQuery>;
 
 export const PageSummary = Type.Object({
   id: Type.Integer(),
@@ -462,10 +462,7 @@ export const PageSummary = Type.Object({
   }),
 });
 
-export const PageList = Type.Object({
-  items: Type.Array(PageSummary),
-  next: Nullable(Type.String()),
-});
+export const PageList = ListPage(PageSummary);
 
 export const PageParams = Type.Object(
   { id: Uuid, pageId: RowId({ minimum: 1 }) },
@@ -513,7 +510,7 @@ export const PageDetail = Type.Object({
 });
 
 export const HostListQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
+  { limit: Defaulted(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
   { additionalProperties: false },
 );
 

@@ -1,11 +1,12 @@
 // GET /v1/crawls/:id/events (server-sent events) and GET /v1/crawls/:id/webhooks.
 import { Type } from 'typebox';
 import { WEBHOOK_EVENTS } from '../crawler/crawl-request.js';
-import { Nullable, RowId } from './common.js';
+import { Cursor, Defaulted, ListPage, Nullable, RowId } from './common.js';
+import { PageSummary } from './crawls.js';
 
 export const LiveQuery = Type.Object(
   {
-    pages: Type.Optional(
+    pages: Defaulted(
       Type.Boolean({ default: false, description: 'also send a `page` event for each written page' }),
     ),
   },
@@ -27,46 +28,38 @@ export const ProgressEvent = Type.Object(
   { description: '`event: progress`, at most every 500 ms while the crawl is queued or running' },
 );
 
-export const PageEvent = Type.Object(
-  {
-    id: Type.Integer(),
-    url: Type.String(),
-    type: Type.String(),
-    status: Nullable(Type.Integer()),
-    contentType: Nullable(Type.String()),
-    bytes: Nullable(Type.Integer()),
-    loadMs: Nullable(Type.Integer()),
-    depth: Type.Integer(),
-    score: Nullable(Type.Number()),
-    title: Nullable(Type.String()),
-    fetchedAt: Nullable(Type.String()),
-  },
+export const PageEvent = Type.Pick(
+  PageSummary,
+  ['id', 'url', 'type', 'status', 'contentType', 'bytes', 'loadMs', 'depth', 'score', 'title', 'fetchedAt'],
   { description: '`event: page` (with ?pages=true), once per written page; dedupe on id after a resume' },
 );
 
 export const WebhookDeliveriesQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-    after: Type.Optional(RowId({ minimum: 0, description: 'delivery id to list after (cursor)' })),
+    limit: Defaulted(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    cursor: Type.Optional(Cursor),
+    after: Type.Optional(
+      RowId({
+        minimum: 0,
+        description: 'delivery id to list after: the older form of `cursor`, kept as its alias',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const WebhookDeliveryList = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      eventId: Type.Integer({
-        description: 'the x-trawl-delivery header: the same for every attempt of an event',
-      }),
-      event: Type.String({ enum: [...WEBHOOK_EVENTS] }),
-      attempt: Type.Integer(),
-      status: Nullable(Type.Integer(), { description: "the receiver's HTTP status" }),
-      outcome: Type.String({ enum: ['delivered', 'retrying', 'failed'] }),
-      error: Nullable(Type.String()),
-      durationMs: Type.Integer(),
-      attemptedAt: Type.String({ format: 'date-time' }),
+export const WebhookDeliveryList = ListPage(
+  Type.Object({
+    id: Type.Integer(),
+    eventId: Type.Integer({
+      description: 'the x-trawl-delivery header: the same for every attempt of an event',
     }),
-  ),
-  next: Nullable(Type.String()),
-});
+    event: Type.String({ enum: [...WEBHOOK_EVENTS] }),
+    attempt: Type.Integer(),
+    status: Nullable(Type.Integer(), { description: "the receiver's HTTP status" }),
+    outcome: Type.String({ enum: ['delivered', 'retrying', 'failed'] }),
+    error: Nullable(Type.String()),
+    durationMs: Type.Integer(),
+    attemptedAt: Type.String({ format: 'date-time' }),
+  }),
+);

@@ -1,11 +1,12 @@
 // POST /v1/rankings, POST /v1/crawls/:id/rank and the ranking resources: the one source of validation,
 // TypeScript types and OpenAPI for PageRank and degree analysis (docs/reference.md#pagerank).
 import { type Static, Type } from 'typebox';
-import { Cursor, Nullable, PageQueryLimit, Uuid } from './common.js';
+import { ANALYSIS_DEFAULTS, DEFAULT_EDGE_POLICY } from '../crawler/rank/index.js';
+import { Cursor, Defaulted, ListPage, Nullable, PageQueryLimit, Uuid } from './common.js';
 
 const EdgePolicy = (what: string) =>
   Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
-    default: 'reject',
+    default: DEFAULT_EDGE_POLICY,
     description: `reject: a ${what} is a 400 naming it; drop: it is skipped and counted`,
   });
 
@@ -14,13 +15,18 @@ const VertexName = Type.String({ minLength: 1, maxLength: 4096 });
 /** The options of a ranking; the JSON body of POST /v1/crawls/:id/rank, the query string of an edges-file upload. */
 export const RankingOptionsProperties = {
   damping: Type.Optional(
-    Type.Number({ minimum: 0, maximum: 1, default: 0.85, description: 'β: probability of following a link' }),
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      default: ANALYSIS_DEFAULTS.damping,
+      description: 'β: probability of following a link',
+    }),
   ),
   epsilon: Type.Optional(
     Type.Number({
       exclusiveMinimum: 0,
       maximum: 1,
-      default: 1e-6,
+      default: ANALYSIS_DEFAULTS.epsilon,
       description: 'stop when the L1 norm of the change is at most this',
     }),
   ),
@@ -28,18 +34,23 @@ export const RankingOptionsProperties = {
     Type.Integer({
       minimum: 0,
       maximum: 100_000,
-      default: 1000,
+      default: ANALYSIS_DEFAULTS.maxIterations,
       description: 'iteration cap; reaching it answers converged: false',
     }),
   ),
   topK: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 1000, default: 10, description: 'length of each top list' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      default: ANALYSIS_DEFAULTS.topK,
+      description: 'length of each top list',
+    }),
   ),
   jaccardK: Type.Optional(
     Type.Integer({
       minimum: 0,
       maximum: 100_000,
-      default: 100,
+      default: ANALYSIS_DEFAULTS.jaccardK,
       description: 'size of the top sets compared by Jaccard similarity',
     }),
   ),
@@ -75,7 +86,15 @@ export const EdgesFileBody = Type.Unknown({
     'the edges file: first line the vertex count (an upper bound: fewer distinct names is allowed), then one "from to" pair per line; blank lines and lines starting with # are skipped. Options go in the query string.',
 });
 
-export const RankingIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+/** The options a ranking ran with, as every ranking document shows them (normalizeRankingOptions). */
+const RankedWith = {
+  damping: Type.Number(),
+  epsilon: Type.Number(),
+  maxIterations: Type.Integer(),
+  topK: Type.Integer(),
+  jaccardK: Type.Integer(),
+  personalization: Nullable(Type.Array(Type.String())),
+};
 
 const RankedByPageRank = Type.Array(Type.Object({ vertex: Type.String(), rank: Type.Number() }));
 const RankedByDegree = Type.Array(Type.Object({ vertex: Type.String(), degree: Type.Integer() }));
@@ -96,12 +115,7 @@ export const Ranking = Type.Object({
   }),
   droppedSelfLoops: Type.Integer(),
   droppedDuplicates: Type.Integer(),
-  damping: Type.Number(),
-  epsilon: Type.Number(),
-  maxIterations: Type.Integer(),
-  topK: Type.Integer(),
-  jaccardK: Type.Integer(),
-  personalization: Nullable(Type.Array(Type.String())),
+  ...RankedWith,
   top: Type.Object(
     {
       pageRank: RankedByPageRank,
@@ -129,12 +143,7 @@ export const RankingJob = Type.Object({
     description: 'poll GET /v1/rankings/:id until completed or failed',
   }),
   crawlId: Nullable(Uuid, { description: 'the crawl whose link graph is ranked' }),
-  damping: Type.Number(),
-  epsilon: Type.Number(),
-  maxIterations: Type.Integer(),
-  topK: Type.Integer(),
-  jaccardK: Type.Integer(),
-  personalization: Nullable(Type.Array(Type.String())),
+  ...RankedWith,
   error: Nullable(
     Type.Object(
       {
@@ -157,13 +166,13 @@ export const RankingOrJob = Type.Union([Ranking, RankingJob]);
 export const VerticesQuery = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'one vertex by name' })),
-    sort: Type.Optional(
+    sort: Defaulted(
       Type.Union([Type.Literal('-pageRank'), Type.Literal('-inDegree'), Type.Literal('-outDegree')], {
         default: '-pageRank',
         description: 'largest first; ties by vertex name',
       }),
     ),
-    limit: Type.Optional(PageQueryLimit),
+    limit: Defaulted(PageQueryLimit),
     cursor: Type.Optional(Cursor),
   },
   { additionalProperties: false },
@@ -177,15 +186,12 @@ export const RankedVertex = Type.Object({
   outDegree: Type.Integer(),
 });
 
-export const VertexPage = Type.Object({
-  items: Type.Array(RankedVertex),
-  next: Nullable(Type.String(), { description: 'the next page, or null on the last' }),
-});
+export const VertexPage = ListPage(RankedVertex);
 
 /** GET /v1/crawls/:id/graph: the crawl's graph formats, GEXF (for Gephi) carrying PageRank and degrees. */
 export const GraphExportQuery = Type.Object(
   {
-    format: Type.Optional(
+    format: Defaulted(
       Type.Union([Type.Literal('edges'), Type.Literal('json'), Type.Literal('gexf')], { default: 'edges' }),
     ),
   },

@@ -1,7 +1,7 @@
 // GET /v1/crawls/:id/report: the crawl's summary tables (pages by type, invalid pages by status, what was found
 // per page, documents by type, timings, harvest over time) as one JSON document; report.html renders it.
 import { type Static, Type } from 'typebox';
-import { Nullable } from './common.js';
+import { Defaulted, Nullable } from './common.js';
 
 const Summary = Type.Object({
   mean: Nullable(Type.Number()),
@@ -91,7 +91,7 @@ export type CrawlReport = Static<typeof CrawlReport>;
 
 export const ReportHtmlQuery = Type.Object(
   {
-    rows: Type.Optional(
+    rows: Defaulted(
       Type.Integer({ minimum: 0, maximum: 5000, default: 200, description: 'page rows in the table' }),
     ),
   },

@@ -1,9 +1,10 @@
 // GET /v1/crawls/:id/stats/…: word statistics of a crawl's main text (docs/reference.md#word-statistics) and its SVG plots.
 import { type Static, Type } from 'typebox';
+import { Defaulted } from './common.js';
 
 export const WordStatsQuery = Type.Object(
   {
-    top: Type.Optional(
+    top: Defaulted(
       Type.Integer({ minimum: 0, maximum: 10_000, default: 100, description: 'how many words to list' }),
     ),
   },
@@ -13,7 +14,7 @@ export type WordStatsQuery = Static<typeof WordStatsQuery>;
 
 export const WordPlotQuery = Type.Object(
   {
-    top: Type.Optional(
+    top: Defaulted(
       Type.Integer({ minimum: 1, maximum: 10_000, default: 1000, description: 'how many ranks to plot' }),
     ),
   },

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { textPage } from '../crawler/parse/text-page.js';
 import { CorpusBuilder } from '../crawler/score/index.js';
 import { settingsMismatch, type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
-import type { CorporaRepository, CorpusProgress, CorpusSource, StoredCorpus } from '../db/corpora-repo.js';
+import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
 import type { CrawlsRepository } from '../db/crawls-repo.js';
 import { scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
@@ -14,8 +14,9 @@ import { queueCorpus } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
 import { type DocumentFetcher, parseAsCrawled } from './documents.js';
-import { decodeCursor, encodeCursor, isCreatedAtCursor, iso } from './pagination.js';
+import { type CreatedAtCursor, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
+import { corpusLinks, corpusStatusView, corpusSummaryView } from './views.js';
 
 export interface CorpusServiceOptions {
   repository: CorporaRepository;
@@ -24,10 +25,6 @@ export interface CorpusServiceOptions {
 }
 
 const CRAWL_RUNNING = new Set(['queued', 'running']);
-
-export function corpusLinks(id: string) {
-  return { self: `/v1/corpora/${id}` };
-}
 
 /** The source a request names, checked: exactly one kind, every uploaded document well-formed. */
 export function corpusSource(request: CorpusRequest): CorpusSource {
@@ -94,52 +91,13 @@ export class CorpusService {
     const row = await this.options.repository.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no corpus with id ${id}`);
     const topTerms = row.status === 'completed' ? await this.options.repository.topTerms(id, TOP_TERMS) : [];
-    return {
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      documentCount: row.document_count,
-      termCount: row.term_count,
-      progress: row.progress,
-      textSettings: row.text_settings,
-      topTerms: topTerms.map(({ term, document_frequency }) => ({
-        term,
-        documentFrequency: document_frequency,
-      })),
-      createdAt: row.created_at.toISOString(),
-      finishedAt: iso(row.finished_at),
-      error: row.error,
-      links: corpusLinks(row.id),
-    };
+    return corpusStatusView(row, topTerms);
   }
 
   async list(limit: number, cursor: string | undefined, scope: TenantScope) {
-    const after = cursor ? decodeCursor(cursor, isCreatedAtCursor) : null;
-    const rows = await this.options.repository.list(limit + 1, after, scope);
-    const items = rows.slice(0, limit).map((row) => ({
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      documentCount: row.document_count,
-      termCount: row.term_count,
-      createdAt: row.created_at.toISOString(),
-      finishedAt: iso(row.finished_at),
-      links: corpusLinks(row.id),
-    }));
-    const last = rows[limit - 1];
-    const next =
-      rows.length > limit && last
-        ? `/v1/corpora?limit=${limit}&cursor=${encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id })}`
-        : null;
-    return { items, next };
-  }
-
-  /** A completed corpus by id (a 404 / 409 TrawlError on `field` otherwise): CorporaRepository.loadCorpus. */
-  async loadCorpus(id: string, field: string, scope: TenantScope): Promise<StoredCorpus> {
-    if (scope.kind === 'tenant' && !(await this.options.repository.get(id, scope))) {
-      throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
-    }
-    return this.options.repository.loadCorpus(id, field);
+    const read = (after: CreatedAtCursor | null, rows: number) =>
+      this.options.repository.list(rows, after, scope);
+    return paginateNewestFirst('/v1/corpora', { limit, cursor }, read, corpusSummaryView);
   }
 }
 

@@ -5,8 +5,8 @@
 import type { ReportRepository } from '../db/report-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import type { CrawlReport } from '../schemas/report.js';
+import type { CrawlReader } from './crawl-reader.js';
 import type { CrawlStatsService } from './crawl-stats.js';
-import type { CrawlService } from './crawls.js';
 import type { RankingService } from './rankings.js';
 import { type ReportExtras, renderReportHtml } from './report-html.js';
 
@@ -20,7 +20,7 @@ const ZIPF_ROWS = 20;
 export class CrawlReportService {
   constructor(
     private readonly options: {
-      crawls: CrawlService;
+      crawls: CrawlReader;
       stats: CrawlStatsService;
       rankings: RankingService;
       repository: ReportRepository;
@@ -59,8 +59,7 @@ export class CrawlReportService {
     const graph =
       strategy === 'topic'
         ? {
-            vertices: ((await this.options.crawls.graph(crawlId, 'json', scope)) as { vertices: unknown[] })
-              .vertices.length,
+            vertices: (await this.options.crawls.linkGraph(crawlId, scope)).vertices.length,
           }
         : null;
     const summary = (mean: number | null, median: number | null, p95: number | null, max: number | null) => ({

@@ -18,7 +18,7 @@ import { TrawlError } from '../errors.js';
 import { queueCrawlText } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import type { WordStats } from '../schemas/stats.js';
-import { storedCrawlRequest } from './crawls.js';
+import { storedCrawlRequest } from './crawl-request.js';
 import { storedBodyText } from './stored-body.js';
 
 /** Pages per transaction of the text job: the counter document is rewritten once per batch. */

@@ -1,4 +1,4 @@
-// Live progress of a crawl as a sequence of server-sent events: `progress` snapshots (CrawlService.status),
+// Live progress of a crawl as a sequence of server-sent events: `progress` snapshots (the crawl's status),
 // optional `page` events for written pages, and one final `status` event. The stream wakes on the crawl's bus
 // messages (another process may run the crawl) and polls as a fallback; everything it sends is read from
 // PostgreSQL, so a resumed stream (Last-Event-ID) is rebuilt from the same record.
@@ -14,7 +14,8 @@ import { isFinished } from '../crawler/crawl-request.js';
 import type { LiveRepository } from '../db/live-repo.js';
 import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
 import type { CrawlEventBus } from '../jobs/crawl-events.js';
-import type { CrawlService } from './crawls.js';
+import type { CrawlReader } from './crawl-reader.js';
+import { type CrawlStatusView, crawlProgressView, pageEventView } from './views.js';
 
 export interface LiveEvent {
   event: 'progress' | 'page' | 'status';
@@ -24,7 +25,7 @@ export interface LiveEvent {
 }
 
 export interface LiveProgressOptions {
-  crawls: CrawlService;
+  crawls: CrawlReader;
   repository: LiveRepository;
   bus: CrawlEventBus;
   /** Least time between two progress events. */
@@ -33,28 +34,11 @@ export interface LiveProgressOptions {
   pollMs: number;
 }
 
-type Status = Awaited<ReturnType<CrawlService['status']>>;
-
 const PAGE_BATCH = 500;
 
 /** Last-Event-ID as a page id mark; anything else starts from the beginning. */
 export function resumeMark(lastEventId: string | undefined): number {
   return lastEventId && /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId.trim()) : 0;
-}
-
-function progressOf(status: Status) {
-  return {
-    id: status.id,
-    status: status.status,
-    counts: status.counts,
-    pagesFetched: status.pagesFetched,
-    pagesPerSecond: status.pagesPerSecond,
-    frontier: status.frontier,
-    elapsedMs: status.elapsedMs,
-    ...(status.relevantPages !== undefined
-      ? { relevantPages: status.relevantPages, harvestRate: status.harvestRate }
-      : {}),
-  };
 }
 
 export class LiveProgressService {
@@ -72,7 +56,7 @@ export class LiveProgressService {
 
   private async *stream(
     crawlId: string,
-    first: Status,
+    first: CrawlStatusView,
     request: { pages: boolean; lastEventId?: string | undefined; signal: AbortSignal },
   ): AsyncGenerator<LiveEvent> {
     const { crawls, repository, bus, progressIntervalMs, pollMs } = this.options;
@@ -105,19 +89,7 @@ export class LiveProgressService {
               yield {
                 event: 'page',
                 id: String(mark),
-                data: {
-                  id: row.id,
-                  url: row.url,
-                  type: row.type,
-                  status: row.status,
-                  contentType: row.content_type,
-                  bytes: row.bytes,
-                  loadMs: row.load_ms,
-                  depth: row.depth,
-                  score: row.score,
-                  title: row.title,
-                  fetchedAt: row.fetched_at?.toISOString() ?? null,
-                },
+                data: pageEventView(row),
               };
             }
             const last = rows[rows.length - 1];
@@ -135,7 +107,7 @@ export class LiveProgressService {
           yield { event: 'status', id: String(mark), data: status };
           return;
         }
-        yield { event: 'progress', id: String(mark), data: progressOf(status) };
+        yield { event: 'progress', id: String(mark), data: crawlProgressView(status) };
         if (signal.aborted) return;
         // at most one progress event per interval; sooner than the poll only when a bus message came
         await sleep(Math.max(0, progressIntervalMs - (Date.now() - tickStartMs)), undefined, {

@@ -1,5 +1,7 @@
 // Opaque keyset cursors shared by every list endpoint: JSON in base64url, checked on the way back in, so a
-// tampered cursor is a 400 naming the field rather than a cast error deep in PostgreSQL.
+// tampered cursor is a 400 naming the field rather than a cast error deep in PostgreSQL. paginate() is the
+// one way a list endpoint pages: it reads one row past the page to know whether a next page exists, and
+// writes the `next` link carrying the list's own query and the position of the page's last row.
 import { InputError } from '../errors.js';
 
 export function encodeCursor(value: unknown): string {
@@ -46,6 +48,76 @@ export function isCreatedAtCursor(value: unknown): value is CreatedAtCursor {
   return isIsoInstant(createdAt) && typeof id === 'string' && UUID.test(id);
 }
 
+/** The position of a row of a newest-first list. */
+export function createdAtCursorOf(row: { created_at: Date; id: string }): CreatedAtCursor {
+  return { createdAt: row.created_at.toISOString(), id: row.id };
+}
+
+/** The cursor of lists ordered by a bigint row id (pages, webhook deliveries), the score too when sorted by it. */
+export interface RowIdCursor {
+  after: number;
+  score?: number | null;
+}
+
+export function isRowIdCursor(value: unknown): value is RowIdCursor {
+  const { after, score } = (value ?? {}) as Record<string, unknown>;
+  return isRowId(after) && (score === undefined || score === null || Number.isFinite(score));
+}
+
+export interface Paginated<Item> {
+  items: Item[];
+  /** The next page's URL, or null on the last page. */
+  next: string | null;
+}
+
+/**
+ * One page of a keyset-ordered list. `read` gets the decoded cursor (null: from the start) and how many rows
+ * to read (one more than the page, so the last page is known without a count); `link` is the list's path and
+ * the query its next page keeps (in that order, `cursor` last; undefined values are left out).
+ */
+export async function paginate<Row, Item, Position>(list: {
+  limit: number;
+  cursor: string | undefined;
+  accept: (value: unknown) => value is Position;
+  read: (after: Position | null, rows: number) => Promise<Row[]>;
+  view: (row: Row) => Item;
+  positionOf: (row: Row) => Position;
+  link: { path: string; query: Record<string, string | number | boolean | undefined> };
+}): Promise<Paginated<Item>> {
+  // an empty cursor (`?cursor=`) is the first page, as it always was
+  const after = list.cursor ? decodeCursor(list.cursor, list.accept) : null;
+  const rows = await list.read(after, list.limit + 1);
+  const page = rows.slice(0, list.limit);
+  const last = page[page.length - 1];
+  let next: string | null = null;
+  if (rows.length > list.limit && last !== undefined) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(list.link.query)) {
+      if (value !== undefined) params.set(name, String(value));
+    }
+    params.set('cursor', encodeCursor(list.positionOf(last)));
+    next = `${list.link.path}?${params}`;
+  }
+  return { items: page.map(list.view), next };
+}
+
 export function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
+}
+
+/** A list newest first (crawls, corpora) at `path`, whose next page keeps only its limit. */
+export function paginateNewestFirst<Row extends { created_at: Date; id: string }, Item>(
+  path: string,
+  page: { limit: number; cursor: string | undefined },
+  read: (after: CreatedAtCursor | null, rows: number) => Promise<Row[]>,
+  view: (row: Row) => Item,
+): Promise<Paginated<Item>> {
+  return paginate({
+    ...page,
+    accept: isCreatedAtCursor,
+    read,
+    view,
+    positionOf: createdAtCursorOf,
+    link: { path, query: { limit: page.limit } },
+  });
 }

@@ -4,9 +4,10 @@
 // chunks with a queued ranking and a crawl with many links is queued too (202): the `rank` job parses and ranks.
 import { randomUUID } from 'node:crypto';
 import {
+  ANALYSIS_DEFAULTS,
   analyzeGraph,
+  DEFAULT_EDGE_POLICY,
   type Graph,
-  type GraphAnalysis,
   GraphBuilder,
   type GraphBuilderOptions,
   gexfChunks,
@@ -14,9 +15,11 @@ import {
   parseEdgesStream,
 } from '../crawler/rank/index.js';
 import type {
+  RankingError,
+  RankingParams,
   RankingRow,
+  RankingSummary,
   RankingsRepository,
-  RankingVertexRow,
   RankingVertices,
   VertexSort,
 } from '../db/rankings-repo.js';
@@ -25,9 +28,10 @@ import { InputError, TrawlError } from '../errors.js';
 import { queueRank } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
-import type { CrawlService } from './crawls.js';
+import type { CrawlReader } from './crawl-reader.js';
 import { unstorableText } from './input-text.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { paginate } from './pagination.js';
+import { rankedVertexView, rankingView } from './views.js';
 
 export interface RankingLimits {
   /** An uploaded edges file larger than this is a 413, counted as it streams in. */
@@ -62,47 +66,24 @@ export const DEFAULT_RANKING_JOB_THRESHOLDS: RankingJobThresholds = {
 
 export interface RankingServiceOptions {
   repository: RankingsRepository;
-  crawls: CrawlService;
+  crawls: CrawlReader;
   jobs: JobBackend;
   limits?: Partial<RankingLimits>;
   jobThresholds?: Partial<RankingJobThresholds>;
 }
 
-export function rankingLinks(id: string) {
-  return { self: `/v1/rankings/${id}`, vertices: `/v1/rankings/${id}/vertices` };
-}
-
 /** The options with every default filled in: what the ranking really ran with, stored and shown back. */
-export function normalizeRankingOptions(options: RankingOptions) {
+export function normalizeRankingOptions(options: RankingOptions): RankingParams {
   return {
-    damping: options.damping ?? 0.85,
-    epsilon: options.epsilon ?? 1e-6,
-    maxIterations: options.maxIterations ?? 1000,
-    topK: options.topK ?? 10,
-    jaccardK: options.jaccardK ?? 100,
+    damping: options.damping ?? ANALYSIS_DEFAULTS.damping,
+    epsilon: options.epsilon ?? ANALYSIS_DEFAULTS.epsilon,
+    maxIterations: options.maxIterations ?? ANALYSIS_DEFAULTS.maxIterations,
+    topK: options.topK ?? ANALYSIS_DEFAULTS.topK,
+    jaccardK: options.jaccardK ?? ANALYSIS_DEFAULTS.jaccardK,
     personalization: options.personalization ?? null,
-    selfLoops: options.selfLoops ?? 'reject',
-    duplicateEdges: options.duplicateEdges ?? 'reject',
+    selfLoops: options.selfLoops ?? DEFAULT_EDGE_POLICY,
+    duplicateEdges: options.duplicateEdges ?? DEFAULT_EDGE_POLICY,
   };
-}
-type NormalizedRankingOptions = ReturnType<typeof normalizeRankingOptions>;
-
-/** What a ranking stores as its summary document (rankings.summary). */
-interface RankingSummary {
-  iterations: number;
-  converged: boolean;
-  delta: number | null;
-  vertices: number;
-  edges: number;
-  declaredVertices: number | null;
-  droppedSelfLoops: number;
-  droppedDuplicates: number;
-  top: {
-    pageRank: Array<{ vertex: string; rank: number }>;
-    inDegree: Array<{ vertex: string; degree: number }>;
-    outDegree: Array<{ vertex: string; degree: number }>;
-  };
-  jaccard: GraphAnalysis['jaccard'];
 }
 
 const SORTS: Record<NonNullable<VerticesQuery['sort']>, VertexSort> = {
@@ -127,10 +108,6 @@ function vertexCursorOf(sort: VertexSort) {
   };
 }
 
-function vertexOf(row: RankingVertexRow) {
-  return { vertex: row.vertex, pageRank: row.page_rank, inDegree: row.in_degree, outDegree: row.out_degree };
-}
-
 /** Counts bytes as they stream in; the 413 comes as soon as the limit is passed, not after buffering. */
 async function* limitBytes(
   chunks: AsyncIterable<Buffer | string>,
@@ -147,16 +124,6 @@ async function* limitBytes(
     }
     yield chunk;
   }
-}
-
-/** What a failed ranking keeps as its error: the problem fields the request would have answered. */
-export interface RankingError {
-  code: string;
-  detail: string;
-  field?: string;
-  /** The line of the edges file at fault. */
-  line?: number;
-  [key: string]: unknown;
 }
 
 function errorOf(error: unknown): RankingError {
@@ -184,7 +151,7 @@ export class RankingService {
     this.jobThresholds = { ...DEFAULT_RANKING_JOB_THRESHOLDS, ...options.jobThresholds };
   }
 
-  #builderOptions(options: NormalizedRankingOptions): GraphBuilderOptions {
+  #builderOptions(options: RankingParams): GraphBuilderOptions {
     return {
       selfLoops: options.selfLoops,
       duplicateEdges: options.duplicateEdges,
@@ -285,7 +252,7 @@ export class RankingService {
   async runJob(rankingId: string, attempt: { last: boolean }): Promise<RankJobOutcome> {
     const row = await this.options.repository.start(rankingId);
     if (!row) return 'nothing-to-do';
-    const options = row.params as NormalizedRankingOptions;
+    const options = row.params;
     try {
       let graph: Graph;
       let declaredVertices: number | null = null;
@@ -308,10 +275,7 @@ export class RankingService {
     }
   }
 
-  #parseUpload(
-    chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-    options: NormalizedRankingOptions,
-  ) {
+  #parseUpload(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, options: RankingParams) {
     return parseEdgesStream(chunks, {
       ...this.#builderOptions(options),
       field: 'body',
@@ -326,7 +290,7 @@ export class RankingService {
       await this.options.repository.fail(row.id, errorOf(error)).catch(() => {});
       throw error;
     }
-    return this.#document(row);
+    return rankingView(row);
   }
 
   /** The crawl's link graph as GEXF 1.3 chunks, PageRank (default options) and degrees as node attributes. */
@@ -361,11 +325,8 @@ export class RankingService {
     };
   }
 
-  async #crawlGraph(crawlId: string, options: NormalizedRankingOptions): Promise<Graph> {
-    const { vertices, edges } = (await this.options.crawls.graph(crawlId, 'json', INTERNAL_SCOPE)) as {
-      vertices: Array<{ id: number; url: string }>;
-      edges: Array<[number, number]>;
-    };
+  async #crawlGraph(crawlId: string, options: RankingParams): Promise<Graph> {
+    const { vertices, edges } = await this.options.crawls.linkGraph(crawlId, INTERNAL_SCOPE);
     const builder = new GraphBuilder(this.#builderOptions(options));
     const ids = new Map<number, number>();
     // Every vertex is added, so pages without links (isolated) take part in PageRank too.
@@ -380,7 +341,7 @@ export class RankingService {
 
   async #store(
     graph: Graph,
-    options: NormalizedRankingOptions,
+    options: RankingParams,
     source: { crawlId: string | null; declaredVertices: number | null; scope: TenantScope },
   ) {
     const { summary, vertices } = this.#analyze(graph, options, source.declaredVertices);
@@ -393,11 +354,11 @@ export class RankingService {
       summary,
       vertices,
     });
-    return this.#document(row);
+    return rankingView(row);
   }
 
   /** PageRank, degrees, top lists and Jaccard overlaps: the summary document and the per-vertex results. */
-  #analyze(graph: Graph, options: NormalizedRankingOptions, declaredVertices: number | null) {
+  #analyze(graph: Graph, options: RankingParams, declaredVertices: number | null) {
     const personalization = options.personalization?.map((name, index) => {
       const id = graph.indexOf(name);
       if (id === undefined) {
@@ -438,41 +399,6 @@ export class RankingService {
     return { summary, vertices };
   }
 
-  /** A completed ranking's document, or the state of a queued, running or failed one (no results yet). */
-  #document(row: RankingRow) {
-    const params = row.params as NormalizedRankingOptions;
-    const options = {
-      damping: params.damping,
-      epsilon: params.epsilon,
-      maxIterations: params.maxIterations,
-      topK: params.topK,
-      jaccardK: params.jaccardK,
-      personalization: params.personalization ?? null,
-    };
-    if (row.status !== 'completed') {
-      return {
-        id: row.id,
-        status: row.status as 'queued' | 'running' | 'failed',
-        crawlId: row.crawl_id,
-        ...options,
-        // written by errorOf in this shape
-        error: row.error as RankingError | null,
-        createdAt: row.created_at.toISOString(),
-        links: rankingLinks(row.id),
-      };
-    }
-    return {
-      id: row.id,
-      status: 'completed' as const,
-      crawlId: row.crawl_id,
-      // written by #analyze in this shape; jsonb gives it back as it was
-      ...(row.summary as RankingSummary),
-      ...options,
-      createdAt: row.created_at.toISOString(),
-      links: rankingLinks(row.id),
-    };
-  }
-
   async #require(id: string, scope: TenantScope): Promise<RankingRow> {
     const row = await this.options.repository.get(id, scope);
     if (!row) throw new TrawlError('not_found', `no ranking with id ${id}`);
@@ -491,7 +417,7 @@ export class RankingService {
   }
 
   async get(id: string, scope: TenantScope) {
-    return this.#document(await this.#require(id, scope));
+    return rankingView(await this.#require(id, scope));
   }
 
   /** One vertex's PageRank and degrees. */
@@ -499,26 +425,27 @@ export class RankingService {
     await this.#requireCompleted(id, scope);
     const row = await this.options.repository.vertex(id, name);
     if (!row) throw new TrawlError('not_found', `ranking ${id} has no vertex ${JSON.stringify(name)}`);
-    return vertexOf(row);
+    return rankedVertexView(row);
   }
 
   /** Vertices largest first by the sort, ties by name, keyset-paginated. */
   async vertices(id: string, query: Omit<VerticesQuery, 'name'>, scope: TenantScope) {
     await this.#requireCompleted(id, scope);
-    const sortParam = query.sort ?? '-pageRank';
-    const sort = SORTS[sortParam];
-    const limit = query.limit ?? 50;
-    const afterPair = query.cursor ? decodeCursor(query.cursor, vertexCursorOf(sort)) : null;
-    const after = afterPair ? { value: afterPair[0], vertex: afterPair[1] } : null;
-    const rows = await this.options.repository.vertices(id, sort, after, limit + 1);
-    const items = rows.slice(0, limit).map(vertexOf);
-    const last = items[items.length - 1];
-    let next: string | null = null;
-    if (rows.length > limit && last) {
-      const params = new URLSearchParams({ sort: sortParam, limit: String(limit) });
-      params.set('cursor', encodeCursor([last[sort], last.vertex]));
-      next = `/v1/rankings/${id}/vertices?${params}`;
-    }
-    return { items, next };
+    const sort = SORTS[query.sort];
+    return paginate({
+      limit: query.limit,
+      cursor: query.cursor,
+      accept: vertexCursorOf(sort),
+      read: (after, rows) =>
+        this.options.repository.vertices(
+          id,
+          sort,
+          after ? { value: after[0], vertex: after[1] } : null,
+          rows,
+        ),
+      view: rankedVertexView,
+      positionOf: (row) => [rankedVertexView(row)[sort], row.vertex] as [number, string],
+      link: { path: `/v1/rankings/${id}/vertices`, query: { sort: query.sort, limit: query.limit } },
+    });
   }
 }

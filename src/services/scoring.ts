@@ -31,8 +31,8 @@ export interface CorpusLoader {
   /** `scope`: the caller's; another tenant's corpus is a 404. */
   loadCorpus(
     id: string,
-    field: string,
     scope: TenantScope,
+    field: string,
   ): Promise<CorpusCounts & { id: string; textSettings: TextSettingsRecord | null }>;
 }
 
@@ -85,7 +85,7 @@ export class ScoringService {
     } else if (request.similarTo !== undefined) {
       // The stored corpus is looked up before anything is fetched: a missing one costs no requests.
       const stored =
-        request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, 'corpus', scope) : null;
+        request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, scope, 'corpus') : null;
       if (stored) requireMatchingTextSettings(stored, model, 'corpus');
       const [similar, documents] = await Promise.all([
         this.loadAll(request.similarTo.documents, 'similarTo.documents', session),

@@ -3,45 +3,15 @@
 // so a captured delivery cannot be replayed later). A failed attempt is retried by a delayed `webhook` job
 // after baseDelayMs·2^(attempt−1); after maxAttempts the event is given up and the next one goes out.
 import { createHmac } from 'node:crypto';
-import { WEBHOOK_EVENTS, type WebhookConfig, type WebhookEvent } from '../crawler/crawl-request.js';
 import type { Fetcher } from '../crawler/fetch/index.js';
 import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
 import type { WebhookDeliveryRow, WebhooksRepository } from '../db/webhooks-repo.js';
 import { InputError } from '../errors.js';
 import { queueWebhookDelivery } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
-import type { CrawlService } from './crawls.js';
-
-// Headers the service sets itself; a request may not replace them.
-const RESERVED_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'host',
-  'user-agent',
-  'transfer-encoding',
-]);
-
-/** The request's `webhook` with defaults filled in (all events, no headers, no secret). */
-export function normalizeWebhook(webhook: {
-  url: string;
-  events?: string[];
-  headers?: Record<string, string>;
-  secret?: string;
-}): WebhookConfig {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(webhook.headers ?? {})) {
-    const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower) || lower.startsWith('x-trawl-'))
-      throw new InputError(`header ${name} is set by trawl itself`, `webhook.headers.${name}`);
-    headers[lower] = value;
-  }
-  return {
-    url: webhook.url,
-    events: webhook.events?.length ? [...new Set(webhook.events as WebhookEvent[])] : [...WEBHOOK_EVENTS],
-    headers,
-    secret: webhook.secret ?? null,
-  };
-}
+import type { CrawlReader } from './crawl-reader.js';
+import { encodeCursor, isRowIdCursor, paginate } from './pagination.js';
+import { webhookCrawlView, webhookDeliveryView } from './views.js';
 
 /** `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the secret>` */
 export function webhookSignature(secret: string, timestampSecs: number, body: string): string {
@@ -52,25 +22,13 @@ export function webhookSignature(secret: string, timestampSecs: number, body: st
  * The `crawl` object of a webhook body: the crawl at the moment its event happens. Taken when the event is
  * recorded and stored with it, so a retried `started` event still says `running`.
  */
-export async function webhookCrawlSnapshot(crawls: Pick<CrawlService, 'status'>, crawlId: string) {
-  const status = await crawls.status(crawlId, INTERNAL_SCOPE);
-  return {
-    status: status.status,
-    counts: status.counts,
-    pagesFetched: status.pagesFetched,
-    frontier: status.frontier,
-    pagesPerSecond: status.pagesPerSecond,
-    ...(status.relevantPages !== undefined
-      ? { relevantPages: status.relevantPages, harvestRate: status.harvestRate }
-      : {}),
-    error: status.error,
-    links: status._links,
-  };
+export async function webhookCrawlSnapshot(crawls: Pick<CrawlReader, 'status'>, crawlId: string) {
+  return webhookCrawlView(await crawls.status(crawlId, INTERNAL_SCOPE));
 }
 
 export interface WebhookDelivererOptions {
   repository: WebhooksRepository;
-  crawls: CrawlService;
+  crawls: CrawlReader;
   jobs: JobBackend;
   /** The SSRF-guarded crawler client: a webhook URL may not reach a private network either. */
   fetcher: Fetcher;
@@ -175,24 +133,27 @@ export class WebhookDeliverer {
     }
   }
 
-  /** GET /v1/crawls/:id/webhooks: delivery attempts, oldest first, cursor-paginated. */
-  async deliveries(crawlId: string, scope: TenantScope, limit: number, afterId: number) {
+  /**
+   * GET /v1/crawls/:id/webhooks: delivery attempts, oldest first, paginated by the shared `cursor`; `after` (a
+   * delivery id, the log's first cursor) is kept as its alias.
+   */
+  async deliveries(
+    crawlId: string,
+    scope: TenantScope,
+    query: { limit: number; cursor?: string | undefined; after?: number | undefined },
+  ) {
+    if (query.cursor !== undefined && query.after !== undefined) {
+      throw new InputError('give cursor or after (its older alias), not both', 'after');
+    }
     await this.options.crawls.requireVisible(crawlId, scope);
-    const rows = await this.options.repository.deliveries(crawlId, afterId, limit + 1);
-    const items = rows.slice(0, limit).map((row) => ({
-      id: row.id,
-      eventId: row.event_id,
-      event: row.event,
-      attempt: row.attempt,
-      status: row.status,
-      outcome: row.outcome,
-      error: row.error,
-      durationMs: row.duration_ms,
-      attemptedAt: row.attempted_at.toISOString(),
-    }));
-    const last = items[items.length - 1];
-    const next =
-      rows.length > limit && last ? `/v1/crawls/${crawlId}/webhooks?limit=${limit}&after=${last.id}` : null;
-    return { items, next };
+    return paginate({
+      limit: query.limit,
+      cursor: query.after !== undefined ? encodeCursor({ after: query.after }) : query.cursor,
+      accept: isRowIdCursor,
+      read: (after, rows) => this.options.repository.deliveries(crawlId, after?.after ?? 0, rows),
+      view: webhookDeliveryView,
+      positionOf: (row) => ({ after: row.id }),
+      link: { path: `/v1/crawls/${crawlId}/webhooks`, query: { limit: query.limit } },
+    });
   }
 }

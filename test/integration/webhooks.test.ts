@@ -129,6 +129,39 @@ test('a receiver gets every event once, in order, signed; one failing twice stil
   );
   // the secret is never shown back
   assert.equal(final.request && (final.request as { webhook: { secret: string } }).webhook.secret, '(set)');
+
+  // the log pages by the shared cursor: following `next` two at a time gives the whole log once, in order
+  const paged2: Array<{ id: number }> = [];
+  for (let url: string | null = `/v1/crawls/${id}/webhooks?limit=2`; url; ) {
+    const page: { statusCode: number; body: string; json(): unknown } = await app.inject({
+      method: 'GET',
+      url,
+    });
+    assert.equal(page.statusCode, 200, page.body);
+    const body = page.json() as { items: Array<{ id: number }>; next: string | null };
+    assert.ok(body.items.length <= 2);
+    paged2.push(...body.items);
+    assert.ok(!body.next?.includes('after='), body.next ?? '');
+    url = body.next;
+  }
+  assert.deepEqual(
+    paged2.map((d) => d.id),
+    log.items.map((d: { id: number }) => d.id),
+  );
+  // after= (a delivery id), the log's older cursor, is kept as an alias
+  const afterFirst = await app.inject({
+    method: 'GET',
+    url: `/v1/crawls/${id}/webhooks?after=${log.items[0].id}`,
+  });
+  assert.deepEqual(
+    afterFirst.json().items.map((d: { id: number }) => d.id),
+    log.items.slice(1).map((d: { id: number }) => d.id),
+  );
+  const firstPage = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}/webhooks?limit=1` })).json();
+  const both = await app.inject({ method: 'GET', url: `${firstPage.next}&after=0` });
+  assert.equal(both.statusCode, 400, both.body);
+  assert.match(both.headers['content-type'] as string, /^application\/problem\+json/);
+  assert.equal(both.json().field, 'after');
 });
 
 test('a receiver that does not answer does not hold up the crawl', { timeout: 60_000 }, async (t) => {

@@ -75,12 +75,21 @@ test('tampered cursors: odd dates, out-of-range dates, non-uuid ids, oversized i
   });
   assert.equal(byScore.statusCode, 200, byScore.body);
   for (const cursor of [{ after: 2 ** 53 }, { after: -1 }, { after: 1.5 }, { after: 1, score: 'x' }]) {
-    const pages = await app.inject({
-      method: 'GET',
-      url: `/v1/crawls/${crawlId}/pages?cursor=${cursorOf(cursor)}`,
-    });
-    problemOf(pages, 400, 'cursor');
+    // the webhook delivery log takes the same row-id cursor as the page list
+    for (const list of ['pages', 'webhooks']) {
+      const page = await app.inject({
+        method: 'GET',
+        url: `/v1/crawls/${crawlId}/${list}?cursor=${cursorOf(cursor)}`,
+      });
+      problemOf(page, 400, 'cursor');
+    }
   }
+  const deliveries = await app.inject({
+    method: 'GET',
+    url: `/v1/crawls/${crawlId}/webhooks?cursor=${cursorOf({ after: 9007199254740991 })}`,
+  });
+  assert.equal(deliveries.statusCode, 200, deliveries.body);
+  assert.deepEqual(deliveries.json(), { items: [], next: null });
 
   for (const cursor of [
     [1.5, 'a'],

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
@@ -8,6 +9,8 @@ import { parseHtml } from '../../src/crawler/parse/parse-html.js';
 import { CorpusBuilder, TfIdfScorer } from '../../src/crawler/score/index.js';
 import { CorporaRepository } from '../../src/db/corpora-repo.js';
 import { CrawlsRepository } from '../../src/db/crawls-repo.js';
+import { INTERNAL_SCOPE, tenantScope } from '../../src/db/tenant-scope.js';
+import { TrawlError } from '../../src/errors.js';
 import { parseAsCrawled } from '../../src/services/documents.js';
 import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, startTestWeb, type TestWeb } from '../support/testweb/index.js';
@@ -126,8 +129,17 @@ test('a corpus from uploaded documents: N, document frequencies counted by hand,
   assert.equal(corpus.error, null);
   assert.ok(corpus.finishedAt && corpus.finishedAt >= corpus.createdAt);
 
-  const loaded = await new CorporaRepository(runtime.db.pool).loadCorpus(id);
+  const repository = new CorporaRepository(runtime.db.pool);
+  const loaded = await repository.loadCorpus(id, INTERNAL_SCOPE);
   assert.equal(loaded.documentCount, 3);
+  // the loaded corpus is cached for every tenant, but a tenant that may not see it is still told "not found"
+  assert.equal(await repository.loadCorpus(id, tenantScope(null)), loaded);
+  await assert.rejects(repository.loadCorpus(id, tenantScope(randomUUID()), 'corpus'), (error: unknown) => {
+    assert.ok(error instanceof TrawlError);
+    assert.equal(error.code, 'not_found');
+    assert.equal(error.field, 'corpus');
+    return true;
+  });
   assert.equal(loaded.documentFrequency('rackets'), 2);
   assert.equal(loaded.documentFrequency('balls'), 2);
   assert.equal(loaded.documentFrequency('and'), 0, 'stop words are not terms');
@@ -181,7 +193,7 @@ test('a corpus from URLs: fetched (robots.txt obeyed); a URL that fails is skipp
     { term: 'title', documentFrequency: 1 },
     { term: 'wimbledon', documentFrequency: 1 },
   ]);
-  const loaded = await new CorporaRepository(runtime.db.pool).loadCorpus(id);
+  const loaded = await new CorporaRepository(runtime.db.pool).loadCorpus(id, INTERNAL_SCOPE);
   assert.equal(loaded.documentFrequency('secret'), 0);
   assert.equal(loaded.documentFrequency('ignored'), 1, "the title is in the document's words");
 });
@@ -233,7 +245,7 @@ test('a corpus from a finished crawl of the test web counts each stored HTML pag
     skipped: 0,
     skippedDocuments: [],
   });
-  const loaded = await new CorporaRepository(runtime.db.pool).loadCorpus(id);
+  const loaded = await new CorporaRepository(runtime.db.pool).loadCorpus(id, INTERNAL_SCOPE);
   for (const [term, df] of Object.entries(frequencies))
     assert.equal(loaded.documentFrequency(term), df, term);
   const top = Object.entries(frequencies)

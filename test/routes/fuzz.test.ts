@@ -204,7 +204,12 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: '/v1/crawls/:id', query: [], ids: { id: 'crawlId' } },
   // the live stream of an ended crawl closes after its status event; a running one would stream on
   { method: 'GET', path: '/v1/crawls/:id/events', query: ['pages'], ids: { id: 'endedCrawlId' } },
-  { method: 'GET', path: '/v1/crawls/:id/webhooks', query: ['limit', 'after'], ids: { id: 'crawlId' } },
+  {
+    method: 'GET',
+    path: '/v1/crawls/:id/webhooks',
+    query: ['limit', 'cursor', 'after'],
+    ids: { id: 'crawlId' },
+  },
   {
     method: 'GET',
     path: '/v1/crawls/:id/pages',

@@ -1,27 +1,18 @@
 // The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
-import type { CrawlStrategy, PageType } from '../crawl-request.js';
+import type { CrawlStrategy, FetchSettings, PageType, PolitenessSettings } from '../crawl-request.js';
 import type { TextSettings } from '../text/word-model.js';
 
 export type { PageType };
 
-export interface CrawlSettings {
+export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   crawlId: string;
   seeds: string[];
   maxPages: number;
   maxDepth: number | null;
   scope: { allowedDomains?: string[]; sameHost?: boolean; include?: string[]; exclude?: string[] };
-  delayMs: number;
-  maxCrawlDelayMs: number;
-  perHostConcurrency: number;
-  respectRobots: boolean;
-  respectNofollow: boolean;
-  userAgent: string;
   concurrency: number;
-  timeoutMs: number;
-  maxBytes: number;
-  retries: number;
   storeHtml: boolean;
   sitemaps: boolean;
   /** bfs: all links weigh the same; best-first: a link weighs its page's score; topic: docs/reference.md#topic-weights. */

@@ -3,7 +3,7 @@
 
 import { InputError } from '../../errors.js';
 import type { Graph } from './graph.js';
-import { type PageRankOptions, pageRank } from './pagerank.js';
+import { PAGERANK_DEFAULTS, type PageRankOptions, pageRank } from './pagerank.js';
 
 export interface RankedVertex {
   vertex: string;
@@ -88,12 +88,15 @@ export interface GraphAnalysis {
   jaccard: { 'inDegree~pageRank': number; 'inDegree~outDegree': number; 'outDegree~pageRank': number };
 }
 
+/** The analysis's options when a ranking does not give them: PageRank's, the top list length and Jaccard's k. */
+export const ANALYSIS_DEFAULTS = { ...PAGERANK_DEFAULTS, topK: 10, jaccardK: 100 } as const;
+
 /** PageRank plus the queries of docs/reference.md#pagerank: top-k by each measure and the Jaccard overlap of the top-jaccardK sets. */
 export function analyzeGraph(graph: Graph, options: AnalyzeOptions = {}): GraphAnalysis {
-  const damping = options.damping ?? 0.85;
-  const epsilon = options.epsilon ?? 1e-6;
-  const k = options.topK ?? 10;
-  const jaccardK = options.jaccardK ?? 100;
+  const damping = options.damping ?? ANALYSIS_DEFAULTS.damping;
+  const epsilon = options.epsilon ?? ANALYSIS_DEFAULTS.epsilon;
+  const k = options.topK ?? ANALYSIS_DEFAULTS.topK;
+  const jaccardK = options.jaccardK ?? ANALYSIS_DEFAULTS.jaccardK;
   if (!(Number.isSafeInteger(jaccardK) && jaccardK >= 0)) {
     throw new InputError(`jaccardK must be a non-negative integer, got ${jaccardK}`, 'jaccardK');
   }

@@ -12,7 +12,7 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../../errors.js';
-import { type Graph, GraphBuilder, type GraphBuilderOptions } from './graph.js';
+import { DEFAULT_EDGE_POLICY, type Graph, GraphBuilder, type GraphBuilderOptions } from './graph.js';
 
 export interface ParseEdgesOptions extends GraphBuilderOptions {
   /** The input's field name in errors (default 'body'). */
@@ -65,7 +65,7 @@ class EdgesFileParser {
   constructor(options: ParseEdgesOptions) {
     this.#field = options.field ?? 'body';
     this.#builder = new GraphBuilder(options);
-    if ((options.duplicateEdges ?? 'reject') === 'reject') this.#edgeLines = new Int32Array(1024);
+    if ((options.duplicateEdges ?? DEFAULT_EDGE_POLICY) === 'reject') this.#edgeLines = new Int32Array(1024);
   }
 
   push(line: string): void {

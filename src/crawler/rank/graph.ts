@@ -7,6 +7,9 @@ import { InputError, TrawlError } from '../../errors.js';
 /** What the builder does with a self-loop or a repeated edge: throw an InputError, or drop it and count it. */
 export type EdgePolicy = 'reject' | 'drop';
 
+/** Self-loops and repeated edges are rejected unless a ranking says to drop them. */
+export const DEFAULT_EDGE_POLICY: EdgePolicy = 'reject';
+
 export interface GraphBuilderOptions {
   selfLoops?: EdgePolicy;
   duplicateEdges?: EdgePolicy;
@@ -68,8 +71,8 @@ export class GraphBuilder {
   #built = false;
 
   constructor(options: GraphBuilderOptions = {}) {
-    this.#selfLoops = options.selfLoops ?? 'reject';
-    this.#duplicateEdges = options.duplicateEdges ?? 'reject';
+    this.#selfLoops = options.selfLoops ?? DEFAULT_EDGE_POLICY;
+    this.#duplicateEdges = options.duplicateEdges ?? DEFAULT_EDGE_POLICY;
     this.#maxVertices = checkLimit(options.maxVertices, 'maxVertices', 2 ** 31 - 2);
     this.#maxEdges = checkLimit(options.maxEdges, 'maxEdges', 2 ** 31 - 2);
   }

@@ -1,6 +1,7 @@
 // The rank domain: CSR link graphs, their edges-file and GEXF forms, PageRank and degree analysis.
 
 export {
+  ANALYSIS_DEFAULTS,
   type AnalyzeOptions,
   analyzeGraph,
   type GraphAnalysis,
@@ -23,9 +24,10 @@ export {
 } from './edges-file.js';
 export {
   type AddEdgeResult,
+  DEFAULT_EDGE_POLICY,
   type EdgePolicy,
   type Graph,
   GraphBuilder,
   type GraphBuilderOptions,
 } from './graph.js';
-export { type PageRankOptions, type PageRankResult, pageRank } from './pagerank.js';
+export { PAGERANK_DEFAULTS, type PageRankOptions, type PageRankResult, pageRank } from './pagerank.js';

@@ -27,6 +27,9 @@ export interface PageRankResult {
   delta: number;
 }
 
+/** β, ε and the iteration cap when a ranking does not give them (the API schema shows them as defaults). */
+export const PAGERANK_DEFAULTS = { damping: 0.85, epsilon: 1e-6, maxIterations: 1000 } as const;
+
 /**
  * v_{t+1}[v] = β · Σ_{u→v} v_t[u] / outDegree(u) + (β · D_t + 1 − β) · t[v], starting from v_0 = 1/N.
  *
@@ -40,9 +43,9 @@ export interface PageRankResult {
  * Reaching maxIterations first returns the last vector with converged = false.
  */
 export function pageRank(graph: Graph, options: PageRankOptions = {}): PageRankResult {
-  const damping = options.damping ?? 0.85;
-  const epsilon = options.epsilon ?? 1e-6;
-  const maxIterations = options.maxIterations ?? 1000;
+  const damping = options.damping ?? PAGERANK_DEFAULTS.damping;
+  const epsilon = options.epsilon ?? PAGERANK_DEFAULTS.epsilon;
+  const maxIterations = options.maxIterations ?? PAGERANK_DEFAULTS.maxIterations;
   if (!(damping >= 0 && damping <= 1)) {
     throw new InputError(`damping must be in [0, 1], got ${damping}`, 'damping');
   }

@@ -3,7 +3,7 @@
 import { type Job, WaitingError } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { isFinished } from '../../crawler/crawl-request.js';
+import { crawlSettings, isFinished } from '../../crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../../crawler/engine/crawl-runner.js';
 import type { CrawlEventSink } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
@@ -11,7 +11,7 @@ import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
 import { INTERNAL_SCOPE } from '../../db/tenant-scope.js';
-import { crawlSettings, storedCrawlRequest } from '../../services/crawls.js';
+import { storedCrawlRequest } from '../../services/crawl-request.js';
 import { isLastAttempt, queueCrawlText } from '../producers.js';
 import type { CrawlJobData, JobBackend } from '../queues.js';
 

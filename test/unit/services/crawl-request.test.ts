@@ -10,7 +10,7 @@ import {
   isTextualContentType,
 } from '../../../src/crawler/crawl-request.js';
 import { CrawlRequest, type CrawlRequest as CrawlRequestType } from '../../../src/schemas/crawls.js';
-import { normalizeCrawlRequest, storedCrawlRequest } from '../../../src/services/crawls.js';
+import { normalizeCrawlRequest, storedCrawlRequest } from '../../../src/services/crawl-request.js';
 
 const UA = 'trawl-test/1.0';
 

@@ -2,15 +2,15 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
-import { problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CorpusCreated,
-  CorpusIdParams,
   CorpusList,
   CorpusListQuery,
   CorpusRequest,
   CorpusStatus,
 } from '../../../schemas/corpora.js';
+import { sendCreated } from '../../created.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -27,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const created = await app.runtime.corpora.create(request.body, tenantScope(request.tenant));
-      return reply.status(202).header('location', created.links.self).send(created);
+      return sendCreated(reply, created, { location: created.links.self, queued: true });
     },
   );
 
@@ -42,7 +42,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.corpora.list(request.query.limit ?? 50, request.query.cursor, tenantScope(request.tenant)),
+      app.runtime.corpora.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -51,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['corpora'],
         summary: 'Status, size, progress and top terms of a corpus',
-        params: CorpusIdParams,
+        params: IdParams,
         response: { 200: CorpusStatus, ...problemResponses(400, 404) },
       },
     },

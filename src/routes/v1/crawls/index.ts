@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
-import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CrawlCreated,
   CrawlList,
@@ -21,6 +21,7 @@ import {
 } from '../../../schemas/crawls.js';
 import { GraphExportQuery, Ranking, RankingJob, RankingOptions } from '../../../schemas/rankings.js';
 import { SvgResponse, WordPlotQuery, WordStats, WordStatsQuery } from '../../../schemas/stats.js';
+import { sendCreated } from '../../created.js';
 import live from './live.js';
 import report from './report.js';
 
@@ -42,7 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const created = await app.runtime.crawls.create(request.body, tenantScope(request.tenant));
-      return reply.status(202).header('location', created.links.self).send(created);
+      return sendCreated(reply, created, { location: created.links.self, queued: true });
     },
   );
 
@@ -57,7 +58,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawls.list(request.query.limit ?? 50, request.query.cursor, tenantScope(request.tenant)),
+      app.runtime.crawls.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -66,7 +67,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: 'Status, counters and timing of a crawl',
-        params: CrawlIdParams,
+        params: IdParams,
         response: { 200: CrawlStatus, ...problemResponses(400, 404) },
       },
     },
@@ -80,7 +81,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['crawls'],
         summary: 'Cancel a crawl',
         description: 'Stops fetching within a second or two; everything fetched so far stays readable.',
-        params: CrawlIdParams,
+        params: IdParams,
         response: { 200: CrawlStatus, ...problemResponses(400, 404, 409) },
       },
     },
@@ -93,7 +94,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: 'Pages of a crawl, cursor-paginated',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: PageListQuery,
         response: { 200: PageList, ...problemResponses(400, 404) },
       },
@@ -129,13 +130,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: 'Per-host view: pages by type, requests, load times and robots.txt of each host',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: HostListQuery,
         response: { 200: HostList, ...problemResponses(400, 404) },
       },
     },
     async (request) =>
-      app.runtime.crawls.hosts(request.params.id, request.query.limit ?? 100, tenantScope(request.tenant)),
+      app.runtime.crawls.hosts(request.params.id, request.query.limit, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -146,7 +147,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "The crawl's link graph",
         description:
           'format=edges: the edges file (first line the vertex count, then one "from to" URL pair per line); format=json: vertices and edges by page id; format=gexf: GEXF 1.3 for Gephi, with pageRank (default options), inDegree and outDegree as node attributes.',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: GraphExportQuery,
         response: {
           200: {
@@ -166,15 +167,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const format = request.query.format ?? 'edges';
+      const { format } = request.query;
       if (format === 'gexf') {
         const chunks = await app.runtime.rankings.crawlGexf(request.params.id, tenantScope(request.tenant));
         // streamed as it is written; the schema-typed reply does not know Fastify also sends streams
         return reply.type('application/gexf+xml; charset=utf-8').send(Readable.from(chunks) as never);
       }
-      const graph = await app.runtime.crawls.graph(request.params.id, format, tenantScope(request.tenant));
-      if (typeof graph === 'string') return reply.type('text/plain; charset=utf-8').send(graph);
-      return reply.type('application/json').send(graph);
+      if (format === 'json') {
+        const graph = await app.runtime.crawls.linkGraph(request.params.id, tenantScope(request.tenant));
+        return reply.type('application/json').send(graph);
+      }
+      const edges = await app.runtime.crawls.edgesFile(request.params.id, tenantScope(request.tenant));
+      return reply.type('text/plain; charset=utf-8').send(edges);
     },
   );
 
@@ -186,7 +190,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Rank the crawl's link graph",
         description:
           'PageRank, degrees, top-k lists and Jaccard overlaps of the link graph as it stands (vertices are page URLs); stored as a ranking. A crawl with more links than RANK_JOB_CRAWL_LINKS is ranked by a job (202 queued: poll the location).',
-        params: CrawlIdParams,
+        params: IdParams,
         // a POST without a body ranks with the defaults; a JSON body is validated
         body: { content: { 'application/json': { schema: RankingOptions } } },
         response: { 201: Ranking, 202: RankingJob, ...problemResponses(400, 404, 415) },
@@ -199,10 +203,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         options,
         tenantScope(request.tenant),
       );
-      return reply
-        .status(ranking.status === 'completed' ? 201 : 202)
-        .header('location', ranking.links.self)
-        .send(ranking);
+      return sendCreated(reply, ranking, {
+        location: ranking.links.self,
+        queued: ranking.status !== 'completed',
+      });
     },
   );
 
@@ -214,13 +218,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Word statistics of the crawl's main text",
         description:
           "Total and distinct words, and the top words with rank r, frequency f and Zipf's r·f/N, over the main text of its HTML pages. Counted by a background job: while `complete` is false the job is (re)queued and the answer is what is counted so far (`pagesCounted` of `htmlPages`).",
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: WordStatsQuery,
         response: { 200: WordStats, ...problemResponses(400, 404, 409) },
       },
     },
     async (request) =>
-      app.runtime.crawlStats.words(request.params.id, request.query.top ?? 100, tenantScope(request.tenant)),
+      app.runtime.crawlStats.words(request.params.id, request.query.top, tenantScope(request.tenant)),
   );
 
   app.get(
@@ -229,7 +233,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: "Rank–frequency plot of the crawl's words (SVG, log–log, with the ideal Zipf line 0.1·N/r)",
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: WordPlotQuery,
         response: { ...SvgResponse, ...problemResponses(400, 404, 409) },
       },
@@ -237,7 +241,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const svg = await app.runtime.crawlStats.wordsSvg(
         request.params.id,
-        request.query.top ?? 1000,
+        request.query.top,
         tenantScope(request.tenant),
       );
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
@@ -250,7 +254,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: "Load-time and queue-wait distributions of the crawl's fetched pages (SVG)",
-        params: CrawlIdParams,
+        params: IdParams,
         response: { ...SvgResponse, ...problemResponses(400, 404) },
       },
     },

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
-import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import { CrawlStatus } from '../../../schemas/crawls.js';
 import {
   LiveQuery,
@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Live progress of a crawl (server-sent events)',
         description:
           'text/event-stream. `progress` events (at most every 500 ms while the crawl runs), `page` events with ?pages=true, then one `status` event (the crawl status) after which the stream closes. Every event has an `id:`; reconnect with `Last-Event-ID` to resume: no page event is missed, a few may come again (dedupe on the page id). Works whichever process runs the crawl.',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: LiveQuery,
         response: {
           200: {
@@ -42,7 +42,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const closed = new AbortController();
       const lastEventId = request.headers['last-event-id'];
       const stream = await app.runtime.live.open(request.params.id, tenantScope(request.tenant), {
-        pages: request.query.pages ?? false,
+        pages: request.query.pages,
         lastEventId: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId,
         signal: closed.signal,
       });
@@ -77,18 +77,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['crawls'],
         summary: "Webhook delivery attempts of a crawl, with the receiver's status codes",
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: WebhookDeliveriesQuery,
         response: { 200: WebhookDeliveryList, ...problemResponses(400, 404) },
       },
     },
     async (request) =>
-      app.runtime.webhooks.deliveries(
-        request.params.id,
-        tenantScope(request.tenant),
-        request.query.limit ?? 100,
-        request.query.after ?? 0,
-      ),
+      app.runtime.webhooks.deliveries(request.params.id, tenantScope(request.tenant), {
+        limit: request.query.limit,
+        cursor: request.query.cursor,
+        after: request.query.after,
+      }),
   );
 };
 

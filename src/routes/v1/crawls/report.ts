@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
-import { CrawlIdParams, problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import { CrawlReport, ReportHtmlQuery } from '../../../schemas/report.js';
 import { REPORT_CSP } from '../../../services/report-html.js';
 
@@ -16,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "The crawl's report: pages by type and status, what was found per page, timings, harvest",
         description:
           "Running time, sites, pages by type, invalid pages by status code (network faults by error), links, images and documents (total, mean and most per HTML page, documents by type), load time and queue wait (mean, median, p95, max), pages/s; for crawls that score pages the harvest rate over time; for topic crawls the graph size. Counts are the status endpoint's.",
-        params: CrawlIdParams,
+        params: IdParams,
         response: { 200: CrawlReport, ...problemResponses(400, 404) },
       },
     },
@@ -31,7 +31,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The crawl report as one self-contained HTML page',
         description:
           'Inline CSS and SVG, no script and no external asset (it works offline and as an e-mail attachment): the tables of /report, the load-time, harvest and word plots, the top pages by PageRank and by score, the first `rows` pages and the crawl request. Served with a Content-Security-Policy that allows no script.',
-        params: CrawlIdParams,
+        params: IdParams,
         querystring: ReportHtmlQuery,
         response: {
           200: { description: 'the report page', content: { 'text/html': { schema: Type.String() } } },
@@ -42,7 +42,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const html = await app.runtime.reports.reportHtml(
         request.params.id,
-        request.query.rows ?? 200,
+        request.query.rows,
         tenantScope(request.tenant),
       );
       return reply

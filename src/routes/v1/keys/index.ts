@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '../../../schemas/common.js';
 import { ApiKey, ApiKeyCreated, ApiKeyList, ApiKeyParams, ApiKeyRequest } from '../../../schemas/keys.js';
+import { sendCreated } from '../../created.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -19,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const created = await app.runtime.keys.create(request.body);
-      return reply.status(201).header('location', `/v1/keys/${created.id}`).send(created);
+      return sendCreated(reply, created, { location: `/v1/keys/${created.id}`, queued: false });
     },
   );
 

@@ -4,12 +4,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
 import { InputError } from '../../../errors.js';
-import { problemResponses } from '../../../schemas/common.js';
+import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   EdgesFileBody,
   RankedVertex,
   Ranking,
-  RankingIdParams,
   RankingJob,
   RankingOptions,
   RankingOrJob,
@@ -18,6 +17,7 @@ import {
   VertexPage,
   VerticesQuery,
 } from '../../../schemas/rankings.js';
+import { sendCreated } from '../../created.js';
 
 function isStream(body: unknown): body is AsyncIterable<Buffer> {
   return typeof (body as AsyncIterable<Buffer> | null)?.[Symbol.asyncIterator] === 'function';
@@ -61,10 +61,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       } else {
         throw new InputError('send JSON {"edges": [[from, to], …]} or a text/plain edges file', 'body');
       }
-      return reply
-        .status(ranking.status === 'completed' ? 201 : 202)
-        .header('location', ranking.links.self)
-        .send(ranking);
+      return sendCreated(reply, ranking, {
+        location: ranking.links.self,
+        queued: ranking.status !== 'completed',
+      });
     },
   );
 
@@ -74,7 +74,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['rankings'],
         summary: 'A ranking: iterations, counts, top lists and Jaccard overlaps (or its job state)',
-        params: RankingIdParams,
+        params: IdParams,
         response: { 200: RankingOrJob, ...problemResponses(400, 404) },
       },
     },
@@ -89,7 +89,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'One vertex by name, or all vertices sorted and cursor-paginated',
         description:
           'With ?name= the PageRank and degrees of that vertex (404 if the graph has no such vertex); otherwise a page of vertices largest first by ?sort, ties by name. 409 while the ranking is not completed.',
-        params: RankingIdParams,
+        params: IdParams,
         querystring: VerticesQuery,
         response: {
           200: {
@@ -106,7 +106,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { name, ...page } = request.query;
       if (name === undefined)
         return app.runtime.rankings.vertices(request.params.id, page, tenantScope(request.tenant));
-      if (page.sort || page.limit || page.cursor) {
+      // sort and limit are filled from their defaults by now: whether they were given is in the URL
+      const given = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
+      if (given.has('sort') || given.has('limit') || page.cursor) {
         throw new InputError(
           'name looks up one vertex; it cannot be combined with sort, limit or cursor',
           'name',

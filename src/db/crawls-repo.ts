@@ -50,6 +50,8 @@ export interface PageRow {
   score: number | null;
   /** One of the first maxResults relevant pages of a focused crawl (its result list). */
   result: boolean;
+  /** The weight it was queued with (docs/reference.md#weighted-queue): the frontier's order. */
+  priority: number;
 }
 
 export class CrawlsRepository {

@@ -460,6 +460,10 @@ export const PageSummary = Type.Object({
     description:
       "one of the crawl's results: relevant and among its first maxResults relevant pages (pages fetched in parallel past that point keep their score but are not results)",
   }),
+  priority: Type.Number({
+    description:
+      'the weight the page was queued with (docs/reference.md#weighted-queue): best-first, the score of the page that linked to it; topic, its link weight; bfs, 0. The frontier fetches the highest first',
+  }),
 });
 
 export const PageList = ListPage(PageSummary);
@@ -472,8 +476,9 @@ export const PageDetailQuery = Type.Object(
   {
     include: Type.Optional(
       Type.String({
-        pattern: '^(html|text)(,(html|text))*$',
-        description: 'comma list: html (the stored body), text (the main text, extracted now if not yet)',
+        pattern: '^(html|text|model)(,(html|text|model))*$',
+        description:
+          'comma list: html (the stored body), text (the main text, extracted now if not yet), model (the reference Document the scorers read: docs/reference.md#document-model)',
       }),
     ),
   },
@@ -502,6 +507,24 @@ export const PageDetail = Type.Object({
     }),
   ),
   html: Type.Optional(Nullable(Type.String())),
+  model: Type.Optional(
+    Nullable(
+      Type.Object({
+        url: Type.String({ description: 'the final URL, after redirects' }),
+        title: Type.String(),
+        h1: Type.Array(Type.String()),
+        h2: Type.Array(Type.String()),
+        words: Type.Array(Type.String(), {
+          description:
+            "title and visible text, wholly alphabetic, without stop words (the crawl's TF-IDF settings)",
+        }),
+        outwardLinks: Type.Array(Type.String(), {
+          description: 'absolute and canonical, each once, in page order',
+        }),
+      }),
+      { description: 'include=model: why the page scored what it did; null when no HTML body is stored' },
+    ),
+  ),
   text: Type.Optional(
     Nullable(Type.String(), {
       description: 'main text (include=text); null when the page has no stored HTML body',

@@ -2,6 +2,7 @@
 // these call the repository and the job queue and know nothing of HTTP.
 
 import { randomUUID } from 'node:crypto';
+import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
@@ -13,13 +14,15 @@ import type { JobBackend } from '../jobs/queues.js';
 import type { CrawlRequest, PageListQuery } from '../schemas/crawls.js';
 import { requireMatchingTextSettings } from './corpora.js';
 import type { CrawlGraph, CrawlReader } from './crawl-reader.js';
-import { normalizeCrawlRequest, validateFocus } from './crawl-request.js';
+import { normalizeCrawlRequest, storedCrawlRequest, validateFocus } from './crawl-request.js';
+import { parseAsCrawled } from './documents.js';
 import { type CreatedAtCursor, isRowIdCursor, paginate, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 import {
   crawlLinks,
   crawlStatusView,
   crawlSummaryView,
+  type DocumentModelView,
   hostView,
   pageDetailView,
   pageSummaryView,
@@ -186,7 +189,7 @@ export class CrawlService implements CrawlReader {
     });
   }
 
-  /** `include`: a comma list of html (the stored body) and text (the main text). */
+  /** `include`: a comma list of html (the stored body), text (the main text) and model (the Document). */
   async page(id: string, pageId: number, include: string | undefined, scope: TenantScope) {
     const crawl = await this.require(id, scope);
     const wanted = new Set(include?.split(',') ?? []);
@@ -199,16 +202,24 @@ export class CrawlService implements CrawlReader {
       repository.pageDocument(pageId),
     ]);
     let html: string | null | undefined;
-    if (wanted.has('html')) {
+    if (wanted.has('html') || wanted.has('model')) {
       const gz = await repository.pageHtmlGzip(pageId);
       html = gz ? await storedBodyText(gz, row.content_type) : null;
+    }
+    let model: DocumentModelView | null | undefined;
+    if (wanted.has('model')) {
+      model =
+        html == null || row.type !== 'HTML'
+          ? null
+          : documentModel(html, row, storedCrawlRequest(crawl.request));
+      if (!wanted.has('html')) html = undefined;
     }
     let text: string | null | undefined;
     if (wanted.has('text')) {
       if (!this.options.mainText) throw new Error('CrawlService was built without a mainText source');
       text = await this.options.mainText.pageText(crawl, pageId);
     }
-    return pageDetailView(row, { outlinks, images, document, html, text });
+    return pageDetailView(row, { outlinks, images, document, html, text, model });
   }
 
   /**
@@ -238,4 +249,25 @@ export class CrawlService implements CrawlReader {
     for (const [from, to] of edges) lines.push(`${urlOf.get(from)} ${urlOf.get(to)}`);
     return `${lines.join('\n')}\n`;
   }
+}
+
+/**
+ * The reference Document of a stored page (docs/reference.md#document-model), parsed as the crawl parsed it,
+ * with the words its TF-IDF settings make: what the scorers read.
+ */
+function documentModel(
+  html: string,
+  row: { url: string; final_url: string | null },
+  request: NormalizedCrawlRequest,
+) {
+  const url = row.final_url ?? row.url;
+  const parsed = parseAsCrawled(html, url, request.politeness.userAgent);
+  return {
+    url,
+    title: parsed.title,
+    h1: parsed.h1,
+    h2: parsed.h2,
+    words: WordModel.of(request.relevance ?? {}).words(parsed.tokens),
+    outwardLinks: [...new Set(parsed.links.map((link) => link.url))],
+  };
 }

@@ -158,7 +158,18 @@ export function pageSummaryView(row: PageRow) {
     error: row.error,
     score: row.score,
     result: row.result,
+    priority: row.priority,
   };
+}
+
+/** A page's reference Document (docs/reference.md#document-model), as `?include=model` shows it. */
+export interface DocumentModelView {
+  url: string;
+  title: string;
+  h1: string[];
+  h2: string[];
+  words: string[];
+  outwardLinks: string[];
 }
 
 /** GET /v1/crawls/:id/pages/:pageId: the summary, links, images, document and (when asked) body and text. */
@@ -170,9 +181,11 @@ export function pageDetailView(
     document: Rows<'pageDocument'>;
     html: string | null | undefined;
     text: string | null | undefined;
+    /** include=model: the reference Document (CrawlService) */
+    model?: DocumentModelView | null | undefined;
   },
 ) {
-  const { outlinks, images, document, html, text } = related;
+  const { outlinks, images, document, html, text, model } = related;
   return {
     ...pageSummaryView(row),
     redirects: row.redirects,
@@ -184,6 +197,7 @@ export function pageDetailView(
       ? { dataType: document.data_type, contentType: document.content_type, bytes: document.bytes }
       : null,
     ...(html !== undefined ? { html } : {}),
+    ...(model !== undefined ? { model } : {}),
     ...(text !== undefined ? { text } : {}),
   };
 }

@@ -102,6 +102,31 @@ test('best-first finds more relevant pages than BFS with the same budget', async
   assert.ok((focused.relevantPages as number) >= 4, `relevant ${focused.relevantPages}`);
   assert.deepEqual(focused.scoring, { scorer: 'keyword', threshold: 0.5, corpus: null });
 
+  // each page shows the weight it was queued with: best-first, the score of the page that found it first
+  const all = (await app.inject({ method: 'GET', url: `/v1/crawls/${focused.id}/pages?limit=1000` })).json()
+    .items as Array<{ id: number; score: number | null; priority: number; discoveredFrom: number | null }>;
+  const scoreOf = new Map(all.map((page) => [page.id, page.score]));
+  const found = all.filter((page) => page.discoveredFrom !== null);
+  assert.ok(found.length > 5);
+  for (const page of found) assert.equal(page.priority, scoreOf.get(page.discoveredFrom!), `page ${page.id}`);
+  // and the Document the scorers read: title and visible text as words, links absolute and canonical
+  const seedPage = all.find((page) => page.discoveredFrom === null)!;
+  const detail = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${focused.id}/pages/${seedPage.id}?include=model` })
+  ).json();
+  assert.equal(detail.html, undefined, 'the body only when asked');
+  assert.equal(detail.model.url, `${origin}/`);
+  assert.equal(detail.model.title, detail.title);
+  assert.ok(detail.model.words.length > 0 && detail.model.words.every((w: string) => /^\p{L}+$/u.test(w)));
+  assert.ok(detail.model.outwardLinks.length >= 5);
+  assert.ok(detail.model.outwardLinks.every((url: string) => url.startsWith(`${origin}/`)));
+  assert.equal(new Set(detail.model.outwardLinks).size, detail.model.outwardLinks.length);
+  const plain = (await app.inject({ method: 'GET', url: `/v1/crawls/${bfs.id}/pages?limit=1000` })).json();
+  assert.ok(
+    plain.items.every((page: { priority: number }) => page.priority === 0),
+    'bfs queues all at 0',
+  );
+
   // pages carry their score and can be listed best first
   const sorted = (
     await app.inject({ method: 'GET', url: `/v1/crawls/${focused.id}/pages?type=HTML&sort=-score&limit=3` })

@@ -1,5 +1,5 @@
 -- One page of a crawl with its redirect hops, truncation flag and the links and images it could not keep.
 SELECT p.id, p.url, p.canonical_url, p.final_url, p.type, p.status, p.content_type, p.bytes, p.depth, p.sha256,
        p.load_ms, p.queued_at, p.fetched_at, p.duplicate_of, p.discovered_from, p.title, p.error, p.redirects,
-       p.truncated, p.score, p.result, p.skipped
+       p.truncated, p.score, p.result, p.skipped, p.priority
 FROM pages p WHERE p.crawl_id = $1 AND p.id = $2

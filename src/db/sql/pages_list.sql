@@ -3,7 +3,7 @@
 -- (unscored pages last).
 SELECT p.id, p.url, p.canonical_url, p.final_url, p.type, p.status, p.content_type, p.bytes, p.depth, p.sha256,
        p.load_ms, p.queued_at, p.fetched_at, p.duplicate_of, p.discovered_from, p.title, p.error, p.score,
-       p.result
+       p.result, p.priority
 FROM pages p
 WHERE p.crawl_id = $1
   AND ($3::text IS NULL OR p.type = $3)

@@ -10,7 +10,7 @@ import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BODY_BYTES, isTextualContentType } from '../crawl-request.js';
 import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl, urlTooLong } from '../frontier/canonicalize.js';
-import { CrawlScope } from '../frontier/scope.js';
+import { CrawlScope, type ScopeVerdict } from '../frontier/scope.js';
 import { parseHtml } from '../parse/parse-html.js';
 import { fetchRobots, productToken, RobotsCache, type RobotsFetch, RobotsPolicy } from '../robots/index.js';
 import { discoverSitemapUrls } from '../sitemap/index.js';
@@ -76,6 +76,8 @@ interface SiteRobots {
   fetchError: string | null;
 }
 
+/** The verdict on every URL of a crawl whose stored scope cannot be built (it fails before any fetch). */
+const NO_SCOPE: ScopeVerdict = Object.freeze({ inScope: false, reason: 'domain' });
 const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
@@ -257,8 +259,12 @@ export class CrawlRunner {
   }
 
   /** The crawl's scope verdict; nothing is in scope when the scope could not be built (the crawl fails). */
+  private scopeVerdict(url: string, depth: number, foundOn?: string): ScopeVerdict {
+    return this.scope?.check(url, depth, foundOn) ?? NO_SCOPE;
+  }
+
   private inScope(url: string, depth: number, foundOn?: string): boolean {
-    return this.scope?.check(url, depth, foundOn).inScope ?? false;
+    return this.scopeVerdict(url, depth, foundOn).inScope;
   }
 
   private track(work: Promise<void>): void {
@@ -689,7 +695,7 @@ export class CrawlRunner {
       { finalUrl, depth, score },
       {
         ...this.settings,
-        inScope: (url, linkDepth, foundOn) => this.inScope(url, linkDepth, foundOn),
+        scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),
         known: (url) => this.queuedUrls.has(url),
         disallowed: (url) => this.knownDisallowance(url),
       },

@@ -74,15 +74,17 @@ export class HostTurns {
    * Sends `request` in a turn of the site's: with one of its slots leased (waiting until one is free and its
    * delay has passed), then frees the slot for the delay `request` reports (null: no request was sent).
    * `shareHeld`: a slot this runner already holds will do; robots.txt is read under the slot of the page
-   * that waits for it. Throws when the runner halts before its turn.
+   * that waits for it. `meanwhile`, asked while no slot is free: a value that makes the request needless
+   * (robots.txt another runner stored). Throws when the runner halts before its turn.
    */
   async withTurn<T>(
     siteId: number,
     origin: string,
     request: () => Promise<{ value: T; delayMs: number | null }>,
-    { shareHeld = false } = {},
+    { shareHeld = false, meanwhile }: { shareHeld?: boolean; meanwhile?: () => Promise<T | null> } = {},
   ): Promise<T> {
-    const slot = await this.#lease(siteId, shareHeld);
+    const slot = await this.#lease(siteId, shareHeld, meanwhile);
+    if (typeof slot === 'object') return slot.value;
     if (slot === 'held') {
       const { value, delayMs } = await request();
       if (delayMs !== null) this.requestSent(origin);
@@ -123,7 +125,7 @@ export class HostTurns {
       await this.#release(current.siteId, current.slot, current.delayMs);
     }
     const slot = await this.#lease(siteId, false).catch(() => null);
-    if (slot === null || slot === 'held') return;
+    if (typeof slot !== 'number') return;
     this.hold(siteId);
     held.current = { siteId, slot, delayMs: this.#options.minDelayMs };
     const delayMs = await delayOf();
@@ -131,8 +133,15 @@ export class HostTurns {
     await this.paceAfterLastRequest(origin, delayMs);
   }
 
-  /** A slot of the site, once one is free and its delay has passed ('held': one this runner holds will do). */
-  async #lease(siteId: number, shareHeld: boolean): Promise<number | 'held'> {
+  /**
+   * A slot of the site, once one is free and its delay has passed ('held': one this runner holds will do),
+   * or what `meanwhile` found while waiting.
+   */
+  async #lease<T>(
+    siteId: number,
+    shareHeld: boolean,
+    meanwhile?: () => Promise<T | null>,
+  ): Promise<number | 'held' | { value: T }> {
     const { store, workerId, leaseSecs, signal } = this.#options;
     if (siteId < 0) throw new Error('no site row for the host');
     for (;;) {
@@ -140,6 +149,8 @@ export class HostTurns {
       if (shareHeld && this.holds(siteId)) return 'held';
       const lease = await store.leaseHostSlot(siteId, workerId, leaseSecs);
       if (lease.slot !== null) return lease.slot;
+      const found = meanwhile ? await meanwhile() : null;
+      if (found !== null) return { value: found };
       await this.pause(Math.min(POLL_MS.max, Math.max(POLL_MS.min, lease.retryInMs ?? POLL_MS.unknown)));
     }
   }

@@ -102,7 +102,8 @@ export class SiteFiles {
         const fetched = await this.#fetchRobots(siteId, robotsUrl);
         return { value: fetched, delayMs: this.delayFor(fetched.policy) };
       },
-      { shareHeld: true },
+      // another runner holding the host's slot may store the file while this one waits for it
+      { shareHeld: true, meanwhile: () => this.#loadStored(siteId, robotsUrl) },
     );
   }
 

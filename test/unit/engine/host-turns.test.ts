@@ -147,3 +147,21 @@ test('a runner halted while waiting for a turn sends nothing and holds no slot',
   assert.equal(sent, false);
   assert.equal(turns.holds(a), false);
 });
+
+test('while every slot is taken, what another runner stored meanwhile makes the request needless', async () => {
+  const { store, a } = await storeWithSites(1);
+  assert.equal((await store.leaseHostSlot(a, 'w2', 30)).slot, 0);
+  const turns = runner(store, 'w1');
+  let stored: string | null = null;
+  setTimeout(() => {
+    stored = 'robots.txt of a.test';
+  }, 30);
+  const value = await turns.withTurn(
+    a,
+    A,
+    async () => assert.fail('the slot is still w2’s; the stored file should have been taken'),
+    { meanwhile: async () => stored },
+  );
+  assert.equal(value, 'robots.txt of a.test');
+  assert.equal(turns.holds(a), false);
+});

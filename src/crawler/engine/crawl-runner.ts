@@ -350,7 +350,7 @@ export class CrawlRunner {
     // The host's politeness slot is freed as soon as its request is over, not after the page is parsed
     // and written: the delay counts from the end of the request, and the host's next URL need not wait
     // for our database writes. A redirect to another host trades this slot for one of that host's
-    // (followRedirectPolitely), so `held` is the slot held now, whichever host it belongs to.
+    // (HostTurns.awaitHopTurn), so `held` is the slot held now, whichever host it belongs to.
     const held: { current: HeldSlot | null } = {
       current: { siteId: page.siteId, slot: page.slot, delayMs: 0 },
     };

@@ -20,7 +20,10 @@ const servers: Server[] = [];
 const origins: string[] = [];
 /** Crawl-delay (seconds) that robots.txt of each origin announces; 0: none. */
 const crawlDelaySecs = [0, 0];
-/** robots.txt names a sitemap index (whose sitemap lists a page, a redirect and a redirect chain). */
+/**
+ * robots.txt names a sitemap index (whose sitemap lists a page, a redirect and a redirect chain), and the
+ * second origin's robots.txt redirects to a file on the first.
+ */
 let withSitemaps = false;
 
 function pageHtml(origin: number, n: number): string {
@@ -42,9 +45,15 @@ function handler(index: number) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     log.push({ origin: origins[index]!, path, at: performance.timeOrigin + performance.now() });
-    if (path === '/robots.txt') {
-      const delay = crawlDelaySecs[index] ? `Crawl-delay: ${crawlDelaySecs[index]}\n` : '';
-      const sitemap = withSitemaps ? `Sitemap: ${origins[index]}/sitemap-index.xml\n` : '';
+    // with sitemaps, the second origin's robots.txt lives on the first: a cross-host hop of its own
+    if (withSitemaps && index === 1 && path === '/robots.txt') {
+      res.writeHead(301, { location: `${origins[0]}/robots-of-1.txt` }).end();
+      return;
+    }
+    const robotsOf = path === '/robots-of-1.txt' ? 1 : index;
+    if (path === '/robots.txt' || robotsOf !== index) {
+      const delay = crawlDelaySecs[robotsOf] ? `Crawl-delay: ${crawlDelaySecs[robotsOf]}\n` : '';
+      const sitemap = withSitemaps ? `Sitemap: ${origins[robotsOf]}/sitemap-index.xml\n` : '';
       res
         .writeHead(200, { 'content-type': 'text/plain' })
         .end(`User-agent: *\nDisallow: /private/\n${delay}${sitemap}`);
@@ -247,6 +256,9 @@ test('every request to a host (robots.txt, sitemaps, pages, redirect hops) waits
     const ofHost = requests.filter((entry) => entry.origin === origin);
     // robots.txt is read once per crawl per origin, whichever runner or redirect reaches the host first
     assert.equal(ofHost.filter((entry) => entry.path === '/robots.txt').length, 1, `${origin}: robots.txt`);
+    if (origin === origins[0]) {
+      assert.equal(ofHost.filter((entry) => entry.path === '/robots-of-1.txt').length, 1, 'robots.txt hop');
+    }
     assert.ok(
       ofHost.some((entry) => entry.path === '/sitemap-index.xml') &&
         ofHost.some((entry) => entry.path === '/sitemap-pages.xml'),

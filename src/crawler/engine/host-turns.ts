@@ -134,6 +134,32 @@ export class HostTurns {
   }
 
   /**
+   * A turn of another host for a redirect hop taken while a slot is already held (robots.txt moving from
+   * http to https): waits at most `maxWaitMs`, since whoever holds that host's slot might be waiting for
+   * ours. Returns the slot leased (give it back with `release` once the request is over), or null.
+   */
+  async leaseWithin(siteId: number, maxWaitMs: number): Promise<number | null> {
+    const { store, workerId, leaseSecs } = this.#options;
+    const giveUpAtMs = Date.now() + maxWaitMs;
+    while (!this.#options.signal.aborted) {
+      const lease = await store.leaseHostSlot(siteId, workerId, leaseSecs);
+      if (lease.slot !== null) {
+        this.hold(siteId);
+        return lease.slot;
+      }
+      const waitMs = Math.min(POLL_MS.max, Math.max(POLL_MS.min, lease.retryInMs ?? POLL_MS.unknown));
+      if (Date.now() + waitMs > giveUpAtMs) return null;
+      await this.pause(waitMs);
+    }
+    return null;
+  }
+
+  /** Gives back a slot leased with `leaseWithin`: the host may be asked again after `delayMs`. */
+  async release(siteId: number, slot: number, delayMs: number): Promise<void> {
+    await this.#release(siteId, slot, delayMs);
+  }
+
+  /**
    * A slot of the site, once one is free and its delay has passed ('held': one this runner holds will do),
    * or what `meanwhile` found while waiting.
    */

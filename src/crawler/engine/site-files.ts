@@ -120,18 +120,40 @@ export class SiteFiles {
   }
 
   async #fetchRobots(siteId: number, robotsUrl: string): Promise<RobotsFetch> {
-    const { settings, store, fetcher, turns, events } = this.#options;
+    const { settings, store, fetcher, turns, events, log } = this.#options;
     const origin = new URL(robotsUrl).origin;
-    const fetched = await fetchRobots(robotsUrl, fetcher, {
-      userAgent: settings.userAgent,
-      timeoutMs: Math.min(settings.timeoutMs, 30_000),
-      signal: this.#options.fetchOptions().signal,
-      // a hop to the same host waits the crawl's delay (the file's own Crawl-delay is not read yet)
-      beforeRedirect: async (_from, to) => {
-        if (originOf(to) === origin) await turns.pause(settings.delayMs);
-        return { follow: true };
-      },
-    });
+    const timeoutMs = Math.min(settings.timeoutMs, 30_000);
+    /** Slots of the hosts the file redirected to, given back once the fetch is over. */
+    const hopSlots: Array<{ siteId: number; slot: number; origin: string }> = [];
+    let fetched: RobotsFetch;
+    try {
+      fetched = await fetchRobots(robotsUrl, fetcher, {
+        userAgent: settings.userAgent,
+        timeoutMs,
+        signal: this.#options.fetchOptions().signal,
+        // RFC 9309 §2.3.1.2: redirects are followed wherever they lead; each hop is a request to its host,
+        // which waits the crawl's delay there (the file's own Crawl-delay is not read yet)
+        beforeRedirect: async (_from, to) => {
+          const hopOrigin = originOf(to);
+          if (hopOrigin === origin || hopSlots.some((hop) => hop.origin === hopOrigin)) {
+            await turns.pause(settings.delayMs);
+            return { follow: true };
+          }
+          const hopSiteId = (await this.#options.siteIdsFor([hopOrigin])).get(hopOrigin) ?? -1;
+          const slot = hopSiteId < 0 ? null : await turns.leaseWithin(hopSiteId, timeoutMs);
+          if (slot === null) log.warn({ origin, to }, 'robots.txt redirect followed without its host’s turn');
+          else hopSlots.push({ siteId: hopSiteId, slot, origin: hopOrigin });
+          return { follow: true };
+        },
+      });
+    } finally {
+      for (const hop of hopSlots) {
+        turns.requestSent(hop.origin);
+        // the hop's host's own delay, when its robots.txt is known; else the crawl's
+        const known = await this.#loadStored(hop.siteId, `${hop.origin}/robots.txt`);
+        await turns.release(hop.siteId, hop.slot, known ? this.delayFor(known.policy) : settings.delayMs);
+      }
+    }
     const policy = fetched.policy;
     events?.robotsFetched?.({ crawlId: settings.crawlId, origin, status: fetched.status });
     const crawlDelayMs = policy.crawlDelayMs(settings.userAgent) ?? null;

@@ -165,3 +165,20 @@ test('while every slot is taken, what another runner stored meanwhile makes the 
   assert.equal(value, 'robots.txt of a.test');
   assert.equal(turns.holds(a), false);
 });
+
+test('a hop taken while holding a slot waits a bounded time for the other host’s, then gives up', async () => {
+  const { store, a, b } = await storeWithSites(1);
+  const turns = runner(store, 'w1');
+  assert.equal((await store.leaseHostSlot(b, 'w2', 30)).slot, 0);
+  // w2 holds b's only slot (and might be waiting for ours): the wait ends, with no slot
+  assert.equal(await turns.leaseWithin(b, 60), null);
+  assert.equal(turns.holds(b), false);
+  // a free slot is leased, held, and given back with its delay
+  const slot = await turns.leaseWithin(a, 60);
+  assert.equal(slot, 0);
+  assert.equal(turns.holds(a), true);
+  await turns.release(a, 0, 10_000);
+  assert.equal(turns.holds(a), false);
+  const next = await store.leaseHostSlot(a, 'w2', 30);
+  assert.equal(next.slot, null, 'the delay after the hop is kept');
+});

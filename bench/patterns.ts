@@ -3,8 +3,14 @@
 // the verdict cache), the hostile patterns of the scope tests on their worst inputs (V8 only where it ends:
 // short runs, to show its growth), the costliest pattern the program budget admits, and sitemap parse times.
 // `npm run bench -- patterns [--urls N]` (N above the scope's 10,000 remembered verdicts: no cache hits)
+import { RE2JS } from 're2js';
 import { CrawlScope } from '../src/crawler/frontier/scope.js';
-import { patternBudget, UrlPatternList } from '../src/crawler/frontier/url-patterns.js';
+import {
+  MAX_PATTERN_PROGRAM_SIZE,
+  MAX_PATTERN_URL_LENGTH,
+  patternBudget,
+  UrlPatternList,
+} from '../src/crawler/frontier/url-patterns.js';
 import { parseSitemap } from '../src/crawler/sitemap/parse.js';
 import { numberArg } from './args.js';
 
@@ -35,9 +41,9 @@ function compareTypical(urls: string[]): void {
       exclude: ['\\.pdf$', '/private/', '[?&]page=[3-6]', '/tag/'],
     },
     {
-      name: '40 patterns',
-      include: Array.from({ length: 20 }, (_, i) => `/item-${i}[0-9]*\\.html`),
-      exclude: Array.from({ length: 20 }, (_, i) => `/20${String(i).padStart(2, '0')}/item-[0-9]*5\\.`),
+      name: '16 patterns',
+      include: Array.from({ length: 8 }, (_, i) => `/item-${i}[0-9]*\\.html`),
+      exclude: Array.from({ length: 8 }, (_, i) => `/20${String(i).padStart(2, '0')}/item-[0-9]*5\\.`),
     },
   ];
   process.stdout.write(`typical lists, ${urls.length} distinct canonical URLs (µs per URL)\n`);
@@ -94,7 +100,9 @@ function hostilePatterns(): void {
     { pattern: '.*.*.*.*.*x$', path: (n) => `/${'a'.repeat(n)}!`, v8Sizes: [25, 50, 75] },
     { pattern: 'a*a*a*a*a*a*a*b', path: (n) => `/${'a'.repeat(n)}!`, v8Sizes: [12, 25, 40] },
   ];
-  process.stdout.write('\nhostile patterns (ms per URL check; RE2 on runs of 40, 2,000 and 100,000 "a")\n');
+  process.stdout.write(
+    '\nhostile patterns (ms per URL check; RE2 on runs of 40, 1,000 and 100,000 "a", the last out of scope by its length)\n',
+  );
   for (const { pattern, path, v8Sizes } of cases) {
     const v8 = v8Sizes
       .map((n) => {
@@ -104,26 +112,37 @@ function hostilePatterns(): void {
       })
       .join(', ');
     const scope = new CrawlScope({ seeds: [`${ORIGIN}/`], exclude: [pattern] });
-    const re2 = [40, 2000, 100_000]
+    const re2 = [40, 1000, 100_000]
       .map((n) => timeMs(() => scope.check(`${ORIGIN}${path(n)}`, 1)).toFixed(2))
       .join(' / ');
     process.stdout.write(`${pattern.padEnd(24)} RE2 ${re2}   V8 ${v8}\n`);
   }
   // The costliest kind of pattern within the program budget: a DFA that needs a new state per character.
-  const costly = '(a|b)*a(a|b){300}x';
-  const scope = new CrawlScope({ seeds: [`${ORIGIN}/`], exclude: [costly] });
+  // Before: a 1000-instruction budget and patterns run on URLs of any length; after: 300 instructions, and
+  // URLs past MAX_PATTERN_URL_LENGTH are out of scope without a match (each URL is new: no verdict cache).
   let seed = 7;
   const letter = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed & 1024 ? 'a' : 'b';
   };
-  for (const length of [200, 2000]) {
+  const worst = (check: (url: string) => void, length: number): number => {
     const times = Array.from({ length: 5 }, () => {
-      const url = `${ORIGIN}/${Array.from({ length }, letter).join('')}`;
-      return timeMs(() => scope.check(url, 1));
+      const url = `${ORIGIN}/${Array.from({ length: length - ORIGIN.length - 1 }, letter).join('')}`;
+      return timeMs(() => check(url));
     }).sort((a, b) => a - b);
+    return times[2] ?? 0;
+  };
+  const before = '(a|b)*a(a|b){300}x';
+  // compiled directly: the budget now refuses it
+  const beforeProgram = RE2JS.compile(before);
+  const after = '(a|b)*a(a|b){97}x';
+  const afterScope = new CrawlScope({ seeds: [`${ORIGIN}/`], exclude: [after] });
+  process.stdout.write(`worst pattern a budget admits, random a/b URLs (median of 5, ms per URL check)\n`);
+  for (const length of [200, MAX_PATTERN_URL_LENGTH, 2048, 8192]) {
+    const beforeMs = worst((url) => beforeProgram.test(url), length);
+    const afterMs = worst((url) => afterScope.check(url, 1), length);
     process.stdout.write(
-      `${costly} (budget's worst kind), ${length}-char random a/b paths: median ${times[2]?.toFixed(1)} ms per URL\n`,
+      `  ${String(length).padStart(5)}-char URL: before (${before}, 1000 budget, any length) ${beforeMs.toFixed(1)}   after (${after}, ${MAX_PATTERN_PROGRAM_SIZE} budget, ≤ ${MAX_PATTERN_URL_LENGTH} chars) ${afterMs.toFixed(1)}   ratio ${(beforeMs / Math.max(afterMs, 0.001)).toFixed(1)}×\n`,
     );
   }
 }

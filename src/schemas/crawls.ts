@@ -497,7 +497,10 @@ export const PageDetail = Type.Object({
       url: Type.String({ description: 'the first 300 characters of the URL' }),
       reason: Type.String(),
     }),
-    { description: 'links and images not crawled nor listed above because their URL is too long' },
+    {
+      description:
+        'links and images not crawled nor listed above because their URL is too long: to crawl, or (reason too-long-for-patterns) for the scope patterns to be run on',
+    },
   ),
   document: Nullable(
     Type.Object({

@@ -20,6 +20,11 @@ const servers: Server[] = [];
 const origins: string[] = [];
 /** Crawl-delay (seconds) that robots.txt of each origin announces; 0: none. */
 const crawlDelaySecs = [0, 0];
+/**
+ * robots.txt names a sitemap index (whose sitemap lists a page, a redirect and a redirect chain), and the
+ * second origin's robots.txt redirects to a file on the first.
+ */
+let withSitemaps = false;
 
 function pageHtml(origin: number, n: number): string {
   const other = origins[1 - origin];
@@ -40,11 +45,31 @@ function handler(index: number) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     log.push({ origin: origins[index]!, path, at: performance.timeOrigin + performance.now() });
-    if (path === '/robots.txt') {
-      const delay = crawlDelaySecs[index] ? `Crawl-delay: ${crawlDelaySecs[index]}\n` : '';
+    // with sitemaps, the second origin's robots.txt lives on the first: a cross-host hop of its own
+    if (withSitemaps && index === 1 && path === '/robots.txt') {
+      res.writeHead(301, { location: `${origins[0]}/robots-of-1.txt` }).end();
+      return;
+    }
+    const robotsOf = path === '/robots-of-1.txt' ? 1 : index;
+    if (path === '/robots.txt' || robotsOf !== index) {
+      const delay = crawlDelaySecs[robotsOf] ? `Crawl-delay: ${crawlDelaySecs[robotsOf]}\n` : '';
+      const sitemap = withSitemaps ? `Sitemap: ${origins[robotsOf]}/sitemap-index.xml\n` : '';
       res
         .writeHead(200, { 'content-type': 'text/plain' })
-        .end(`User-agent: *\nDisallow: /private/\n${delay}`);
+        .end(`User-agent: *\nDisallow: /private/\n${delay}${sitemap}`);
+      return;
+    }
+    if (withSitemaps && path === '/sitemap-index.xml') {
+      res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(
+          `<sitemapindex><sitemap><loc>${origins[index]}/sitemap-pages.xml</loc></sitemap></sitemapindex>`,
+        );
+      return;
+    }
+    if (withSitemaps && path === '/sitemap-pages.xml') {
+      const locs = ['/p/500', '/r/501', '/chain/1'].map((p) => `<url><loc>${origins[index]}${p}</loc></url>`);
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset>${locs.join('')}</urlset>`);
       return;
     }
     const redirect = /^\/r\/(\d+)$/.exec(path);
@@ -194,49 +219,63 @@ test('maxResults with fetches in parallel: exactly maxResults results, the rest 
   }
 });
 
-test('every request to a host, redirect hops included, waits for its host’s delay, across runners', {
+test('every request to a host (robots.txt, sitemaps, pages, redirect hops) waits for its host’s delay, across runners', {
   timeout: 240_000,
 }, async (t) => {
   const { app } = await build(t);
   // Crawl-delay: 2 in robots.txt, capped at 500 ms by the request
   crawlDelaySecs[0] = 2;
   crawlDelaySecs[1] = 2;
+  withSitemaps = true;
   t.after(() => {
     crawlDelaySecs[0] = 0;
     crawlDelaySecs[1] = 0;
+    withSitemaps = false;
   });
   const delayMs = 500;
   const from = log.length;
   const id = await startCrawl(app, {
     // a chain of three same-host hops, pages with same-host and cross-host redirects
-    seeds: [`${origins[0]}/chain/1`, `${origins[0]}/p/1`, `${origins[1]}/p/2`],
+    seeds: [`${origins[0]}/chain/1`, `${origins[0]}/p/1`, `${origins[1]}/p/2`, `${origins[1]}/x/3`],
     maxPages: 16,
     workers: 2,
     concurrency: 4,
+    sitemaps: true,
     politeness: { delayMs: 0, maxCrawlDelayMs: delayMs, perHostConcurrency: 1 },
   });
   const status = await waitForCrawl(app, id, 120_000);
   assert.equal(status.status, 'completed', JSON.stringify(status));
-  const requests = log.slice(from).filter((entry) => entry.path !== '/robots.txt');
+  const requests = log.slice(from);
   assert.ok(
     requests.some((entry) => entry.path.startsWith('/chain/')) &&
       requests.some((entry) => entry.path.startsWith('/x/')),
     'the crawl followed same-host and cross-host redirects',
   );
-  // robots.txt is not a page request: it is read once, before the host's first page, which then waits
   const toleranceMs = 2;
   for (const origin of origins) {
-    const times = requests
-      .filter((entry) => entry.origin === origin)
-      .map((entry) => entry.at)
-      .sort((a, b) => a - b);
-    assert.ok(times.length >= 4, `${origin}: ${times.length} requests`);
+    const ofHost = requests.filter((entry) => entry.origin === origin);
+    // robots.txt is read once per crawl per origin, whichever runner or redirect reaches the host first
+    assert.equal(ofHost.filter((entry) => entry.path === '/robots.txt').length, 1, `${origin}: robots.txt`);
+    if (origin === origins[0]) {
+      assert.equal(ofHost.filter((entry) => entry.path === '/robots-of-1.txt').length, 1, 'robots.txt hop');
+    }
+    assert.ok(
+      ofHost.some((entry) => entry.path === '/sitemap-index.xml') &&
+        ofHost.some((entry) => entry.path === '/sitemap-pages.xml'),
+      `${origin}: sitemaps read`,
+    );
+    const times = ofHost.map((entry) => entry.at).sort((a, b) => a - b);
+    assert.ok(times.length >= 6, `${origin}: ${times.length} requests`);
     const gaps = times.slice(1).map((at, i) => at - times[i]!);
     const short = gaps.filter((gap) => gap < delayMs - toleranceMs);
     assert.deepEqual(
       short,
       [],
-      `${origin}: gaps below ${delayMs} ms among ${gaps.map(Math.round).join(', ')}`,
+      `${origin}: gaps below ${delayMs} ms among ${gaps.map(Math.round).join(', ')} (${ofHost
+        .slice()
+        .sort((a, b) => a.at - b.at)
+        .map((entry) => entry.path)
+        .join(' ')})`,
     );
   }
 });

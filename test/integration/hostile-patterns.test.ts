@@ -17,7 +17,9 @@ const PATTERNS = [
   'a*a*a*a*a*a*a*b',
 ];
 /** Matched by none of the patterns, and the inputs on which V8 backtracks without end. */
-const HOSTILE_PATHS = [`/${'a'.repeat(40)}!`, `/${'a'.repeat(2000)}!`];
+const HOSTILE_PATHS = [`/${'a'.repeat(40)}!`, `/${'a'.repeat(990)}!`];
+/** Longer than scope patterns are run on (MAX_PATTERN_URL_LENGTH): out of scope, never fetched. */
+const TOO_LONG_PATH = `/${'a'.repeat(2000)}!`;
 /** Short paths each matched by some of the patterns (V8 answers these quickly: the test's oracle). */
 const MATCHED_PATHS = ['/aaaa', '/aab', '/abc.x', '/zzzzx'];
 
@@ -25,7 +27,7 @@ let site: Server;
 let origin: string;
 before(async () => {
   site = createServer((request, response) => {
-    const links = request.url === '/' ? [...HOSTILE_PATHS, ...MATCHED_PATHS] : [];
+    const links = request.url === '/' ? [...HOSTILE_PATHS, TOO_LONG_PATH, ...MATCHED_PATHS] : [];
     if (request.url === '/robots.txt') {
       response.writeHead(404).end();
       return;
@@ -80,8 +82,18 @@ test('crawls with patterns that hang a backtracking engine complete, and /health
       assert.equal(status.status, 'completed', `${pattern}: ${JSON.stringify(status)}`);
 
       const pages = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages?limit=100` })).json() as {
-        items: Array<{ canonicalUrl: string; type: string }>;
+        items: Array<{ id: number; canonicalUrl: string; type: string }>;
       };
+      // the link too long for the patterns is listed among the root page's skipped links, with why
+      const root = pages.items.find((page) => page.canonicalUrl === `${origin}/`);
+      const detail = (
+        await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages/${root?.id}` })
+      ).json() as { skipped: Array<{ kind: string; url: string; reason: string }> };
+      assert.deepEqual(
+        detail.skipped.map((entry) => [entry.kind, entry.reason.split(':')[0]]),
+        [['link', 'too-long-for-patterns']],
+        pattern,
+      );
       const fetched = pages.items.map((page) => page.canonicalUrl).sort();
       const expected = [
         '/',

@@ -11,6 +11,8 @@ test('POST /v1/crawls: patterns RE2 cannot run are 400 problems naming the patte
     [{ exclude: ['(?<!/en)/page'] }, 'scope.exclude[0]', /lookbehind is not supported/],
     [{ include: ['/(\\w+)/\\1/'] }, 'scope.include[0]', /backreferences are not supported/],
     [{ exclude: ['x', '(a|b){1000}'] }, 'scope.exclude[1]', /too large for the linear-time matcher/],
+    // the costliest kind of pattern (a DFA state per character) is bounded by the program-size budget
+    [{ exclude: ['(a|b)*a(a|b){100}x'] }, 'scope.exclude[0]', /at most 300 \(300 were left\)/],
   ];
   for (const [scope, field, reason] of cases) {
     const response = await app.inject({
@@ -26,7 +28,14 @@ test('POST /v1/crawls: patterns RE2 cannot run are 400 problems naming the patte
     assert.match(problem.detail, new RegExp(`^${field.replace(/[[\]]/g, '\\$&')} `));
   }
   // the patterns that hang V8's engine are accepted
-  for (const pattern of ['(a|a)+$', '(?:a|a)*b', '([a-z]|[a-z0-9])+\\.x$', '(a|aa)+$', '.*.*.*.*.*x$']) {
+  for (const pattern of [
+    '(a|a)+$',
+    '(?:a|a)*b',
+    '([a-z]|[a-z0-9])+\\.x$',
+    '(a|aa)+$',
+    '.*.*.*.*.*x$',
+    '(a|b)*a(a|b){97}x',
+  ]) {
     const response = await app.inject({
       method: 'POST',
       url: '/v1/crawls',

@@ -3,17 +3,16 @@
 // links it found. Several runners, in one process or many, work on one crawl at once; a crashed runner's
 // leases expire and others pick its URLs up. Layers: robots → fetch → parse → record (crawlee's habit).
 import { setMaxListeners } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BODY_BYTES, isTextualContentType } from '../crawl-request.js';
 import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
-import { canonicalizeUrl, urlTooLong } from '../frontier/canonicalize.js';
-import { CrawlScope } from '../frontier/scope.js';
+import { canonicalizeUrl } from '../frontier/canonicalize.js';
+import { CrawlScope, type ScopeVerdict } from '../frontier/scope.js';
 import { parseHtml } from '../parse/parse-html.js';
-import { fetchRobots, productToken, RobotsCache, type RobotsFetch, RobotsPolicy } from '../robots/index.js';
-import { discoverSitemapUrls } from '../sitemap/index.js';
+import { productToken } from '../robots/index.js';
+import { type HeldSlot, HostTurns } from './host-turns.js';
 import { originOf, selectLinks } from './link-selection.js';
 import { blankOutcome, htmlOutcome, type RedirectRefusal, readFetch, settleOutcome } from './page-outcome.js';
 import type {
@@ -28,6 +27,7 @@ import type {
 } from './ports.js';
 import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
+import { SiteFiles, type SiteRobots } from './site-files.js';
 
 const gzip = promisify(gzipCallback);
 
@@ -63,19 +63,8 @@ export interface RunnerOptions {
 
 export type RunnerExit = 'finished' | 'stopped' | 'aborted';
 
-/** A politeness slot this runner holds for the request in progress, and the delay its host asks for. */
-interface HeldSlot {
-  siteId: number;
-  slot: number;
-  delayMs: number;
-}
-
-interface SiteRobots {
-  policy: RobotsPolicy;
-  /** Why robots.txt could not be read ("code: message"), when it could not. */
-  fetchError: string | null;
-}
-
+/** The verdict on every URL of a crawl whose stored scope cannot be built (it fails before any fetch). */
+const NO_SCOPE: ScopeVerdict = Object.freeze({ inScope: false, reason: 'domain' });
 const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
@@ -104,19 +93,11 @@ export class CrawlRunner {
   private readonly scope: CrawlScope | null = null;
   /** Why the stored scope cannot be used (a crawl stored before scope patterns were RE2): it fails at start. */
   private readonly scopeFault: string | null = null;
-  /**
-   * robots.txt of each origin, for this crawl's product token. An entry lasts the runner's life: a crawl
-   * reads one robots.txt per origin (robots_save.sql stores it, and every runner takes the stored file).
-   */
-  private readonly robots = new RobotsCache({
-    load: (robotsUrl) => this.loadOrFetchRobots(robotsUrl),
-    maxAgeMs: Number.POSITIVE_INFINITY,
-  });
-  /** The robots.txt verdicts this runner has in hand, by origin (filled as robotsFor resolves). */
-  private readonly knownRobots = new Map<string, SiteRobots>();
+  /** robots.txt and sitemaps of each origin, each request in its host's turn. */
+  private readonly siteFiles: SiteFiles;
+  /** The host slots this runner holds and the turns it waits for. */
+  private readonly turns: HostTurns;
   private readonly siteIds = new Map<string, number>();
-  /** When this runner last had a robots.txt answer from each origin: a request, so the delay follows it. */
-  private readonly robotsAskedAtMs = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Pages this runner holds leases on, with when each lease was last taken or renewed (ms). */
   private readonly leased = new Map<number, number>();
@@ -143,6 +124,26 @@ export class CrawlRunner {
     this.options = options;
     // every in-flight fetch listens on this signal; concurrency may exceed Node's default listener warning
     setMaxListeners(0, this.halt.signal);
+    this.turns = new HostTurns({
+      store: options.store,
+      workerId: options.workerId,
+      leaseSecs: options.leaseSecs,
+      signal: this.halt.signal,
+      minDelayMs: settings.delayMs,
+      onRelease: () => this.wake(),
+    });
+    this.siteFiles = new SiteFiles({
+      settings,
+      store: options.store,
+      fetcher: options.fetcher,
+      turns: this.turns,
+      log: options.log,
+      ...(options.events ? { events: options.events } : {}),
+      siteIdsFor: (origins) => this.siteIdsFor(origins),
+      inScope: (url, depth) => this.inScope(url, depth),
+      fetchOptions: () => this.fetchOptions(),
+      frontierLimits: () => this.frontierLimits,
+    });
     try {
       this.scope = new CrawlScope({ seeds: settings.seeds, ...settings.scope, maxDepth: settings.maxDepth });
     } catch (error) {
@@ -257,8 +258,12 @@ export class CrawlRunner {
   }
 
   /** The crawl's scope verdict; nothing is in scope when the scope could not be built (the crawl fails). */
+  private scopeVerdict(url: string, depth: number, foundOn?: string): ScopeVerdict {
+    return this.scope?.check(url, depth, foundOn) ?? NO_SCOPE;
+  }
+
   private inScope(url: string, depth: number, foundOn?: string): boolean {
-    return this.scope?.check(url, depth, foundOn).inScope ?? false;
+    return this.scopeVerdict(url, depth, foundOn).inScope;
   }
 
   private track(work: Promise<void>): void {
@@ -345,10 +350,11 @@ export class CrawlRunner {
     // The host's politeness slot is freed as soon as its request is over, not after the page is parsed
     // and written: the delay counts from the end of the request, and the host's next URL need not wait
     // for our database writes. A redirect to another host trades this slot for one of that host's
-    // (followRedirectPolitely), so `held` is the slot held now, whichever host it belongs to.
+    // (HostTurns.awaitHopTurn), so `held` is the slot held now, whichever host it belongs to.
     const held: { current: HeldSlot | null } = {
       current: { siteId: page.siteId, slot: page.slot, delayMs: 0 },
     };
+    this.turns.hold(page.siteId);
     let slotReleased = false;
     /** `requested`: a request was made, so the host waits its delay; else the slot is free at once. */
     const requestDone = async (sha256: string | null, requested = true): Promise<number | null> => {
@@ -356,6 +362,7 @@ export class CrawlRunner {
       slotReleased = true;
       const slot = held.current;
       held.current = null;
+      if (slot) this.turns.unhold(slot.siteId);
       // with no slot held (a redirect's wait for one was cut short) only the body's hash is registered
       const where = slot ? { ...page, siteId: slot.siteId, slot: slot.slot } : { ...page, siteId: -1 };
       const duplicateOf = await store.requestDone(
@@ -371,8 +378,8 @@ export class CrawlRunner {
       await requestDone(null, requested);
     };
     try {
-      const { policy: robots, fetchError } = await this.robotsFor(page.siteId, page.origin);
-      if (held.current) held.current.delayMs = this.delayFor(robots);
+      const { policy: robots, fetchError } = await this.siteFiles.robotsFor(page.siteId, page.origin);
+      if (held.current) held.current.delayMs = this.siteFiles.delayFor(robots);
       let outcome: PageOutcome;
       if (page.leaseExpiries >= MAX_LEASE_EXPIRIES) {
         // its workers died with it in hand, alone the last time: it is not fetched again
@@ -387,10 +394,8 @@ export class CrawlRunner {
         const error = this.disallowedBecause({ policy: robots, fetchError }, page.url);
         outcome = blankOutcome('DISALLOWED', { error, requested: false });
       } else {
-        // robots.txt was just asked of this host: the page request waits the host's delay after it
-        await this.politeSleep(
-          (this.robotsAskedAtMs.get(page.origin) ?? 0) + this.delayFor(robots) - Date.now(),
-        );
+        // robots.txt may have just been asked of this host: the page request waits the host's delay after it
+        await this.turns.paceAfterLastRequest(page.origin, this.siteFiles.delayFor(robots));
         outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256), hold);
       }
       if (this.halt.signal.aborted && outcome.type === 'INVALID' && outcome.error?.startsWith('aborted')) {
@@ -401,6 +406,8 @@ export class CrawlRunner {
       // A capped crawl's graph holds only URLs it may crawl: robots.txt of each new host is read before
       // its links take room (docs/reference.md#strategies), rather than when they are leased.
       if (this.settings.maxDiscovered !== null) outcome.links = await this.withRobotsVerdicts(outcome.links);
+      // the page's slot is free: sitemaps of the hosts whose robots.txt this page read may wait for turns
+      await this.siteFiles.discoverPendingSitemaps();
       const disallowed = await store.completePage(crawlId, page, outcome, this.frontierLimits);
       for (const refused of disallowed) {
         this.options.events?.pageRecorded({
@@ -464,11 +471,6 @@ export class CrawlRunner {
     return { slots: this.settings.perHostConcurrency, maxDiscovered: this.settings.maxDiscovered };
   }
 
-  private delayFor(robots: RobotsPolicy): number {
-    const crawlDelayMs = robots.crawlDelayMs(this.settings.userAgent) ?? 0;
-    return Math.max(this.settings.delayMs, Math.min(crawlDelayMs, this.settings.maxCrawlDelayMs));
-  }
-
   /** Why robots.txt forbids `url` (RFC 9309), or null when it may be fetched. */
   private disallowedBecause(robots: SiteRobots, url: string): string | null {
     if (!this.settings.respectRobots || robots.policy.isAllowed(url, this.settings.userAgent)) return null;
@@ -485,7 +487,7 @@ export class CrawlRunner {
    * crawl as DISALLOWED at once instead of being queued, leased and turned away. Unknown hosts: null.
    */
   private knownDisallowance(url: string): string | null {
-    const robots = this.knownRobots.get(originOf(url));
+    const robots = this.siteFiles.known(originOf(url));
     if (!robots || robots.fetchError?.startsWith('blocked-address')) return null;
     return this.disallowedBecause(robots, url);
   }
@@ -495,93 +497,19 @@ export class CrawlRunner {
     if (!this.settings.respectRobots) return links;
     const unknown = [
       ...new Set(
-        links.filter((link) => !link.known && !this.knownRobots.has(link.origin)).map((l) => l.origin),
+        links.filter((link) => !link.known && !this.siteFiles.known(link.origin)).map((l) => l.origin),
       ),
     ];
     if (unknown.length > 0) {
       const sites = await this.siteIdsFor(unknown);
       // a host whose robots.txt cannot be had is judged when its URLs are leased, as before
       await Promise.all(
-        unknown.map((origin) => this.robotsFor(sites.get(origin) ?? -1, origin).catch(() => null)),
+        unknown.map((origin) => this.siteFiles.robotsFor(sites.get(origin) ?? -1, origin).catch(() => null)),
       );
     }
     return links.map((link) =>
       link.known || link.disallowed ? link : { ...link, disallowed: this.knownDisallowance(link.url) },
     );
-  }
-
-  /** robots.txt of a site: loaded from the store when another runner fetched it, else fetched once here. */
-  private async robotsFor(siteId: number, origin: string): Promise<SiteRobots> {
-    // the cache's loader finds the site by origin
-    if (siteId >= 0 && !this.siteIds.has(origin)) this.siteIds.set(origin, siteId);
-    const fetched = await this.robots.robotsFor(`${origin}/`, this.settings.userAgent);
-    const robots = { policy: fetched.policy, fetchError: fetched.error ?? null };
-    this.knownRobots.set(origin, robots);
-    return robots;
-  }
-
-  private async loadOrFetchRobots(robotsUrl: string): Promise<RobotsFetch> {
-    const origin = new URL(robotsUrl).origin;
-    const siteId = this.siteIds.get(origin) ?? -1;
-    if (!this.settings.respectRobots) {
-      return { policy: RobotsPolicy.allowAll(robotsUrl), status: null, body: null, fetchedAt: new Date() };
-    }
-    const { store, fetcher } = this.options;
-    const stored = await store.loadRobots(siteId);
-    if (stored) {
-      return {
-        policy: policyFromStored(robotsUrl, stored),
-        status: stored.status,
-        body: stored.body,
-        fetchedAt: stored.fetchedAt,
-        ...(stored.error !== null ? { error: stored.error } : {}),
-      };
-    }
-    const fetched = await fetchRobots(robotsUrl, fetcher, {
-      userAgent: this.settings.userAgent,
-      timeoutMs: Math.min(this.settings.timeoutMs, 30_000),
-    });
-    this.robotsAskedAtMs.set(origin, Date.now());
-    const policy = fetched.policy;
-    this.options.events?.robotsFetched?.({ crawlId: this.settings.crawlId, origin, status: fetched.status });
-    const crawlDelayMs = policy.crawlDelayMs(this.settings.userAgent) ?? null;
-    await store.saveRobots(
-      siteId,
-      {
-        status: fetched.status,
-        body: fetched.body,
-        error: fetched.error ?? null,
-        fetchedAt: fetched.fetchedAt,
-      },
-      crawlDelayMs,
-      policy.sitemaps,
-    );
-    if (this.settings.sitemaps) await this.enqueueSitemapUrls(origin, policy.sitemaps);
-    return fetched;
-  }
-
-  private async enqueueSitemapUrls(origin: string, robotsSitemaps: string[]): Promise<void> {
-    try {
-      const urls = await discoverSitemapUrls(this.options.fetcher, {
-        robotsSitemaps,
-        origin,
-        fetchOptions: this.fetchOptions(),
-      });
-      const discovered: DiscoveredUrl[] = [];
-      let tooLong = 0;
-      for (const raw of urls) {
-        const url = canonicalizeUrl(raw);
-        if (url && urlTooLong(url) !== null) tooLong++;
-        else if (url && this.inScope(url, 0)) {
-          discovered.push({ url, origin: originOf(url), depth: 0, priority: 0, anchor: '' });
-        }
-      }
-      // no page holds a sitemap's URLs, so the ones too long to crawl are only counted in the log
-      if (tooLong > 0) this.options.log.warn({ origin, urls: tooLong }, 'sitemap URLs too long to crawl');
-      await this.options.store.enqueue(this.settings.crawlId, null, discovered, this.frontierLimits);
-    } catch (error) {
-      this.options.log.warn({ err: error, origin }, 'sitemap discovery failed');
-    }
   }
 
   private fetchOptions() {
@@ -628,7 +556,12 @@ export class CrawlRunner {
         const sites = await this.siteIdsFor([origin]);
         const siteId = sites.get(origin);
         if (siteId === undefined) throw new Error(`no site row for ${origin}`);
-        const { policy: robots } = await this.robotsFor(siteId, origin);
+        // the hop's turn first: the new host's robots.txt, if this runner must read it, is a request too
+        await this.turns.awaitHopTurn(held, siteId, origin, async () => {
+          const { policy } = await this.siteFiles.robotsFor(siteId, origin);
+          return this.siteFiles.delayFor(policy);
+        });
+        const { policy: robots } = await this.siteFiles.robotsFor(siteId, origin);
         if (this.settings.respectRobots && !robots.isAllowed(target, userAgent)) {
           refusal = { type: 'DISALLOWED', reason: `redirect to a URL robots.txt disallows: ${target}` };
           return { follow: false, reason: refusal.reason };
@@ -647,7 +580,6 @@ export class CrawlRunner {
           };
           return { follow: false, reason: refusal.reason };
         }
-        await this.awaitHopTurn(held, siteId, origin, this.delayFor(robots));
         return { follow: true };
       },
     });
@@ -689,55 +621,12 @@ export class CrawlRunner {
       { finalUrl, depth, score },
       {
         ...this.settings,
-        inScope: (url, linkDepth, foundOn) => this.inScope(url, linkDepth, foundOn),
+        scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),
         known: (url) => this.queuedUrls.has(url),
         disallowed: (url) => this.knownDisallowance(url),
       },
     );
     return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images, skipped };
-  }
-
-  /**
-   * A redirect hop is a request like any other: it waits its host's delay (docs/reference.md#politeness). To the same
-   * host, the slot held is kept and the hop waits the delay after the response that redirected; to another
-   * host, the slot held is freed first (no runner ever waits for a slot while holding one, so two crossing
-   * redirects cannot deadlock) and a slot of the new host is leased when its delay has passed.
-   */
-  private async awaitHopTurn(
-    held: { current: HeldSlot | null },
-    siteId: number,
-    origin: string,
-    delayMs: number,
-  ) {
-    const { store, workerId, leaseSecs } = this.options;
-    const current = held.current;
-    if (current && current.siteId === siteId) {
-      await this.politeSleep(current.delayMs);
-      return;
-    }
-    if (current) {
-      held.current = null;
-      await store.releaseHostSlot(current.siteId, current.slot, current.delayMs);
-      this.wake();
-    }
-    while (!this.halt.signal.aborted) {
-      const lease = await store.leaseHostSlot(siteId, workerId, leaseSecs);
-      if (lease.slot !== null) {
-        held.current = { siteId, slot: lease.slot, delayMs };
-        // robots.txt of the new host may have just been asked for this very hop
-        await this.politeSleep((this.robotsAskedAtMs.get(origin) ?? 0) + delayMs - Date.now());
-        return;
-      }
-      await this.politeSleep(
-        Math.min(IDLE_POLL_MS.max, Math.max(IDLE_POLL_MS.min, lease.retryInMs ?? BUSY_POLL_MS)),
-      );
-    }
-  }
-
-  /** Sleeps `ms` (nothing when ≤ 0); cut short when the runner halts. */
-  private async politeSleep(ms: number): Promise<void> {
-    if (ms <= 0) return;
-    await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => {});
   }
 
   private async siteIdsFor(origins: string[]): Promise<Map<string, number>> {
@@ -752,13 +641,4 @@ export class CrawlRunner {
     }
     return new Map(origins.map((origin) => [origin, this.siteIds.get(origin) ?? -1]));
   }
-}
-
-function policyFromStored(
-  robotsUrl: string,
-  stored: { status: number | null; body: string | null; error: string | null },
-) {
-  if (stored.status === null)
-    return RobotsPolicy.from(robotsUrl, { unreachable: true, error: stored.error ?? undefined });
-  return RobotsPolicy.from(robotsUrl, { status: stored.status, body: stored.body ?? '' });
 }

@@ -1,12 +1,16 @@
 // Which links of a parsed page enter the frontier, with what weight, and which of its links and images the
 // crawl cannot keep. Pure: the runner supplies the scope and what it already knows of each URL.
 import { urlTooLong } from '../frontier/canonicalize.js';
+import type { ScopeVerdict } from '../frontier/scope.js';
+import { MAX_PATTERN_URL_LENGTH } from '../frontier/url-patterns.js';
 import type { ParsedPage } from '../parse/parse-html.js';
 import { topicLinkWeights } from '../score/index.js';
 import type { CrawlSettings, DiscoveredUrl, SkippedUrl } from './ports.js';
 
 /** Characters of a skipped URL kept to show it by (canonical URLs are ASCII, so a cut splits nothing). */
 const SKIPPED_URL_HEAD = 300;
+
+const TOO_LONG_FOR_PATTERNS = `too-long-for-patterns: scope patterns are run only on URLs of up to ${MAX_PATTERN_URL_LENGTH} characters`;
 
 export function originOf(url: string): string {
   return new URL(url).origin;
@@ -20,7 +24,7 @@ export function urlHead(url: string): string {
 export interface LinkRules
   extends Pick<CrawlSettings, 'strategy' | 'topics' | 'topicOptions' | 'respectNofollow' | 'ignoreInternal'> {
   /** The crawl's scope verdict for a link at `depth` found on `foundOn`. */
-  inScope(url: string, depth: number, foundOn: string): boolean;
+  scope(url: string, depth: number, foundOn: string): ScopeVerdict;
   /** This runner queued the URL before (the store skips its insert). */
   known(url: string): boolean;
   /** robots.txt already forbids the URL (why), when its host's file is in hand; else null. */
@@ -67,7 +71,14 @@ export function selectLinks(
       const priority = priorityOf(link.url);
       if (priority === null) continue;
       if (rules.ignoreInternal && new URL(link.url).host === pageHost) continue;
-      if (!rules.inScope(link.url, depth + 1, finalUrl)) continue;
+      const verdict = rules.scope(link.url, depth + 1, finalUrl);
+      if (!verdict.inScope) {
+        // out of scope by the crawl's rules is no news; a link the patterns could not be run on is
+        if (verdict.reason === 'too-long-for-patterns') {
+          skipped.push({ kind: 'link', url: urlHead(link.url), reason: TOO_LONG_FOR_PATTERNS });
+        }
+        continue;
+      }
       const tooLong = urlTooLong(link.url);
       if (tooLong !== null) {
         skipped.push({ kind: 'link', url: urlHead(link.url), reason: tooLong });

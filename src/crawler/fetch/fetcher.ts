@@ -63,8 +63,9 @@ export interface FetchOptions {
   /** Default 5. */
   maxRedirects?: number;
   /**
-   * Asked before each hop is followed: the crawler checks robots, scope and dedup there. If it rejects, fetch
-   * rejects: that is the caller's own fault (its database, say), not the network's, and not the page's error.
+   * Asked before each hop is followed: the crawler checks robots, scope and dedup there, and waits for the
+   * hop's host's turn; that time is not counted against timeoutMs. If it rejects, fetch rejects: that is the
+   * caller's own fault (its database, say), not the network's, and not the page's error.
    */
   beforeRedirect?: (from: string, to: string, status: number) => Promise<RedirectDecision>;
   /** false → the body is not downloaded (binary documents); its size comes from Content-Length. */
@@ -218,7 +219,14 @@ export class Fetcher {
             return finish({ code: 'too-many-redirects', message: `more than ${maxRedirects} redirects` });
           }
           if (opts.beforeRedirect) {
-            const decision = await opts.beforeRedirect(current.href, target.href, response.status);
+            // the hop may wait for its host's turn (politeness), which is not the server being slow
+            deadline.pause();
+            let decision: RedirectDecision;
+            try {
+              decision = await opts.beforeRedirect(current.href, target.href, response.status);
+            } finally {
+              deadline.resume();
+            }
             if (!decision.follow) return finish({ code: 'redirect-refused', message: decision.reason });
           }
           visited.add(target.href);
@@ -348,7 +356,7 @@ export class Fetcher {
   }
 }
 
-/** The fetch's deadline: an abort after timeoutMs, paused while the fetch waits for the body budget. */
+/** The fetch's deadline: an abort after timeoutMs, paused while the fetch waits for the body budget or a redirect hop's turn. */
 class Deadline {
   readonly #controller = new AbortController();
   readonly #timeoutMs: number;

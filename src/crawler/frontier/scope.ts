@@ -5,7 +5,7 @@
 
 import { InputError } from '../../errors.js';
 import { canonicalizeUrl, stripTrailingDots } from './canonicalize.js';
-import { patternBudget, UrlPatternList } from './url-patterns.js';
+import { MAX_PATTERN_URL_LENGTH, patternBudget, UrlPatternList } from './url-patterns.js';
 
 export interface CrawlScopeSpec {
   seeds: string[];
@@ -24,11 +24,22 @@ export interface CrawlScopeSpec {
   allowSubdomains?: boolean;
 }
 
-export type ScopeRejection = 'domain' | 'same-host' | 'exclude' | 'include' | 'depth' | 'scheme';
+export type ScopeRejection =
+  | 'domain'
+  | 'same-host'
+  | 'exclude'
+  | 'include'
+  | 'depth'
+  | 'scheme'
+  | 'too-long-for-patterns';
 export type ScopeVerdict = { inScope: true } | { inScope: false; reason: ScopeRejection };
 
 /** Verdicts are shared (remembered per URL), hence frozen. */
 const IN_SCOPE: ScopeVerdict = Object.freeze({ inScope: true });
+const TOO_LONG_FOR_PATTERNS: ScopeVerdict = Object.freeze({
+  inScope: false,
+  reason: 'too-long-for-patterns',
+});
 
 /** Most canonical URLs whose include/exclude verdict a scope remembers. */
 const MAX_REMEMBERED_VERDICTS = 10_000;
@@ -136,7 +147,8 @@ export class CrawlScope {
 
   /**
    * Whether `url`, found at link `depth` (seeds are 0) on page `foundOn`, may be crawled. Checks run cheapest
-   * first, and the first failing one is the reason: scheme, depth, domain, same-host, exclude, include.
+   * first, and the first failing one is the reason: scheme, depth, domain, same-host, too-long-for-patterns
+   * (a URL too long to run include/exclude patterns on, when there are any), exclude, include.
    */
   check(url: string, depth: number, foundOn?: string): ScopeVerdict {
     const canonical = canonicalizeUrl(url);
@@ -157,6 +169,7 @@ export class CrawlScope {
 
   #patternVerdict(canonical: string): ScopeVerdict {
     if (this.#include.isEmpty && this.#exclude.isEmpty) return IN_SCOPE;
+    if (canonical.length > MAX_PATTERN_URL_LENGTH) return TOO_LONG_FOR_PATTERNS;
     const known = this.#verdicts.get(canonical);
     if (known !== undefined) return known;
     const verdict: ScopeVerdict = this.#exclude.matches(canonical)

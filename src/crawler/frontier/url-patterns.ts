@@ -14,9 +14,16 @@ export const MAX_PATTERNS = 100;
 /**
  * Most RE2 instructions all of a crawl's patterns may compile to, together. Matching one URL costs up to
  * about (program size × URL length) steps; typical patterns ("/blog/", "\.pdf$", "^https?://[^/]+/en/")
- * are 10–30 instructions each.
+ * are 10–30 instructions each. With MAX_PATTERN_URL_LENGTH this bounds a URL's check on the worker's loop
+ * to about a tenth of a second for the worst pattern admitted (`npm run bench -- patterns`).
  */
-export const MAX_PATTERN_PROGRAM_SIZE = 1000;
+export const MAX_PATTERN_PROGRAM_SIZE = 300;
+/**
+ * Longest canonical URL the patterns are run on, in characters: with include or exclude patterns set, a
+ * longer URL is out of scope ("too-long-for-patterns") rather than costing its length in matching time.
+ * Real pages' URLs rarely pass a few hundred characters; those past a thousand are traps and trackers.
+ */
+export const MAX_PATTERN_URL_LENGTH = 1024;
 
 /** What is left of a crawl's program-size budget; shared by its include and exclude lists. */
 export interface PatternBudget {

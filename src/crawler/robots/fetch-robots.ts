@@ -1,6 +1,6 @@
 // Fetching robots.txt (RFC 9309 §2.3): up to five redirects followed, wherever they lead (§2.3.1.2),
 // at most 500 KiB parsed (§2.5), the body read as UTF-8 (§2.3), and the outcome turned into a policy.
-import type { Fetcher, RetryOptions } from '../fetch/fetcher.js';
+import type { Fetcher, FetchOptions, RetryOptions } from '../fetch/fetcher.js';
 import { RobotsPolicy } from './policy.js';
 
 /** RFC 9309 §2.5: crawlers must parse at least 500 KiB; we parse exactly that much. */
@@ -13,6 +13,8 @@ export interface FetchRobotsOptions {
   retry?: RetryOptions;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** Asked before each redirect is followed (a crawl waits its host's delay there). */
+  beforeRedirect?: FetchOptions['beforeRedirect'];
 }
 
 export interface RobotsFetch {
@@ -44,6 +46,7 @@ export async function fetchRobots(
     headers: { accept: 'text/plain,*/*;q=0.5', ...opts.headers },
     ...(opts.retry ? { retry: opts.retry } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.beforeRedirect ? { beforeRedirect: opts.beforeRedirect } : {}),
   });
   const fetchedAt = new Date();
   if (result.error) {

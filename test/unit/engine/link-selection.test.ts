@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type LinkRules, selectLinks } from '../../../src/crawler/engine/link-selection.js';
 import { canonicalizeUrl } from '../../../src/crawler/frontier/canonicalize.js';
+import { CrawlScope } from '../../../src/crawler/frontier/scope.js';
 import { parseHtml } from '../../../src/crawler/parse/parse-html.js';
 
 const rules = (overrides: Partial<LinkRules> = {}): LinkRules => ({
@@ -11,7 +12,8 @@ const rules = (overrides: Partial<LinkRules> = {}): LinkRules => ({
   topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
   respectNofollow: true,
   ignoreInternal: false,
-  inScope: (url) => !url.startsWith('http://out.test'),
+  scope: (url) =>
+    url.startsWith('http://out.test') ? { inScope: false, reason: 'domain' } : { inScope: true },
   known: (url) => url.endsWith('/known'),
   disallowed: (url) => (url.includes('/private') ? 'disallowed by robots.txt' : null),
   ...overrides,
@@ -70,4 +72,23 @@ test('URLs too long to crawl are skipped with the reason, shown by their first 3
       ['image', 301],
     ],
   );
+});
+
+test('links too long for the scope patterns are skipped with that reason; other out-of-scope links are not', () => {
+  const parsed = parse(
+    `<a href="/${'p'.repeat(1100)}">L</a><a href="http://out.test/">O</a><a href="/b">B</a>`,
+  );
+  const scope = new CrawlScope({ seeds: ['http://a.test/'], exclude: ['/private/'] });
+  const { links, skipped } = selectLinks(
+    parsed,
+    page,
+    rules({ scope: (url, d, on) => scope.check(url, d, on) }),
+  );
+  assert.deepEqual(
+    links.map((l) => l.url),
+    ['http://a.test/b'],
+  );
+  assert.equal(skipped.length, 1);
+  assert.equal(skipped[0]?.kind, 'link');
+  assert.match(skipped[0]?.reason ?? '', /^too-long-for-patterns: /);
 });

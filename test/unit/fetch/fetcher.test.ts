@@ -173,6 +173,21 @@ describe('redirects', () => {
     );
   });
 
+  test("a hop's wait in beforeRedirect (its host's turn) does not count against timeoutMs", async () => {
+    const r = await fetcher.fetch(`${server.origin}/chain/0`, {
+      ...BASE,
+      timeoutMs: 300,
+      beforeRedirect: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        return { follow: true };
+      },
+    });
+    // three hops of 250 ms each: well past 300 ms in all, and none of it the server's
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    assert.equal(r.status, 200);
+    assert.equal(r.redirects.length, 3);
+  });
+
   test('a redirect to a non-HTTP scheme is refused', async () => {
     const r = await fetcher.fetch(`${server.origin}/mailto`, BASE);
     assert.equal(r.error?.code, 'redirect-refused');

@@ -5,6 +5,7 @@ import {
   estimateProgramSize,
   MAX_PATTERN_LENGTH,
   MAX_PATTERN_PROGRAM_SIZE,
+  MAX_PATTERN_URL_LENGTH,
 } from '../../../src/crawler/frontier/url-patterns.js';
 import { InputError } from '../../../src/errors.js';
 
@@ -113,7 +114,8 @@ const badRows: BadRow[] = [
   { name: 'backreference', spec: { ...seed, include: ['/(\\w+)/\\1/'] }, field: 'scope.include[0]' },
   { name: 'repeat count over RE2\'s 1000', spec: { ...seed, include: ['a{1001}'] }, field: 'scope.include[0]' },
   { name: 'one pattern over the program budget', spec: { ...seed, exclude: ['(a|b){1000}'] }, field: 'scope.exclude[0]' },
-  { name: 'the pattern that exhausts the shared budget', spec: { ...seed, include: ['[a-z]{1,200}'], exclude: ['x', '[a-z]{1,200}', '[0-9]{1,150}'] }, field: 'scope.exclude[2]' },
+  { name: 'the pattern that exhausts the shared budget', spec: { ...seed, include: ['[a-z]{1,60}'], exclude: ['x', '[a-z]{1,60}', '[0-9]{1,30}'] }, field: 'scope.exclude[2]' },
+  { name: 'a DFA-hungry pattern just over the budget', spec: { ...seed, exclude: ['(a|b)*a(a|b){100}x'] }, field: 'scope.exclude[0]' },
   { name: 'no seeds', spec: { seeds: [] }, field: 'scope.seeds' },
   { name: 'seed not http', spec: { seeds: ['https://ok.test/', 'ftp://x.test/'] }, field: 'scope.seeds[1]' },
   { name: 'relative seed', spec: { seeds: ['/path'] }, field: 'scope.seeds[0]' },
@@ -170,7 +172,8 @@ test('patterns RE2 cannot run are refused with the reason', () => {
 });
 
 // The patterns that froze the service on V8's backtracking engine, each beside a URL it must match and
-// one it must not; the long URLs (100,000 characters) would take V8 longer than the age of the universe.
+// one it must not; the long URLs (1,000 characters, about the most patterns are run on) would take V8
+// longer than the age of the universe.
 const hostile: Array<{ pattern: string; matching: string; other: string }> = [
   { pattern: '(a|a)+$', matching: `/${'a'.repeat(40)}`, other: `/${'a'.repeat(40)}!` },
   { pattern: '(?:a|a)*b', matching: `/${'a'.repeat(40)}b`, other: `/${'a'.repeat(40)}!` },
@@ -185,7 +188,7 @@ const hostile: Array<{ pattern: string; matching: string; other: string }> = [
 for (const { pattern, matching, other } of hostile) {
   test(`hostile pattern ${pattern} is accepted and matched in linear time`, () => {
     const url = (path: string) => `https://example.com${path}`;
-    const long = (path: string) => url(path.replace(/a{40}|w{40}/, (run) => run[0]!.repeat(100_000)));
+    const long = (path: string) => url(path.replace(/a{40}|w{40}/, (run) => run[0]!.repeat(1000)));
     for (const list of ['include', 'exclude'] as const) {
       const scope = new CrawlScope({ ...seed, [list]: [pattern] });
       const hit: ScopeVerdict = list === 'include' ? IN : out('exclude');
@@ -212,6 +215,24 @@ test('RE2 syntax: inline flags stay inside their pattern; classes and escapes wo
   // (?i) of the first pattern does not leak into the third
   assert.deepEqual(scope.check('https://example.com/a.pdf', 1), out('include'));
   assert.deepEqual(scope.check('https://example.com/a.PDF', 1), IN);
+});
+
+test('with patterns set, URLs past MAX_PATTERN_URL_LENGTH are out of scope before any pattern runs', () => {
+  const path = (length: number) => `/${'a'.repeat(length - 'https://example.com/'.length)}`;
+  const longest = `https://example.com${path(MAX_PATTERN_URL_LENGTH)}`;
+  const tooLong = `https://example.com${path(MAX_PATTERN_URL_LENGTH + 1)}`;
+  assert.equal(longest.length, MAX_PATTERN_URL_LENGTH);
+  for (const spec of [{ include: ['/a'] }, { exclude: ['/private/'] }]) {
+    const scope = new CrawlScope({ ...seed, ...spec });
+    assert.deepEqual(scope.check(longest, 1), IN);
+    assert.deepEqual(scope.check(tooLong, 1), out('too-long-for-patterns'));
+  }
+  // the worst pattern the budget admits, on the longest URL patterns run on: matched, not refused
+  const costly = new CrawlScope({ ...seed, exclude: ['(a|b)*a(a|b){97}x'] });
+  assert.deepEqual(costly.check(longest, 1), IN);
+  assert.deepEqual(costly.check(`${longest.slice(0, -99)}a${'b'.repeat(97)}x`, 1), out('exclude'));
+  // without patterns, length is only the crawl's URL limit's business
+  assert.deepEqual(new CrawlScope(seed).check(tooLong, 1), IN);
 });
 
 test('verdicts are remembered per URL and stay right past the memory bound', () => {

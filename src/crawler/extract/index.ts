@@ -11,3 +11,4 @@ export {
   extractMainContent,
   htmlToText,
 } from './extract.js';
+export { htmlToMarkdown } from './markdown.js';

@@ -476,9 +476,9 @@ export const PageDetailQuery = Type.Object(
   {
     include: Type.Optional(
       Type.String({
-        pattern: '^(html|text|model)(,(html|text|model))*$',
+        pattern: '^(html|text|markdown|model)(,(html|text|markdown|model))*$',
         description:
-          'comma list: html (the stored body), text (the main text, extracted now if not yet), model (the reference Document the scorers read: docs/reference.md#document-model)',
+          'comma list: html (the stored body), text (the main text, extracted now if not yet), markdown (the main content as Markdown: headings, lists, tables, code, absolute links, images), model (the reference Document the scorers read: docs/reference.md#document-model)',
       }),
     ),
   },
@@ -510,6 +510,11 @@ export const PageDetail = Type.Object({
     }),
   ),
   html: Type.Optional(Nullable(Type.String())),
+  markdown: Type.Optional(
+    Nullable(Type.String(), {
+      description: 'include=markdown: the main content as Markdown; null when no HTML body is stored',
+    }),
+  ),
   model: Type.Optional(
     Nullable(
       Type.Object({

@@ -3,6 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
+import { extractMainContent, htmlToMarkdown } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
@@ -189,7 +190,10 @@ export class CrawlService implements CrawlReader {
     });
   }
 
-  /** `include`: a comma list of html (the stored body), text (the main text) and model (the Document). */
+  /**
+   * `include`: a comma list of html (the stored body), text (the main text), markdown (the main content as
+   * Markdown) and model (the Document).
+   */
   async page(id: string, pageId: number, include: string | undefined, scope: TenantScope) {
     const crawl = await this.require(id, scope);
     const wanted = new Set(include?.split(',') ?? []);
@@ -202,24 +206,30 @@ export class CrawlService implements CrawlReader {
       repository.pageDocument(pageId),
     ]);
     let html: string | null | undefined;
-    if (wanted.has('html') || wanted.has('model')) {
+    if (wanted.has('html') || wanted.has('model') || wanted.has('markdown')) {
       const gz = await repository.pageHtmlGzip(pageId);
       html = gz ? await storedBodyText(gz, row.content_type) : null;
     }
+    const stored = storedCrawlRequest(crawl.request);
+    const parsable = html != null && row.type === 'HTML';
     let model: DocumentModelView | null | undefined;
-    if (wanted.has('model')) {
-      model =
-        html == null || row.type !== 'HTML'
-          ? null
-          : documentModel(html, row, storedCrawlRequest(crawl.request));
-      if (!wanted.has('html')) html = undefined;
+    if (wanted.has('model')) model = parsable ? documentModel(html!, row, stored) : null;
+    let markdown: string | null | undefined;
+    if (wanted.has('markdown')) {
+      // the main content by the crawl's own extraction method, links resolved against the page
+      const pageUrl = row.final_url ?? row.url;
+      const main = parsable
+        ? extractMainContent(html!, { method: stored.extract.method, baseUrl: pageUrl })
+        : null;
+      markdown = main ? htmlToMarkdown(main.html, pageUrl) : null;
     }
+    if (!wanted.has('html')) html = undefined;
     let text: string | null | undefined;
     if (wanted.has('text')) {
       if (!this.options.mainText) throw new Error('CrawlService was built without a mainText source');
       text = await this.options.mainText.pageText(crawl, pageId);
     }
-    return pageDetailView(row, { outlinks, images, document, html, text, model });
+    return pageDetailView(row, { outlinks, images, document, html, text, model, markdown });
   }
 
   /**

@@ -183,9 +183,10 @@ export function pageDetailView(
     text: string | null | undefined;
     /** include=model: the reference Document (CrawlService) */
     model?: DocumentModelView | null | undefined;
+    markdown?: string | null | undefined;
   },
 ) {
-  const { outlinks, images, document, html, text, model } = related;
+  const { outlinks, images, document, html, text, model, markdown } = related;
   return {
     ...pageSummaryView(row),
     redirects: row.redirects,
@@ -198,6 +199,7 @@ export function pageDetailView(
       : null,
     ...(html !== undefined ? { html } : {}),
     ...(model !== undefined ? { model } : {}),
+    ...(markdown !== undefined ? { markdown } : {}),
     ...(text !== undefined ? { text } : {}),
   };
 }

@@ -121,6 +121,17 @@ test('best-first finds more relevant pages than BFS with the same budget', async
   assert.ok(detail.model.outwardLinks.length >= 5);
   assert.ok(detail.model.outwardLinks.every((url: string) => url.startsWith(`${origin}/`)));
   assert.equal(new Set(detail.model.outwardLinks).size, detail.model.outwardLinks.length);
+  // the main content as Markdown, links absolute
+  const markdown = (
+    await app.inject({
+      method: 'GET',
+      url: `/v1/crawls/${focused.id}/pages/${seedPage.id}?include=markdown,model`,
+    })
+  ).json();
+  assert.equal(typeof markdown.markdown, 'string');
+  assert.ok(markdown.markdown.length > 0);
+  for (const [, url] of markdown.markdown.matchAll(/\]\(([^)]*)\)/g)) assert.match(url, /^<?https?:\/\//);
+  assert.deepEqual(markdown.model, detail.model);
   const plain = (await app.inject({ method: 'GET', url: `/v1/crawls/${bfs.id}/pages?limit=1000` })).json();
   assert.ok(
     plain.items.every((page: { priority: number }) => page.priority === 0),

@@ -13,6 +13,7 @@ import rateLimit from './plugins/rate-limit.js';
 import swagger from './plugins/swagger.js';
 import routes from './routes/index.js';
 import type { Runtime } from './runtime.js';
+import { BODY_OPTIONS, type BuildCompiler, type RouteValidator, TEXT_PART_OPTIONS } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,14 +22,6 @@ declare module 'fastify' {
   }
 }
 
-// Unknown fields are errors, not silently dropped. A body is left as sent (its defaults are the services' to
-// fill: normalizeCrawlRequest stores what a crawl runs with); a query string gets its schema's defaults here,
-// once, so handlers read them from the schema (Defaulted in schemas/common.ts) instead of repeating them.
-const AJV_OPTIONS = { removeAdditional: false, allErrors: true } as const;
-
-type BuildCompiler = AjvCompiler.BuildCompilerFromPool;
-type RouteValidator = (route: { httpPart?: string }) => unknown;
-
 /**
  * Query strings and path parameters arrive as text, so "100" is coerced to the integer their schema names
  * (and one value to a one-item array), and their defaults are filled in; a JSON body is typed already, so
@@ -36,14 +29,14 @@ type RouteValidator = (route: { httpPart?: string }) => unknown;
  */
 const buildValidator: BuildCompiler = (externalSchemas, options) => {
   const pool = AjvCompiler();
-  const compilerFor = (customOptions: { coerceTypes: 'array' | false; useDefaults: boolean }) =>
+  const compilerFor = (customOptions: typeof BODY_OPTIONS | typeof TEXT_PART_OPTIONS) =>
     pool(externalSchemas, {
       plugins: options?.plugins,
       onCreate: options?.onCreate,
-      customOptions: { ...AJV_OPTIONS, ...customOptions },
+      customOptions,
     }) as unknown as RouteValidator;
-  const lenient = compilerFor({ coerceTypes: 'array', useDefaults: true });
-  const strict = compilerFor({ coerceTypes: false, useDefaults: false });
+  const lenient = compilerFor(TEXT_PART_OPTIONS);
+  const strict = compilerFor(BODY_OPTIONS);
   const compile: RouteValidator = (route) => (route.httpPart === 'body' ? strict : lenient)(route);
   return compile as unknown as ReturnType<BuildCompiler>;
 };

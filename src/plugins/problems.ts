@@ -10,6 +10,7 @@ import { InputError, TrawlError, type TrawlErrorCode } from '../errors.js';
 import { isUnreachable, RETRY_AFTER_SECS } from '../outage.js';
 import { PATTERN_MESSAGES } from '../schemas/common.js';
 import { findUnstorableText } from '../services/input-text.js';
+import { isValidatedOnPool } from '../validation.js';
 
 const STATUS: Record<TrawlErrorCode, number> = {
   bad_request: 400,
@@ -168,7 +169,7 @@ export default fp(
     app.addHook('preValidation', async (request: FastifyRequest) => {
       for (const [key, part] of PARTS) {
         const value = request[key];
-        if (!isParsed(value)) continue;
+        if (!isParsed(value) || isValidatedOnPool(value)) continue;
         const found = findUnstorableText(value);
         if (!found) continue;
         const field = fieldName(found.path) || part;

@@ -15,6 +15,7 @@ import {
   type TaskOutcome,
   taskChars,
   threadInput,
+  threadTransfer,
 } from './cpu-tasks.js';
 
 /**
@@ -116,7 +117,10 @@ export class CpuPool {
     this.threadTasks.pending++;
     this.threadTasks.total++;
     try {
-      return (await pool.run(message, { signal: deadline.signal })) as TaskOutcome<N>;
+      return (await pool.run(message, {
+        signal: deadline.signal,
+        transferList: threadTransfer(name, input),
+      })) as TaskOutcome<N>;
     } catch (error) {
       const { timeoutMs } = this.options;
       if (deadline.signal.aborted && Atomics.load(started, 0) === 1) {

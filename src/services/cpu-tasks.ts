@@ -2,6 +2,7 @@
 // structured-cloneable input: cpu-pool.ts runs them on a worker thread (this file is the piscina worker's
 // module) or, for small input, inline. Fetching stays with the services on the event loop; only text goes in.
 import { deserialize, serialize } from 'node:v8';
+import secureJson from 'secure-json-parse';
 import { type ExtractOptions, extractMainContent } from '../crawler/extract/index.js';
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
 import { textPage } from '../crawler/parse/text-page.js';
@@ -13,8 +14,11 @@ import {
 } from '../crawler/score/index.js';
 import { type TextSettings, WordModel } from '../crawler/text/word-model.js';
 import { TrawlError, type TrawlErrorCode } from '../errors.js';
-import type { ExtractResult } from '../schemas/extract.js';
+import { ExtractRequest, type ExtractResult } from '../schemas/extract.js';
+import { ScoreRequest } from '../schemas/score.js';
+import { bodyValidator, type ValidationIssue } from '../validation.js';
 import { parseAsCrawled } from './documents.js';
+import { findUnstorableText } from './input-text.js';
 
 /** A document's content: text, or HTML with the URL its links resolve against ('about:blank' without one). */
 export type TaskDocument = { text: string } | { html: string; url: string };
@@ -57,8 +61,23 @@ export interface ExtractTask {
   fetched?: { url: string; truncated: boolean };
 }
 
+/** A large JSON body of POST /v1/score or /v1/extract, read off the event loop (plugins/large-json-body.ts). */
+export interface JsonBodyTask {
+  /** the body as received (its buffer moves to the thread, not copied) */
+  bytes: Uint8Array;
+  route: keyof typeof BODY_SCHEMAS;
+}
+
+/** What the inline path would have found, in its order: JSON syntax, unstorable text, the schema. */
+export type JsonBodyResult =
+  | { ok: true; body: unknown }
+  | { ok: false; syntax: true }
+  | { ok: false; unstorable: { path: Array<string | number>; message: string } }
+  | { ok: false; issues: ValidationIssue[] };
+
 export interface CpuTasks {
   score: (task: ScoreTask) => ScoreTaskResult;
+  parseJsonBody: (task: JsonBodyTask) => JsonBodyResult;
   /**
    * POST /v1/extract's response body as UTF-8 JSON, serialized where it was computed: a 5 MB page's text and
    * HTML, cloned back and serialized on the event loop, held it for as long as the rest of the request.
@@ -127,7 +146,34 @@ function extract(task: ExtractTask): Uint8Array {
   return Buffer.from(JSON.stringify(result));
 }
 
-export const cpuTasks: CpuTasks = { score, extract };
+const BODY_SCHEMAS = { score: ScoreRequest, extract: ExtractRequest } as const;
+const bodyValidators = new Map<string, (data: unknown) => ValidationIssue[] | null>();
+
+/**
+ * Fastify's own JSON body path, step for step: secure-json-parse refusing __proto__ and constructor.prototype
+ * (Fastify's defaults), then the text PostgreSQL cannot store (plugins/problems.ts), then the route's schema
+ * with the app's Ajv options (validation.ts). Only the outcome crosses back.
+ */
+function parseJsonBody(task: JsonBodyTask): JsonBodyResult {
+  const text = new TextDecoder().decode(task.bytes);
+  let body: unknown;
+  try {
+    body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch {
+    return { ok: false, syntax: true };
+  }
+  const unstorable = findUnstorableText(body);
+  if (unstorable) return { ok: false, unstorable };
+  let validate = bodyValidators.get(task.route);
+  if (!validate) {
+    validate = bodyValidator(BODY_SCHEMAS[task.route]);
+    bodyValidators.set(task.route, validate);
+  }
+  const issues = validate(body);
+  return issues ? { ok: false, issues } : { ok: true, body };
+}
+
+export const cpuTasks: CpuTasks = { score, extract, parseJsonBody };
 
 const documentChars = (docs: readonly TaskDocument[]) =>
   docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
@@ -135,6 +181,7 @@ const documentChars = (docs: readonly TaskDocument[]) =>
 /** The characters a task parses: what its cost grows with (cpu-pool.ts runs small tasks inline). */
 export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuTasks[N]>[0]): number {
   if (name === 'extract') return (input as ExtractTask).html.length;
+  if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   const task = input as ScoreTask;
   return (
     documentChars(task.documents) + ('similarTo' in task.scorer ? documentChars(task.scorer.similarTo) : 0)
@@ -152,6 +199,17 @@ export function threadInput<N extends CpuTaskName>(
   const { corpus } = task.scorer;
   if (corpus === null || corpus instanceof SharedArrayBuffer) return task;
   return { ...task, scorer: { ...task.scorer, corpus: shareCorpus(corpus) } };
+}
+
+/** What moves to the thread instead of being copied: a large body's own bytes. */
+export function threadTransfer<N extends CpuTaskName>(
+  name: N,
+  input: Parameters<CpuTasks[N]>[0],
+): ArrayBuffer[] {
+  if (name !== 'parseJsonBody') return [];
+  const { bytes } = input as JsonBodyTask;
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
 }
 
 /** A TrawlError as it crosses the thread boundary (structured clone keeps only an Error's message). */

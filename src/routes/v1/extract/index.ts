@@ -1,12 +1,16 @@
 // /v1/extract: the main content of one page, from HTML in the request or fetched by URL. Handlers call the service.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { largeJsonBodies } from '../../../plugins/large-json-body.js';
 import { problemResponses } from '../../../schemas/common.js';
 import { ExtractRequest, ExtractResult } from '../../../schemas/extract.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  // bodies over 64 KiB are parsed and validated on the CPU pool, off the event loop
+  const validatorCompiler = largeJsonBodies(app, 'extract');
   app.post(
     '/',
     {
+      validatorCompiler,
       schema: {
         tags: ['extract'],
         summary: 'Extract the main content of a page',

@@ -3,13 +3,17 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantScope } from '../../../db/tenant-scope.js';
+import { largeJsonBodies } from '../../../plugins/large-json-body.js';
 import { problemResponses } from '../../../schemas/common.js';
 import { ScoreRequest, ScoreResult } from '../../../schemas/score.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  // bodies over 64 KiB are parsed and validated on the CPU pool, off the event loop
+  const validatorCompiler = largeJsonBodies(app, 'score');
   app.post(
     '/',
     {
+      validatorCompiler,
       schema: {
         tags: ['score'],
         summary: 'Score documents against a keyword query or a similarity set',

@@ -8,7 +8,7 @@ import { httpUrl } from './common.js';
 export const MAX_INLINE_CHARS = 5 * 1024 * 1024;
 
 // The extractor's methods (EXTRACTION_METHODS), spelled out so TypeBox keeps the literal types.
-export const Method = Type.Union([Type.Literal('cetd'), Type.Literal('cetd-sum')]);
+export const Method = Type.Union([Type.Literal('cetd'), Type.Literal('cetd-sum'), Type.Literal('auto')]);
 const _methodsMatch: ExtractionMethod extends Static<typeof Method> ? true : never = true;
 void _methodsMatch;
 

@@ -23,8 +23,11 @@ export class DensityNode {
   densitySum = 0;
   /** The node with the largest DensitySum in this subtree (first in document order on ties). */
   maxSumNode: DensityNode = this;
-  /** 0 = drop, 1 = keep the whole subtree, 2 = keep this element and its text, judge element children. */
-  mark: 0 | 1 | 2 = 0;
+  /**
+   * 0 = drop, 1 = keep the whole subtree, 2 = keep this element and its text, judge element children,
+   * 3 = keep this element as the container of kept children, without its own text runs (auto's ancestors).
+   */
+  mark: 0 | 1 | 2 | 3 = 0;
 
   constructor(
     readonly element: Element | Document | null,

@@ -167,15 +167,16 @@ test('token F1 counts word bags with multiplicity', () => {
   assert.equal(htmlToText('<p>one</p><p>two<br>three</p><script>x</script>'), 'one\n\ntwo\nthree');
 });
 
-// Real pages from Mozilla Readability's fixtures; floors sit a little under the F1 measured when they were set
-// (ars-1 0.986, wikipedia 0.944, bbc-1 0.933, guardian-1 0.995, mozilla-1 0.874), so a regression fails.
+// Real pages from Mozilla Readability's fixtures; floors sit a little under auto's F1 measured when they were set
+// (ars-1 0.99, wikipedia 0.85, bbc-1 0.99, guardian-1 1.00, mozilla-1 0.90), so a regression fails. Wikipedia's
+// expected text (Firefox Reader View) keeps the infobox and the table of contents, which auto drops as link lists.
 const PAGES_DIR = sharedDataPath('readability-test-pages/');
 const F1_FLOORS: Record<string, number> = {
-  'ars-1': 0.96,
-  wikipedia: 0.92,
-  'bbc-1': 0.91,
+  'ars-1': 0.97,
+  wikipedia: 0.82,
+  'bbc-1': 0.96,
   'guardian-1': 0.97,
-  'mozilla-1': 0.85,
+  'mozilla-1': 0.87,
 };
 
 test(`the default method (${DEFAULT_EXTRACTION_METHOD}) keeps its token F1 on real pages`, {

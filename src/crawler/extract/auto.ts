@@ -58,6 +58,11 @@ const UNLIKELY_NAMES =
   /-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|promo|newsletter|subscribe|cookie|outbrain|taboola|recommend/i;
 /** Names that rescue an element from UNLIKELY_NAMES (Readability's okMaybeItsACandidate). */
 const MAYBE_NAMES = /and|article|body|column|content|main|mathjax|shadow/i;
+/** Names that mean boilerplate even beside MAYBE_NAMES ("comments-content"): out unless they hold the headline. */
+const STRONG_BOILERPLATE_NAMES =
+  /comment|disqus|replies|respond|trackback|pingback|related|sharing|sharedaddy|social|sponsor|promo|newsletter|outbrain|taboola/i;
+/** Reader comments and trackbacks: out in both readings. */
+const COMMENT_NAMES = /comment|disqus|trackback|pingback|respond|replies/i;
 const NEGATIVE_NAMES =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|taboola|recommend|newsletter/i;
 const POSITIVE_NAMES = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
@@ -91,6 +96,7 @@ const JUDGED_BLOCKS: ReadonlySet<string> = new Set([
   'form',
   'fieldset',
 ]);
+const LINE_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Readability's starting score of a candidate by its tag. */
@@ -195,7 +201,10 @@ class AutoPage {
   readonly textCommas: Float64Array;
   readonly textStops: Float64Array;
   readonly classWeight: Float64Array;
-  /** 1: semantic container, 2: small page-wide wrapper, 4: boilerplate name, 8: teaser list. */
+  /**
+   * Why a node is boilerplate, as bits: 1 semantic container, 2 small page-wide wrapper, 4 boilerplate name,
+   * 8 teaser list, 16 a name that is boilerplate even beside "content" (comments, sharing, related).
+   */
   readonly boilerplate: Uint8Array;
   readonly hasBlock: Uint8Array;
   headline = -1;
@@ -236,14 +245,12 @@ class AutoPage {
       if (signals.has('class-names')) {
         if (NEGATIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! - 25;
         if (POSITIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! + 25;
-        if (
-          UNLIKELY_NAMES.test(names) &&
-          !MAYBE_NAMES.test(names) &&
-          element.name !== 'a' &&
-          !this.inside(i, 'table') &&
-          !this.inside(i, 'code')
-        ) {
-          this.boilerplate[i] = this.boilerplate[i]! | 4;
+        if (element.name !== 'a' && !this.inside(i, 'table') && !this.inside(i, 'code')) {
+          if (COMMENT_NAMES.test(names)) this.boilerplate[i] = this.boilerplate[i]! | 16;
+          else if (STRONG_BOILERPLATE_NAMES.test(names)) this.boilerplate[i] = this.boilerplate[i]! | 4;
+          else if (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names)) {
+            this.boilerplate[i] = this.boilerplate[i]! | 4;
+          }
         }
       }
       if (signals.has('semantic-containers')) {
@@ -296,7 +303,15 @@ class AutoPage {
         withText++;
         const element = child.element as Element;
         if (element.name === 'p' || child.linkChars === 0) continue;
-        if (child.chars > 400 || child.linkChars / child.chars < 0.15) continue;
+        // A card opens with its linked title; a bullet of prose with a link inside it is not a card.
+        if (
+          child.chars > 400 ||
+          child.linkChars < 20 ||
+          child.linkChars / child.chars < 0.15 ||
+          !opensWithLink(child)
+        ) {
+          continue;
+        }
         cards++;
         cardChars += child.chars;
         const shape = `${element.name}.${element.attribs.class ?? ''}`;
@@ -375,17 +390,28 @@ class AutoPage {
         h1Count++;
         onlyH1 = i;
       }
-      const words = tokenize(collapsedText(node.element as Element));
-      if (words.length === 0) continue;
-      const shared = words.filter((w) => titleWords.has(w)).length / words.length;
-      const score = shared + (name === 'h1' ? 0.01 : 0);
-      if (shared >= 0.6 && score > bestScore) {
+      const words = new Set(tokenize(collapsedText(node.element as Element)));
+      if (words.size === 0) continue;
+      let common = 0;
+      for (const word of words) if (titleWords.has(word)) common++;
+      // Most of the heading's words in the title, and as much of the title as possible: the site name's <h1>
+      // is all title words too, but covers less of the title than the article's own headline.
+      const precision = common / words.size;
+      const coverage = common / titleWords.size;
+      const score = (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : 0);
+      if (precision >= 0.6 && score > bestScore) {
         best = i;
         bestScore = score;
       }
     }
     if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
     this.headline = best;
+    // What holds the headline is not a comment or share box, whatever its name says.
+    for (let up = this.parent[best] ?? -1; up > 0; up = this.parent[up]!) {
+      if (STRONG_BOILERPLATE_NAMES.test(classAndId(this.nodes[up]!.element as Element))) {
+        this.boilerplate[up] = this.boilerplate[up]! & ~(4 | 16);
+      }
+    }
   }
 
   /** Closeness of a candidate to the headline: 1 when it holds or follows it closely, falling with distance. */
@@ -441,7 +467,8 @@ class AutoPage {
         isParagraph = p > 0 && this.hasBlock[p] === 1 && DIV_LIKE_TAGS.has(this.name(p));
       } else {
         const name = this.name(i);
-        isParagraph = PARAGRAPH_TAGS.has(name) || (DIV_LIKE_TAGS.has(name) && this.hasBlock[i] === 0);
+        isParagraph =
+          PARAGRAPH_TAGS.has(name) || ((DIV_LIKE_TAGS.has(name) || name === 'li') && this.hasBlock[i] === 0);
       }
       if (!isParagraph) continue;
       const score = this.paragraphScore(r, i);
@@ -472,7 +499,12 @@ class AutoPage {
     // Rivals are compared without the headline's pull: the later parts of one article are far from it too.
     const unpulled = (i: number, score: number) => score / this.proximity(i);
     const topUnpulled = unpulled(top, topScore);
-    const rivals = ranked.slice(1, 5).filter(([i, s]) => unpulled(i, s) / topUnpulled >= 0.75);
+    // A rival that holds the top candidate or lies inside it is the same text, not another part of the article.
+    const nested = (i: number) => (i <= top && top < this.end[i]!) || (top <= i && i < this.end[top]!);
+    const rivals = ranked
+      .filter(([i]) => !nested(i))
+      .slice(0, 4)
+      .filter(([i, s]) => unpulled(i, s) / topUnpulled >= 0.75);
     if (rivals.length >= 3) {
       for (let up = this.parent[top]!; up > 0; up = this.parent[up]!) {
         const holding = rivals.filter(([j]) => j >= up && j < this.end[up]!).length;
@@ -564,6 +596,8 @@ class AutoPage {
     }
     const weight = this.classWeight[i]!;
     if (HEADINGS.has(name)) return weight < 0;
+    // A line or cell that is mostly links (a menu cell, "Blog | Books | About") is navigation, not prose.
+    if (LINE_TAGS.has(name) && this.signals.has('link-density') && this.linkDensity(r, i) > 0.6) return true;
     if (!JUDGED_BLOCKS.has(name)) return false;
     if (weight < 0) return true;
     // A block holding most of the kept text is the article's own wrapper: judge what is inside it instead.
@@ -609,6 +643,20 @@ class AutoPage {
     }
     return kept;
   }
+}
+
+/** Whether the first visible text under `node` is link text. */
+function opensWithLink(node: DensityNode): boolean {
+  const stack = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.isText) {
+      if (current.chars > 0) return current.inLink;
+      continue;
+    }
+    for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]!);
+  }
+  return false;
 }
 
 function countCommas(text: string): number {
@@ -671,11 +719,11 @@ export function extractAuto(
     const blocks = page.keptBlocks(reading, scores, top);
     return { reading, top, blocks, kept: page.mark(reading, blocks, titleText) };
   };
-  const strict = run(1 | 2 | 4 | 8);
+  const strict = run(1 | 2 | 4 | 8 | 16);
   if (strict.kept >= MIN_ARTICLE_CHARS) return { tree, title };
   // A short article is still the article: the second reading wins only where it grows the first one's block
   // (or the first found next to nothing), never by moving to another part of the page such as its comments.
-  const lenient = run(1 | 8);
+  const lenient = run(1 | 8 | 16);
   const grows = strict.top >= lenient.top && strict.top < page.end[lenient.top]!;
   if (lenient.kept <= strict.kept || (!grows && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
     page.mark(strict.reading, strict.blocks, titleText);

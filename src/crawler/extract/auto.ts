@@ -26,6 +26,7 @@ export const AUTO_SIGNALS = [
   'punctuation',
   'teaser-cards',
   'captions-bylines',
+  'comment-headings',
 ] as const;
 export type AutoSignal = (typeof AUTO_SIGNALS)[number];
 
@@ -63,11 +64,43 @@ const STRONG_BOILERPLATE_NAMES =
   /comment|disqus|replies|respond|trackback|pingback|related|sharing|sharedaddy|social|sponsor|promo|newsletter|outbrain|taboola/i;
 /** Reader comments and trackbacks: out in both readings. */
 const COMMENT_NAMES = /comment|disqus|trackback|pingback|respond|replies/i;
+/** Headings that open a comment thread. */
+const COMMENT_HEADING =
+  /^\W*(?:\d+\s+(?:comments?|responses?|replies|trackbacks?)|comments|responses|replies|reader comments|trackbacks|(?:leave|post|add|write) (?:a |your )?(?:comment|reply|response))(?:\s*\(\d+\))?(?:\s+(?:to|on|for|so far)\b.{0,80})?\W*$/i;
+const COMMENT_HEADING_TAGS: ReadonlySet<string> = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'dt',
+  'b',
+  'strong',
+  'p',
+]);
 const NEGATIVE_NAMES =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|taboola|recommend|newsletter/i;
 const POSITIVE_NAMES = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
 const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
 const CAPTION_NAMES = /caption|credit/i;
+/** The author's box after a post (photo, bio, links): about the writer, not the article. */
+const AUTHOR_BOX_NAMES = /author-?bio|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
+/** Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …"). */
+const POST_METADATA =
+  /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|written by|share this(?: article| post| story)?)\b\s*:?/i;
+const METADATA_TAGS: ReadonlySet<string> = new Set([
+  'p',
+  'div',
+  'span',
+  'li',
+  'small',
+  'footer',
+  'section',
+  'dd',
+  'em',
+  'ul',
+]);
 
 /** Elements scored as paragraphs; a div-like element counts as one when it holds no block (Readability). */
 const PARAGRAPH_TAGS: ReadonlySet<string> = new Set(['p', 'pre', 'td']);
@@ -262,8 +295,9 @@ class AutoPage {
         }
       }
       const itemprop = element.attribs.itemprop;
-      if (this.microdataBody < 0 && itemprop !== undefined && /\barticleBody\b/i.test(itemprop)) {
-        if (signals.has('article-body')) this.microdataBody = i;
+      if (itemprop !== undefined && signals.has('article-body') && /\barticleBody\b/i.test(itemprop)) {
+        // Some sites mark each paragraph: the article body is then what holds them all.
+        this.microdataBody = this.microdataBody < 0 ? i : this.commonAncestor(this.microdataBody, i);
       }
     }
     for (let i = n - 1; i >= 0; i--) {
@@ -282,6 +316,16 @@ class AutoPage {
 
   name(i: number): string {
     return (this.nodes[i]!.element as Element).name;
+  }
+
+  private commonAncestor(a: number, b: number): number {
+    let x = a;
+    let y = b;
+    while (x !== y) {
+      if (x > y) x = this.parent[x]!;
+      else y = this.parent[y]!;
+    }
+    return x;
   }
 
   private inside(i: number, tag: string): boolean {
@@ -488,7 +532,7 @@ class AutoPage {
 
   /** The best candidate, moved up where Readability would (shared ancestor of close rivals, sole child). */
   topCandidate(r: Reading, scores: Map<number, number>): number {
-    if (this.microdataBody >= 0 && r.dead[this.microdataBody] === 0 && r.chars[this.microdataBody]! >= 200) {
+    if (this.microdataBody > 0 && r.dead[this.microdataBody] === 0 && r.chars[this.microdataBody]! >= 200) {
       return this.microdataBody;
     }
     const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]);
@@ -586,6 +630,8 @@ class AutoPage {
       if (name === 'figcaption' || name === 'address') return true;
       const names = classAndId(element);
       if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
+      if (AUTHOR_BOX_NAMES.test(names)) return true;
+      if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
       const { rel, itemprop } = element.attribs;
       if (
         chars < 100 &&
@@ -619,16 +665,50 @@ class AutoPage {
     return false;
   }
 
+  /**
+   * Where the reader comments begin inside the kept blocks: a short heading such as "12 Comments" or "Leave a
+   * reply" after most of the kept text (blogs without comment class names put their thread right after the post).
+   */
+  private commentsStart(r: Reading, blocks: number[]): number {
+    if (!this.signals.has('comment-headings')) return this.size;
+    let total = 0;
+    for (const block of blocks) total += r.chars[block]!;
+    let before = 0;
+    for (const block of blocks) {
+      for (let i = block; i < this.end[block]!; i++) {
+        const node = this.nodes[i]!;
+        if (r.dead[i] === 1) {
+          i = this.end[i]! - 1;
+          continue;
+        }
+        if (node.isText) {
+          before += node.chars;
+          continue;
+        }
+        if (
+          COMMENT_HEADING_TAGS.has(this.name(i)) &&
+          r.chars[i]! <= 60 &&
+          before >= 0.3 * total &&
+          COMMENT_HEADING.test(collapsedText(node.element as Element))
+        ) {
+          return i;
+        }
+      }
+    }
+    return this.size;
+  }
+
   /** Marks the kept blocks for rendering; returns the characters of text kept. */
   mark(r: Reading, blocks: number[], titleText: string): number {
     for (const node of this.nodes) node.mark = 0;
+    const cut = this.commentsStart(r, blocks);
     let kept = 0;
     for (const block of blocks) {
       const stack = [block];
       while (stack.length > 0) {
         const i = stack.pop()!;
         const node = this.nodes[i]!;
-        if (r.dead[i] === 1) continue;
+        if (r.dead[i] === 1 || i >= cut) continue;
         if (node.isText) {
           kept += node.chars;
           continue;

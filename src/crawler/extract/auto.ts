@@ -38,6 +38,8 @@ const MIN_PARAGRAPH_CHARS = 25;
 const SCORED_ANCESTORS = 5;
 /** Text between the headline and a candidate at which its score halves (about a long article's length). */
 const PROXIMITY_HALF_CHARS = 4000;
+/** Text between a heading and the kept blocks within which the heading is the article's headline. */
+const NEAR_HEADLINE_CHARS = 300;
 
 const SEMANTIC_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'menu', 'dialog']);
 /** Page-wide wrappers on some sites (ASP.NET puts the whole page in a form): dropped only when they are small. */
@@ -130,6 +132,8 @@ const JUDGED_BLOCKS: ReadonlySet<string> = new Set([
   'fieldset',
 ]);
 const LINE_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
+/** Headings that can be an article's headline. */
+const ARTICLE_HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3']);
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Readability's starting score of a candidate by its tag. */
@@ -196,8 +200,12 @@ function scanHints(document: Document): PageHints {
 }
 
 /** The <title> without its site name: the longest part between separators such as " | " or " - ". */
+function titleParts(title: string): string[] {
+  return title.split(/\s+[|\-–—»«:·•\\/]+\s+/);
+}
+
 function cleanTitle(title: string): string {
-  const parts = title.split(/\s+[|\-–—»«:·•\\/]+\s+/);
+  const parts = titleParts(title);
   let best = title;
   if (parts.length > 1) {
     best = parts.reduce((a, b) => (tokenize(b).length > tokenize(a).length ? b : a));
@@ -241,6 +249,8 @@ class AutoPage {
   readonly boilerplate: Uint8Array;
   readonly hasBlock: Uint8Array;
   headline = -1;
+  /** The headline found is the site's name (it still anchors proximity; the title is looked for near the text). */
+  headlineIsSiteName = false;
   microdataBody = -1;
 
   constructor(
@@ -449,6 +459,13 @@ class AutoPage {
       }
     }
     if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
+    // "Site – Post title": a heading that is exactly the site's part of the title is the site's name.
+    if (best >= 0) {
+      const parts = titleParts(this.hints.title).map(normalizeText);
+      const text = this.unitText(best);
+      this.headlineIsSiteName =
+        parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
+    }
     this.headline = best;
     // What holds the headline is not a comment or share box, whatever its name says.
     for (let up = this.parent[best] ?? -1; up > 0; up = this.parent[up]!) {
@@ -698,6 +715,34 @@ class AutoPage {
     return this.size;
   }
 
+  /**
+   * The article's own headline when the title-matched one is missing or far from the kept blocks (a blog whose
+   * <title> is only the blog's name): a heading at the very start of the kept text, or just before it.
+   */
+  articleHeadline(r: Reading, blocks: number[]): number {
+    const first = blocks[0]!;
+    const last = blocks[blocks.length - 1]!;
+    const h = this.headlineIsSiteName ? -1 : this.headline;
+    if (h >= first && h < this.end[last]!) return h;
+    const gapChars = (from: number, to: number) => this.charsBefore[to]! - this.charsBefore[from]!;
+    if (h >= 0 && h < first && gapChars(h, first) - this.nodes[h]!.chars <= NEAR_HEADLINE_CHARS) return h;
+    for (let i = first; i < this.end[first]!; i++) {
+      if (r.dead[i] === 1) {
+        i = this.end[i]! - 1;
+        continue;
+      }
+      if (gapChars(first, i) > NEAR_HEADLINE_CHARS) break;
+      if (!this.nodes[i]!.isText && ARTICLE_HEADINGS.has(this.name(i)) && r.chars[i]! > 0) return i;
+    }
+    for (let i = first - 1; i > 0 && gapChars(i, first) <= NEAR_HEADLINE_CHARS; i--) {
+      const node = this.nodes[i]!;
+      if (r.dead[i] === 0 && !node.isText && ARTICLE_HEADINGS.has(this.name(i)) && node.chars > 0) {
+        if (this.end[i]! <= first) return i;
+      }
+    }
+    return h;
+  }
+
   /** Marks the kept blocks for rendering; returns the characters of text kept. */
   mark(r: Reading, blocks: number[], titleText: string): number {
     for (const node of this.nodes) node.mark = 0;
@@ -782,31 +827,41 @@ export function extractAuto(
   const tree = buildDensityTree(body, hidden, true);
   const page = new AutoPage(tree, signals, hints);
   page.findHeadline();
-  const title =
-    page.headline >= 0
-      ? collapsedText(page.nodes[page.headline]!.element as Element)
-      : hints.ogTitle !== ''
-        ? hints.ogTitle
-        : cleanTitle(hints.title);
-  if (tree.root.chars === 0) return { tree, title };
-  const titleText = normalizeText(title);
-  // First reading: everything that names itself boilerplate is out. Second (when that loses the article):
-  // only semantic containers and teaser lists are (Readability's retry without its name rules).
-  const run = (drop: number) => {
+  const fallbackTitle = hints.ogTitle !== '' ? hints.ogTitle : cleanTitle(hints.title);
+  const headlineText = (i: number) => (i >= 0 ? collapsedText(page.nodes[i]!.element as Element) : '');
+  if (tree.root.chars === 0)
+    return { tree, title: page.headline >= 0 ? headlineText(page.headline) : fallbackTitle };
+  const run = (drop: number, titleText: string) => {
     const reading = page.read(drop);
     const scores = page.scoreCandidates(reading);
     const top = page.topCandidate(reading, scores);
     const blocks = page.keptBlocks(reading, scores, top);
     return { reading, top, blocks, kept: page.mark(reading, blocks, titleText) };
   };
-  const strict = run(1 | 2 | 4 | 8 | 16);
-  if (strict.kept >= MIN_ARTICLE_CHARS) return { tree, title };
-  // A short article is still the article: the second reading wins only where it grows the first one's block
-  // (or the first found next to nothing), never by moving to another part of the page such as its comments.
-  const lenient = run(1 | 8 | 16);
-  const grows = strict.top >= lenient.top && strict.top < page.end[lenient.top]!;
-  if (lenient.kept <= strict.kept || (!grows && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
-    page.mark(strict.reading, strict.blocks, titleText);
+  const titleOf = () =>
+    page.headline >= 0 && !page.headlineIsSiteName ? headlineText(page.headline) : fallbackTitle;
+  // First reading: everything that names itself boilerplate is out. Second (when that loses the article):
+  // only semantic containers, teaser lists and comment threads are (Readability's retry without its name rules).
+  let chosen = run(1 | 2 | 4 | 8 | 16, normalizeText(titleOf()));
+  if (chosen.kept < MIN_ARTICLE_CHARS) {
+    // A short article is still the article: the second reading wins only where it grows the first one's block
+    // (or the first found next to nothing), never by moving to another part of the page such as its comments.
+    const strict = chosen;
+    const lenient = run(1 | 8 | 16, normalizeText(titleOf()));
+    const grows = strict.top >= lenient.top && strict.top < page.end[lenient.top]!;
+    chosen = lenient;
+    if (lenient.kept <= strict.kept || (!grows && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
+      page.mark(strict.reading, strict.blocks, normalizeText(titleOf()));
+      chosen = strict;
+    }
   }
-  return { tree, title };
+  if (signals.has('title-proximity') && chosen.top > 0) {
+    const headline = page.articleHeadline(chosen.reading, chosen.blocks);
+    if (headline !== page.headline || page.headlineIsSiteName) {
+      page.headline = headline;
+      page.headlineIsSiteName = false;
+      page.mark(chosen.reading, chosen.blocks, normalizeText(titleOf()));
+    }
+  }
+  return { tree, title: titleOf() };
 }

@@ -248,6 +248,7 @@ class AutoPage {
    */
   readonly boilerplate: Uint8Array;
   readonly hasBlock: Uint8Array;
+  readonly titleWords: ReadonlySet<string>;
   headline = -1;
   /** The headline found is the site's name (it still anchors proximity; the title is looked for near the text). */
   headlineIsSiteName = false;
@@ -259,6 +260,7 @@ class AutoPage {
     readonly hints: PageHints,
   ) {
     this.nodes = tree.order;
+    this.titleWords = new Set([...tokenize(hints.title), ...tokenize(hints.ogTitle)]);
     const n = this.nodes.length;
     this.size = n;
     this.parent = new Int32Array(n).fill(-1);
@@ -428,9 +430,18 @@ class AutoPage {
     return r.chars[i] === 0 ? 0 : r.linkChars[i]! / r.chars[i]!;
   }
 
+  /** Share of a heading's words that are title words. */
+  titleMatch(i: number): number {
+    const words = new Set(tokenize(collapsedText(this.nodes[i]!.element as Element)));
+    if (words.size === 0) return 0;
+    let common = 0;
+    for (const word of words) if (this.titleWords.has(word)) common++;
+    return common / words.size;
+  }
+
   /** The element holding the headline: the h1 (else h2) whose words best match the title, or the only h1. */
   findHeadline(): void {
-    const titleWords = new Set([...tokenize(this.hints.title), ...tokenize(this.hints.ogTitle)]);
+    const titleWords = this.titleWords;
     let best = -1;
     let bestScore = 0;
     let h1Count = 0;
@@ -725,6 +736,11 @@ class AutoPage {
     const h = this.headlineIsSiteName ? -1 : this.headline;
     if (h >= first && h < this.end[last]!) return h;
     const gapChars = (from: number, to: number) => this.charsBefore[to]! - this.charsBefore[from]!;
+    // A heading at the top of the kept text that matches the title as well beats one outside it (the blog's name).
+    for (let i = first; i < this.end[first]!; i++) {
+      if (r.dead[i] === 1 || gapChars(first, i) > NEAR_HEADLINE_CHARS) break;
+      if (!this.nodes[i]!.isText && ARTICLE_HEADINGS.has(this.name(i)) && this.titleMatch(i) >= 0.6) return i;
+    }
     if (h >= 0 && h < first && gapChars(h, first) - this.nodes[h]!.chars <= NEAR_HEADLINE_CHARS) return h;
     for (let i = first; i < this.end[first]!; i++) {
       if (r.dead[i] === 1) {

@@ -58,7 +58,7 @@ const SEMANTIC_ROLES: ReadonlySet<string> = new Set([
 
 /** Readability's unlikely candidates, with the trade's other names for boilerplate. */
 const UNLIKELY_NAMES =
-  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|promo|newsletter|subscribe|cookie|outbrain|taboola|recommend/i;
+  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|promo|newsletter|subscribe|cookie|outbrain|taboola|recommend|copyright|disclaimer|legal|colophon/i;
 /** Names that rescue an element from UNLIKELY_NAMES (Readability's okMaybeItsACandidate). */
 const MAYBE_NAMES = /and|article|body|column|content|main|mathjax|shadow/i;
 /** Names that mean boilerplate even beside MAYBE_NAMES ("comments-content"): out unless they hold the headline. */
@@ -695,7 +695,7 @@ class AutoPage {
 
   /**
    * Where the reader comments begin inside the kept blocks: a short heading such as "12 Comments" or "Leave a
-   * reply" after most of the kept text (blogs without comment class names put their thread right after the post).
+   * reply" after some of the kept text (blogs without comment class names put their thread right after the post).
    */
   private commentsStart(r: Reading, blocks: number[]): number {
     if (!this.signals.has('comment-headings')) return this.size;
@@ -716,7 +716,7 @@ class AutoPage {
         if (
           COMMENT_HEADING_TAGS.has(this.name(i)) &&
           r.chars[i]! <= 60 &&
-          before >= 0.3 * total &&
+          before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total) &&
           COMMENT_HEADING.test(collapsedText(node.element as Element))
         ) {
           return i;

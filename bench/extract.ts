@@ -276,8 +276,9 @@ export async function run(args: string[]): Promise<void> {
     }
   }
   if (args.includes('--ablation')) {
-    const auto = reports.find((r) => r.extractor === 'auto') ?? (await runChild(['auto']))[0]!;
-    const variants = await runChild([ABLATION]);
+    // The ablation child scores auto with every signal first, so each difference comes from one run of one code.
+    const [auto, ...variants] = await runChild([ABLATION]);
+    if (auto === undefined) throw new Error('the ablation child reported nothing');
     const rows = variants.map((v) => {
       const cells = [v.extractor.slice('auto-without-'.length)];
       for (const set of ['readability', 'dragnet'] as const) {
@@ -316,6 +317,7 @@ if (process.argv[2] === '--child' && import.meta.url === pathToFileURL(process.a
   const name = process.argv[3] ?? '';
   const reports: ChildReport[] = [];
   if (name === ABLATION) {
+    reports.push(await measure('auto', false));
     for (const signal of AUTO_SIGNALS) reports.push(await measure(`auto-without-${signal}`, false));
   } else {
     reports.push(await measure(name, true));

@@ -236,7 +236,6 @@ class AutoPage {
   readonly parent: Int32Array;
   /** One past the last pre-order index of each node's subtree. */
   readonly end: Int32Array;
-  readonly index = new Map<DensityNode, number>();
   /** Characters of text before each node in document order (for distances). */
   readonly charsBefore: Float64Array;
   readonly textCommas: Float64Array;
@@ -271,12 +270,11 @@ class AutoPage {
     this.classWeight = new Float64Array(n);
     this.boilerplate = new Uint8Array(n);
     this.hasBlock = new Uint8Array(n);
-    for (let i = 0; i < n; i++) this.index.set(this.nodes[i]!, i);
     let before = 0;
     const bodyChars = Math.max(tree.root.chars, 1);
     for (let i = 0; i < n; i++) {
       const node = this.nodes[i]!;
-      this.parent[i] = node.parent === null ? -1 : this.index.get(node.parent)!;
+      this.parent[i] = node.parent === null ? -1 : node.parent.index;
       this.charsBefore[i] = before;
       if (node.isText) {
         before += node.chars;
@@ -287,15 +285,16 @@ class AutoPage {
       if (i === 0) continue;
       const element = node.element as Element;
       const names = classAndId(element);
-      if (signals.has('class-names')) {
+      if (signals.has('class-names') && names !== ' ') {
         if (NEGATIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! - 25;
         if (POSITIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! + 25;
-        if (element.name !== 'a' && !this.inside(i, 'table') && !this.inside(i, 'code')) {
-          if (COMMENT_NAMES.test(names)) this.boilerplate[i] = this.boilerplate[i]! | 16;
-          else if (STRONG_BOILERPLATE_NAMES.test(names)) this.boilerplate[i] = this.boilerplate[i]! | 4;
-          else if (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names)) {
-            this.boilerplate[i] = this.boilerplate[i]! | 4;
-          }
+        const bit = COMMENT_NAMES.test(names)
+          ? 16
+          : STRONG_BOILERPLATE_NAMES.test(names) || (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names))
+            ? 4
+            : 0;
+        if (bit !== 0 && element.name !== 'a' && !this.inside(i, 'table') && !this.inside(i, 'code')) {
+          this.boilerplate[i] = this.boilerplate[i]! | bit;
         }
       }
       if (signals.has('semantic-containers')) {
@@ -611,7 +610,7 @@ class AutoPage {
   private elementChildren(i: number, r: Reading): number[] {
     const out: number[] = [];
     for (const child of this.nodes[i]!.children) {
-      const j = this.index.get(child)!;
+      const j = child.index;
       if (!child.isText && r.dead[j] === 0) out.push(j);
     }
     return out;
@@ -776,7 +775,7 @@ class AutoPage {
         }
         if (i !== block && this.dropsInside(r, i, r.chars[block]!, titleText)) continue;
         node.mark = 1;
-        for (const child of node.children) stack.push(this.index.get(child)!);
+        for (const child of node.children) stack.push(child.index);
       }
       for (let up = this.parent[block]!; up >= 0 && this.nodes[up]!.mark === 0; up = this.parent[up]!) {
         this.nodes[up]!.mark = 3;

@@ -1,52 +1,102 @@
-// Main-content extraction on Mozilla Readability's 130 test pages (shared/data/readability-test-pages, whose
-// expected.html is Firefox Reader View's output): token precision/recall/F1 per page, averaged, plus pages/s and
-// peak RSS, for every trawl method beside @mozilla/readability on linkedom measured in the same run.
-// Each extractor runs in its own child process so its peak RSS is its own.
+// Main-content extraction on two development sets, every trawl method beside @mozilla/readability (on linkedom)
+// and defuddle (on linkedom) measured in the same run:
+// - readability: Mozilla Readability's 130 test pages (shared/data/readability-test-pages; expected.html is
+//   Firefox Reader View's output, which leaves the headline out), scored on `text`;
+// - dragnet: 500 hand-marked pages (shared/data/extraction-dragnet; expected.txt includes the headline), scored
+//   on `title + text`.
+// Scores: token and word-4-gram shingle precision/recall averaged over pages, F1 of the means; speed: pages/s and
+// CPU ms per page (process.cpuUsage over the timed passes), with ratios against Readability. Each extractor runs
+// in its own child process, so its speed and memory are its own. `--ablation` adds `auto` with each of its signals
+// turned off in turn (scores only); `--pages` lists each extractor's worst pages; `--only a,b` picks extractors.
 import { fork } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { EXTRACTION_METHODS, extractMainContent, htmlToText, tokenF1 } from '../src/crawler/extract/index.js';
+import { AUTO_SIGNALS } from '../src/crawler/extract/auto.js';
+import {
+  EXTRACTION_METHODS,
+  extractMainContent,
+  htmlToText,
+  meanScore,
+  shingleF1,
+  type TokenScore,
+  tokenF1,
+} from '../src/crawler/extract/index.js';
+import { decodeBody } from '../src/crawler/fetch/charset.js';
+import { stringArg } from './args.js';
 
-const PAGES_DIR = fileURLToPath(new URL('../../shared/data/readability-test-pages/', import.meta.url));
+const DATA_DIR = fileURLToPath(new URL('../../shared/data/', import.meta.url));
+const READABILITY_DIR = `${DATA_DIR}readability-test-pages/`;
+const DRAGNET_DIR = `${DATA_DIR}extraction-dragnet/pages/`;
 const READABILITY = 'readability';
-/** Timed passes over all pages after one untimed (scoring) pass; the median pass gives pages/s. */
-const TIMED_PASSES = 3;
+const DEFUDDLE = 'defuddle';
+const ABLATION = 'ablation';
+/** Timed passes over every page after one untimed (scoring) pass; pages/s and CPU come from their total. */
+const TIMED_PASSES = 2;
+
+type SetName = 'readability' | 'dragnet';
 
 interface Page {
+  set: SetName;
   name: string;
   source: string;
-  expectedText: string;
+  expected: string;
+}
+
+interface Extraction {
+  title: string;
+  text: string;
+}
+
+type Extractor = (html: string) => Extraction | Promise<Extraction>;
+
+interface SetReport {
+  set: SetName;
+  pages: number;
+  /** Pages on which the extractor threw (scored as empty). */
+  failures: number;
+  token: TokenScore;
+  shingle: TokenScore;
+  pagesPerSecond: number;
+  cpuMsPerPage: number;
+  worst: Array<{ name: string; f1: number }>;
 }
 
 interface ChildReport {
   extractor: string;
-  pages: number;
-  precision: number;
-  recall: number;
-  f1: number;
-  pagesPerSecond: number;
+  sets: SetReport[];
   peakRssMiB: number;
-  perPage: Array<{ name: string; f1: number }>;
 }
 
 function loadPages(): Page[] {
-  return readdirSync(PAGES_DIR)
-    .sort()
-    .filter(
-      (name) =>
-        existsSync(`${PAGES_DIR}${name}/source.html`) && existsSync(`${PAGES_DIR}${name}/expected.html`),
-    )
-    .map((name) => ({
+  const pages: Page[] = [];
+  for (const name of readdirSync(READABILITY_DIR).sort()) {
+    const dir = `${READABILITY_DIR}${name}/`;
+    if (!existsSync(`${dir}source.html`) || !existsSync(`${dir}expected.html`)) continue;
+    pages.push({
+      set: 'readability',
       name,
-      source: readFileSync(`${PAGES_DIR}${name}/source.html`, 'utf8'),
-      expectedText: htmlToText(readFileSync(`${PAGES_DIR}${name}/expected.html`, 'utf8')),
-    }));
+      source: readFileSync(`${dir}source.html`, 'utf8'),
+      expected: htmlToText(readFileSync(`${dir}expected.html`, 'utf8')),
+    });
+  }
+  for (const name of readdirSync(DRAGNET_DIR).sort()) {
+    const dir = `${DRAGNET_DIR}${name}/`;
+    // The pages were crawled in their own charsets (a few windows-1252): decode as the fetcher would.
+    const { text } = decodeBody(gunzipSync(readFileSync(`${dir}source.html.gz`)), null);
+    pages.push({ set: 'dragnet', name, source: text, expected: readFileSync(`${dir}expected.txt`, 'utf8') });
+  }
+  return pages;
 }
 
-/** The extractor under test, as page HTML → main-content text. */
-function extractorFor(name: string): (html: string) => string {
+/** What each set's expected text is compared with (see the module comment). */
+function scoredText(set: SetName, extraction: Extraction): string {
+  return set === 'dragnet' ? `${extraction.title}\n\n${extraction.text}` : extraction.text;
+}
+
+function extractorFor(name: string): Extractor {
   if (name === READABILITY) {
     // Readability's textContent runs block elements together; its HTML goes through the same text rendering.
     return (html) => {
@@ -54,103 +104,223 @@ function extractorFor(name: string): (html: string) => string {
       const article = new Readability(
         document as unknown as ConstructorParameters<typeof Readability>[0],
       ).parse();
-      return article?.content ? htmlToText(article.content) : '';
+      return { title: article?.title ?? '', text: article?.content ? htmlToText(article.content) : '' };
     };
+  }
+  if (name === DEFUDDLE) {
+    return async (html) => {
+      const { Defuddle } = await import('defuddle/node');
+      const { document } = parseHTML(html);
+      const result = await Defuddle(
+        document as unknown as Parameters<typeof Defuddle>[0],
+        'https://example.org/',
+      );
+      return { title: result.title ?? '', text: result.content ? htmlToText(result.content) : '' };
+    };
+  }
+  const without = name.startsWith('auto-without-') ? name.slice('auto-without-'.length) : undefined;
+  if (without !== undefined) {
+    const signal = AUTO_SIGNALS.find((s) => s === without);
+    if (signal === undefined) throw new Error(`unknown auto signal ${without}`);
+    const autoSignals = AUTO_SIGNALS.filter((s) => s !== signal);
+    return (html) => extractMainContent(html, { method: 'auto', autoSignals });
   }
   const method = EXTRACTION_METHODS.find((m) => m === name);
   if (method === undefined) throw new Error(`unknown extractor ${name}`);
-  return (html) => extractMainContent(html, { method }).text;
+  return (html) => extractMainContent(html, { method });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+async function score(extract: Extractor, pages: Page[], failures: Map<SetName, number>) {
+  const perPage: Array<{ page: Page; token: TokenScore; shingle: TokenScore }> = [];
+  for (const page of pages) {
+    let extraction: Extraction = { title: '', text: '' };
+    try {
+      extraction = await extract(page.source);
+    } catch {
+      // A peer that throws on a page (Readability on linkedom does on a few) scores that page as empty.
+      failures.set(page.set, (failures.get(page.set) ?? 0) + 1);
+    }
+    const got = scoredText(page.set, extraction);
+    perPage.push({ page, token: tokenF1(got, page.expected), shingle: shingleF1(got, page.expected) });
+  }
+  return perPage;
 }
 
-function measure(extractor: string): ChildReport {
+async function measure(extractor: string, timed: boolean): Promise<ChildReport> {
   const pages = loadPages();
   const extract = extractorFor(extractor);
-  const perPage = pages.map((page) => {
-    const score = tokenF1(extract(page.source), page.expectedText);
-    return { name: page.name, ...score };
-  });
-  const passMs: number[] = [];
-  for (let pass = 0; pass < TIMED_PASSES; pass++) {
-    const start = process.hrtime.bigint();
-    for (const page of pages) extract(page.source);
-    passMs.push(Number(process.hrtime.bigint() - start) / 1e6);
+  const failures = new Map<SetName, number>();
+  const perPage = await score(extract, pages, failures);
+  const sets: SetReport[] = [];
+  for (const set of ['readability', 'dragnet'] as const) {
+    const inSet = pages.filter((p) => p.set === set);
+    const scores = perPage.filter((p) => p.page.set === set);
+    let seconds = Number.NaN;
+    let cpuMs = Number.NaN;
+    if (timed) {
+      const cpuStart = process.cpuUsage();
+      const start = process.hrtime.bigint();
+      for (let pass = 0; pass < TIMED_PASSES; pass++) {
+        for (const page of inSet) {
+          try {
+            await extract(page.source);
+          } catch {
+            // counted in the scoring pass
+          }
+        }
+      }
+      seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const cpu = process.cpuUsage(cpuStart);
+      cpuMs = (cpu.user + cpu.system) / 1000;
+    }
+    sets.push({
+      set,
+      pages: inSet.length,
+      failures: failures.get(set) ?? 0,
+      token: meanScore(scores.map((s) => s.token)),
+      shingle: meanScore(scores.map((s) => s.shingle)),
+      pagesPerSecond: (inSet.length * TIMED_PASSES) / seconds,
+      cpuMsPerPage: cpuMs / (inSet.length * TIMED_PASSES),
+      worst: scores
+        .map((s) => ({ name: s.page.name, f1: s.token.f1 }))
+        .sort((a, b) => a.f1 - b.f1)
+        .slice(0, 15),
+    });
   }
-  const mean = (pick: (p: (typeof perPage)[number]) => number) =>
-    perPage.reduce((sum, p) => sum + pick(p), 0) / Math.max(perPage.length, 1);
-  return {
-    extractor,
-    pages: pages.length,
-    precision: mean((p) => p.precision),
-    recall: mean((p) => p.recall),
-    f1: mean((p) => p.f1),
-    pagesPerSecond: pages.length / (median(passMs) / 1000),
-    peakRssMiB: process.resourceUsage().maxRSS / 1024,
-    perPage: perPage.map(({ name, f1 }) => ({ name, f1 })),
-  };
+  return { extractor, sets, peakRssMiB: process.resourceUsage().maxRSS / 1024 };
 }
 
-function runChild(extractor: string): Promise<ChildReport> {
+function runChild(args: string[]): Promise<ChildReport[]> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', extractor], {
+    const child = fork(fileURLToPath(import.meta.url), ['--child', ...args], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    child.once('message', (message) => resolve(message as ChildReport));
+    child.once('message', (message) => resolve(message as ChildReport[]));
     child.once('error', reject);
     child.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`${extractor} child exited with ${code}`));
+      if (code !== 0) reject(new Error(`${args.join(' ')} child exited with ${code}`));
     });
   });
 }
 
-export async function run(args: string[]): Promise<void> {
-  if (!existsSync(PAGES_DIR)) {
-    process.stdout.write(`skipped: ${PAGES_DIR} not present\n`);
-    return;
-  }
-  const verbose = args.includes('--pages');
-  const reports: ChildReport[] = [];
-  for (const extractor of [...EXTRACTION_METHODS, READABILITY]) reports.push(await runChild(extractor));
-  const peer = reports.find((r) => r.extractor === READABILITY)!;
-  const rows = reports.map((r) => [
-    r.extractor,
-    String(r.pages),
-    r.precision.toFixed(3),
-    r.recall.toFixed(3),
-    r.f1.toFixed(3),
-    r.pagesPerSecond.toFixed(1),
-    `${(r.pagesPerSecond / peer.pagesPerSecond).toFixed(2)}×`,
-    r.peakRssMiB.toFixed(0),
-  ]);
-  const header = [
-    'extractor',
-    'pages',
-    'precision',
-    'recall',
-    'F1',
-    'pages/s',
-    'vs readability',
-    'peak RSS MiB',
-  ];
+function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join('  ');
-  process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n`);
-  if (verbose) {
+  return `${line(header)}\n${rows.map(line).join('\n')}\n`;
+}
+
+const f3 = (value: number) => value.toFixed(3);
+
+export async function run(args: string[]): Promise<void> {
+  if (!existsSync(READABILITY_DIR) || !existsSync(DRAGNET_DIR)) {
+    process.stdout.write(`skipped: ${READABILITY_DIR} or ${DRAGNET_DIR} not present\n`);
+    return;
+  }
+  const everyExtractor = [...EXTRACTION_METHODS, READABILITY, DEFUDDLE];
+  const only = stringArg(args, '--only', '');
+  const extractors = only === '' ? everyExtractor : only.split(',');
+  if (!extractors.includes(READABILITY)) extractors.push(READABILITY);
+  const reports: ChildReport[] = [];
+  for (const extractor of extractors) reports.push(...(await runChild([extractor])));
+  const peer = reports.find((r) => r.extractor === READABILITY)!;
+  for (const set of ['readability', 'dragnet'] as const) {
+    const peerSet = peer.sets.find((s) => s.set === set)!;
+    const rows = reports.map((r) => {
+      const s = r.sets.find((x) => x.set === set)!;
+      return [
+        r.extractor,
+        f3(s.token.precision),
+        f3(s.token.recall),
+        f3(s.token.f1),
+        f3(s.shingle.precision),
+        f3(s.shingle.recall),
+        f3(s.shingle.f1),
+        s.pagesPerSecond.toFixed(1),
+        `${(s.pagesPerSecond / peerSet.pagesPerSecond).toFixed(2)}×`,
+        s.cpuMsPerPage.toFixed(2),
+        `${(peerSet.cpuMsPerPage / s.cpuMsPerPage).toFixed(2)}×`,
+        r.peakRssMiB.toFixed(0),
+        String(s.failures),
+      ];
+    });
+    const scoredOn = set === 'dragnet' ? 'title + text' : 'text';
+    process.stdout.write(`\n${set} (${peerSet.pages} pages, scored on ${scoredOn})\n`);
+    process.stdout.write(
+      table(
+        [
+          'extractor',
+          'tok P',
+          'tok R',
+          'tok F1',
+          'shi P',
+          'shi R',
+          'shi F1',
+          'pages/s',
+          'vs readability',
+          'CPU ms/page',
+          'CPU vs readability',
+          'peak RSS MiB',
+          'threw',
+        ],
+        rows,
+      ),
+    );
+  }
+  if (args.includes('--pages')) {
     for (const r of reports) {
-      const worst = [...r.perPage].sort((a, b) => a.f1 - b.f1).slice(0, 15);
-      process.stdout.write(
-        `\n${r.extractor} worst pages: ${worst.map((p) => `${p.name} ${p.f1.toFixed(2)}`).join(', ')}\n`,
-      );
+      for (const s of r.sets) {
+        const worst = s.worst.map((p) => `${p.name} ${p.f1.toFixed(2)}`).join(', ');
+        process.stdout.write(`\n${r.extractor} worst ${s.set} pages: ${worst}\n`);
+      }
     }
+  }
+  if (args.includes('--ablation')) {
+    // The ablation child scores auto with every signal first, so each difference comes from one run of one code.
+    const [auto, ...variants] = await runChild([ABLATION]);
+    if (auto === undefined) throw new Error('the ablation child reported nothing');
+    const rows = variants.map((v) => {
+      const cells = [v.extractor.slice('auto-without-'.length)];
+      for (const set of ['readability', 'dragnet'] as const) {
+        const with_ = auto.sets.find((s) => s.set === set)!;
+        const without = v.sets.find((s) => s.set === set)!;
+        cells.push(
+          f3(without.token.f1),
+          `${with_.token.f1 - without.token.f1 >= 0 ? '+' : ''}${f3(with_.token.f1 - without.token.f1)}`,
+          f3(without.shingle.f1),
+          `${with_.shingle.f1 - without.shingle.f1 >= 0 ? '+' : ''}${f3(with_.shingle.f1 - without.shingle.f1)}`,
+        );
+      }
+      return cells;
+    });
+    process.stdout.write('\nablation: auto with one signal off (F1 without it, and what the signal adds)\n');
+    process.stdout.write(
+      table(
+        [
+          'signal off',
+          'readab. tok F1',
+          'adds',
+          'readab. shi F1',
+          'adds',
+          'dragnet tok F1',
+          'adds',
+          'dragnet shi F1',
+          'adds',
+        ],
+        rows,
+      ),
+    );
   }
 }
 
 if (process.argv[2] === '--child' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const report = measure(process.argv[3] ?? '');
-  process.send?.(report, () => process.exit(0));
+  const name = process.argv[3] ?? '';
+  const reports: ChildReport[] = [];
+  if (name === ABLATION) {
+    reports.push(await measure('auto', false));
+    for (const signal of AUTO_SIGNALS) reports.push(await measure(`auto-without-${signal}`, false));
+  } else {
+    reports.push(await measure(name, true));
+  }
+  process.send?.(reports, () => process.exit(0));
 }

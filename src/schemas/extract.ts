@@ -8,7 +8,7 @@ import { httpUrl } from './common.js';
 export const MAX_INLINE_CHARS = 5 * 1024 * 1024;
 
 // The extractor's methods (EXTRACTION_METHODS), spelled out so TypeBox keeps the literal types.
-export const Method = Type.Union([Type.Literal('cetd'), Type.Literal('cetd-sum')]);
+export const Method = Type.Union([Type.Literal('cetd'), Type.Literal('cetd-sum'), Type.Literal('auto')]);
 const _methodsMatch: ExtractionMethod extends Static<typeof Method> ? true : never = true;
 void _methodsMatch;
 
@@ -23,7 +23,7 @@ export const ExtractRequest = Type.Object(
       Type.Union(Method.anyOf, {
         default: DEFAULT_EXTRACTION_METHOD,
         description:
-          'cetd: text density with a fixed threshold (docs/reference.md#text-density); cetd-sum: composite text density with DensitySum',
+          'auto (the default): the article only, from paragraph scores, block link density, semantic containers, boilerplate names, schema.org articleBody and the headline (README, Extraction); cetd: text density with a fixed threshold (docs/reference.md#text-density); cetd-sum: composite text density with DensitySum',
       }),
     ),
     threshold: Type.Optional(
@@ -31,7 +31,7 @@ export const ExtractRequest = Type.Object(
         minimum: 0,
         maximum: 1_000_000,
         description:
-          'cetd: blocks whose text density is below it are dropped (default 2); cetd-sum: a fixed threshold instead of the searched one',
+          'cetd: blocks whose text density is below it are dropped (default 2); cetd-sum: a fixed threshold instead of the searched one; auto: not used',
       }),
     ),
   },
@@ -40,7 +40,9 @@ export const ExtractRequest = Type.Object(
 export type ExtractRequest = Static<typeof ExtractRequest>;
 
 export const ExtractResult = Type.Object({
-  title: Type.String(),
+  title: Type.String({
+    description: "auto: the article's headline (not repeated in text); cetd, cetd-sum: the page's <title>",
+  }),
   text: Type.String({ description: 'main content as plain text, paragraphs separated by a blank line' }),
   html: Type.String({ description: 'main content as cleaned HTML; empty when the page has none' }),
   method: Method,

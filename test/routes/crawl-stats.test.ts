@@ -58,14 +58,14 @@ test('a crawl’s main text is extracted by the text job and its words counted o
   const { id } = created.json();
   const status = await waitForCrawl(app, id);
   assert.equal(status.status, 'completed');
-  assert.deepEqual((status.request as { extract: unknown }).extract, { enabled: true, method: 'cetd-sum' });
+  assert.deepEqual((status.request as { extract: unknown }).extract, { enabled: true, method: 'auto' });
 
   const stats = await waitForWords(app, id);
   const pageIds = await htmlPageIds(runtime, id);
   assert.ok(pageIds.length > 5, `only ${pageIds.length} HTML pages`);
   assert.equal(stats.htmlPages, pageIds.length);
   assert.equal(stats.pagesCounted, pageIds.length);
-  assert.equal(stats.method, 'cetd-sum');
+  assert.equal(stats.method, 'auto');
 
   // The stored main text is the extractor's output on the stored body; the totals are the sum over pages.
   const expected = new WordCounter();
@@ -73,7 +73,7 @@ test('a crawl’s main text is extracted by the text job and its words counted o
   for (const pageId of pageIds) {
     const page = (await get(app, `/v1/crawls/${id}/pages/${pageId}?include=html,text`)).json();
     assert.equal(typeof page.text, 'string');
-    assert.equal(page.text, extractMainContent(page.html, { method: 'cetd-sum' }).text);
+    assert.equal(page.text, extractMainContent(page.html, { method: 'auto' }).text);
     texts.set(pageId, page.text);
     expected.add(tokenize(page.text));
   }

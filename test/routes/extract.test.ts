@@ -58,7 +58,7 @@ function assertMainContent(body: Extracted) {
 
 test('POST /v1/extract keeps the main text of a hand-made page and drops nav, footer and scripts', async (t) => {
   const { app } = await build(t, { worker: false });
-  for (const method of ['cetd', 'cetd-sum', undefined]) {
+  for (const method of ['cetd', 'cetd-sum', 'auto', undefined]) {
     const response = await app.inject({
       method: 'POST',
       url: '/v1/extract',
@@ -67,11 +67,11 @@ test('POST /v1/extract keeps the main text of a hand-made page and drops nav, fo
     assert.equal(response.statusCode, 200, response.body);
     const body = response.json() as Extracted;
     assertMainContent(body);
-    assert.equal(body.method, method ?? 'cetd-sum');
+    assert.equal(body.method, method ?? 'auto');
     assert.ok(!body.html.includes('<script'), body.html);
     assert.ok(body.html.includes('<p>'), body.html);
-    // cetd drops links with their text (docs/reference.md#text-density list); cetd-sum keeps them, resolved on baseUrl
-    if (body.method === 'cetd-sum')
+    // cetd drops links with their text (docs/reference.md#text-density list); the others keep them, resolved on baseUrl
+    if (body.method !== 'cetd')
       assert.ok(body.html.includes('href="https://zoo.example/otters/sea"'), body.html);
   }
   // a page with no main content is an empty result, not an error

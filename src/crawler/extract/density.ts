@@ -23,8 +23,13 @@ export class DensityNode {
   densitySum = 0;
   /** The node with the largest DensitySum in this subtree (first in document order on ties). */
   maxSumNode: DensityNode = this;
-  /** 0 = drop, 1 = keep the whole subtree, 2 = keep this element and its text, judge element children. */
-  mark: 0 | 1 | 2 = 0;
+  /** Position in the tree's pre-order (`DensityTree.order`). */
+  index = 0;
+  /**
+   * 0 = drop, 1 = keep the whole subtree, 2 = keep this element and its text, judge element children,
+   * 3 = keep this element as the container of kept children, without its own text runs (auto's ancestors).
+   */
+  mark: 0 | 1 | 2 | 3 = 0;
 
   constructor(
     readonly element: Element | Document | null,
@@ -85,11 +90,13 @@ export function buildDensityTree(
     if (node.nodeType === 3) {
       const text = (node as { data: string }).data;
       const child = new DensityNode(null, parent, text, parent.inLink);
+      child.index = order.length;
       parent.children.push(child);
       order.push(child);
     } else if (isElement(node) && !removed(node)) {
       const inLink = parent.inLink || (linksAreLinks && LINK_ELEMENTS.has(node.name));
       const child = new DensityNode(node, parent, '', inLink);
+      child.index = order.length;
       parent.children.push(child);
       order.push(child);
       pushChildren(node, child);

@@ -1,5 +1,5 @@
 // Main-content extraction (text density) and its evaluation; see extract.ts for the methods.
-export { type TokenScore, tokenF1 } from './evaluate.js';
+export { meanScore, shingleF1, type TokenScore, tokenF1 } from './evaluate.js';
 export {
   DEFAULT_EXTRACTION_METHOD,
   DEFAULT_MAX_NODES,

@@ -73,7 +73,9 @@ const SAFE_TAG_NAME = /^[a-z][a-z0-9-]*$/;
 const KEPT_ATTRIBUTES = ['href', 'src', 'alt'] as const;
 
 function isKept(node: DensityNode): boolean {
-  return node.isText ? node.parent !== null && node.parent.mark !== 0 : node.mark !== 0;
+  if (!node.isText) return node.mark !== 0;
+  const parentMark = node.parent?.mark ?? 0;
+  return parentMark !== 0 && parentMark !== 3;
 }
 
 function nameOf(node: DensityNode): string {

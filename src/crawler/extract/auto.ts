@@ -1,0 +1,882 @@
+// `auto`: main-content extraction for article pages that keeps the article and only the article, from signals that
+// the field's extractors agree on (Readability, trafilatura, boilerpipe, jusText), on the density tree of density.ts:
+// - paragraphs are scored by length and sentence punctuation (Readability) and pass their score up to their
+//   ancestors; a candidate's score is discounted by its link density, raised by schema.org articleBody (microdata
+//   marks the element, JSON-LD gives the text to find) and by closeness to the page's headline;
+// - before scoring, what is plainly not the article leaves the tree: semantic containers (nav, aside, footer, …,
+//   ARIA landmarks), class/id names that mean boilerplate, repeated teaser cards; if that leaves under
+//   MIN_ARTICLE_CHARS of text, the page is judged again without the name rules (Readability's fallback);
+// - the best candidate and its siblings that look like the same article are kept, then cleaned block by block:
+//   link-dense or list-like blocks, captions, bylines and the headline go (the headline is reported as the title).
+// Pages without paragraphs (home pages, listings) keep the cleaned body, so their output stays sensible.
+import type { ChildNode, Document, Element } from 'domhandler';
+import { tokenize } from '../text/tokenize.js';
+import { buildDensityTree, type DensityNode, type DensityTree } from './density.js';
+import { collapsedText, isElement } from './parse.js';
+import { isHiddenFromReaders, isNotRendered } from './visibility.js';
+
+/** The signals of `auto`, each of which can be turned off (bench/extract.ts --ablation measures what each adds). */
+export const AUTO_SIGNALS = [
+  'hidden',
+  'semantic-containers',
+  'class-names',
+  'link-density',
+  'article-body',
+  'title-proximity',
+  'punctuation',
+  'teaser-cards',
+  'captions-bylines',
+  'comment-headings',
+] as const;
+export type AutoSignal = (typeof AUTO_SIGNALS)[number];
+
+/** Below this much kept text the first reading is judged to have lost the article (Readability's 500 chars). */
+const MIN_ARTICLE_CHARS = 500;
+/** A paragraph shorter than this is not scored (Readability). */
+const MIN_PARAGRAPH_CHARS = 25;
+/** How many ancestors a paragraph's score reaches (parent full, grandparent half, then score / (level · 3)). */
+const SCORED_ANCESTORS = 5;
+/** Text between the headline and a candidate at which its score halves (about a long article's length). */
+const PROXIMITY_HALF_CHARS = 4000;
+/** Text between a heading and the kept blocks within which the heading is the article's headline. */
+const NEAR_HEADLINE_CHARS = 300;
+
+const SEMANTIC_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'menu', 'dialog']);
+/** Page-wide wrappers on some sites (ASP.NET puts the whole page in a form): dropped only when they are small. */
+const WRAPPER_TAGS: ReadonlySet<string> = new Set(['header', 'form']);
+const SEMANTIC_ROLES: ReadonlySet<string> = new Set([
+  'navigation',
+  'complementary',
+  'contentinfo',
+  'banner',
+  'menu',
+  'menubar',
+  'search',
+  'dialog',
+  'alertdialog',
+]);
+
+/** Readability's unlikely candidates, with the trade's other names for boilerplate. */
+const UNLIKELY_NAMES =
+  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|promo|newsletter|subscribe|cookie|outbrain|taboola|recommend|copyright|disclaimer|legal|colophon/i;
+/** Names that rescue an element from UNLIKELY_NAMES (Readability's okMaybeItsACandidate). */
+const MAYBE_NAMES = /and|article|body|column|content|main|mathjax|shadow/i;
+/** Names that mean boilerplate even beside MAYBE_NAMES ("comments-content"): out unless they hold the headline. */
+const STRONG_BOILERPLATE_NAMES =
+  /comment|disqus|replies|respond|trackback|pingback|related|sharing|sharedaddy|social|sponsor|promo|newsletter|outbrain|taboola/i;
+/** Reader comments and trackbacks: out in both readings. */
+const COMMENT_NAMES = /comment|disqus|trackback|pingback|respond|replies/i;
+/** Headings that open a comment thread. */
+const COMMENT_HEADING =
+  /^\W*(?:\d+\s+(?:comments?|responses?|replies|trackbacks?)|comments|responses|replies|reader comments|trackbacks|(?:leave|post|add|write) (?:a |your )?(?:comment|reply|response))(?:\s*\(\d+\))?(?:\s+(?:to|on|for|so far)\b.{0,80})?\W*$/i;
+const COMMENT_HEADING_TAGS: ReadonlySet<string> = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'dt',
+  'b',
+  'strong',
+  'p',
+]);
+const NEGATIVE_NAMES =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|taboola|recommend|newsletter/i;
+const POSITIVE_NAMES = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
+const CAPTION_NAMES = /caption|credit/i;
+/** The author's box after a post (photo, bio, links): about the writer, not the article. */
+const AUTHOR_BOX_NAMES = /author-?bio|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
+/** Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …"). */
+const POST_METADATA =
+  /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|written by|share this(?: article| post| story)?)\b\s*:?/i;
+const METADATA_TAGS: ReadonlySet<string> = new Set([
+  'p',
+  'div',
+  'span',
+  'li',
+  'small',
+  'footer',
+  'section',
+  'dd',
+  'em',
+  'ul',
+]);
+
+/** Elements scored as paragraphs; a div-like element counts as one when it holds no block (Readability). */
+const PARAGRAPH_TAGS: ReadonlySet<string> = new Set(['p', 'pre', 'td']);
+const DIV_LIKE_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'article', 'main', 'center', 'font']);
+/** A div holding one of these is a container, not a paragraph (Readability's DIV_TO_P_ELEMS). */
+const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'blockquote',
+  'dl',
+  'div',
+  'img',
+  'ol',
+  'p',
+  'pre',
+  'table',
+  'ul',
+]);
+const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
+/** Blocks judged one by one inside the kept content (Readability's cleanConditionally set). */
+const JUDGED_BLOCKS: ReadonlySet<string> = new Set([
+  'div',
+  'section',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'form',
+  'fieldset',
+]);
+const LINE_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
+/** Headings that can be an article's headline. */
+const ARTICLE_HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3']);
+const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** Readability's starting score of a candidate by its tag. */
+function tagScore(name: string): number {
+  if (name === 'div') return 5;
+  if (name === 'pre' || name === 'td' || name === 'blockquote') return 3;
+  if (['address', 'ol', 'ul', 'dl', 'dd', 'dt', 'li', 'form'].includes(name)) return -3;
+  if (HEADINGS.has(name) || name === 'th') return -5;
+  return 0;
+}
+
+/** What the page says about itself outside the body text: <title>, og:title, schema.org articleBody. */
+interface PageHints {
+  title: string;
+  ogTitle: string;
+  /** articleBody strings from JSON-LD, whitespace collapsed and lower-cased. */
+  articleBodies: string[];
+}
+
+function collectJsonLd(value: unknown, into: string[]): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && into.length < 8) {
+    const item = stack.pop();
+    if (Array.isArray(item)) stack.push(...item);
+    else if (item !== null && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item as Record<string, unknown>)) {
+        if (key === 'articleBody' && typeof inner === 'string') into.push(normalizeText(inner));
+        else if (typeof inner === 'object') stack.push(inner);
+      }
+    }
+  }
+}
+
+function normalizeText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function scanHints(document: Document): PageHints {
+  const hints: PageHints = { title: '', ogTitle: '', articleBodies: [] };
+  let titleSeen = false;
+  const stack: ChildNode[] = [...document.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    const { name, attribs } = node;
+    if (name === 'title' && !titleSeen) {
+      titleSeen = true;
+      hints.title = collapsedText(node);
+    } else if (name === 'meta' && (attribs.property === 'og:title' || attribs.name === 'og:title')) {
+      hints.ogTitle = (attribs.content ?? '').replace(/\s+/g, ' ').trim();
+    } else if (name === 'script' && attribs.type?.toLowerCase().includes('ld+json')) {
+      const source = collapsedText(node);
+      if (source.includes('articleBody')) {
+        try {
+          collectJsonLd(JSON.parse(source), hints.articleBodies);
+        } catch {
+          // A page's malformed JSON-LD is only a missing hint.
+        }
+      }
+    } else if (name === 'svg') continue;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return hints;
+}
+
+/** The <title> without its site name: the longest part between separators such as " | " or " - ". */
+function titleParts(title: string): string[] {
+  return title.split(/\s+[|\-–—»«:·•\\/]+\s+/);
+}
+
+function cleanTitle(title: string): string {
+  const parts = titleParts(title);
+  let best = title;
+  if (parts.length > 1) {
+    best = parts.reduce((a, b) => (tokenize(b).length > tokenize(a).length ? b : a));
+  }
+  return best.trim();
+}
+
+function classAndId(element: Element): string {
+  const { attribs } = element;
+  return `${attribs.class ?? ''} ${attribs.id ?? ''}`;
+}
+
+/** One reading of the page: which nodes are out, each node's text statistics without them. */
+interface Reading {
+  dead: Uint8Array;
+  chars: Float64Array;
+  linkChars: Float64Array;
+  commas: Float64Array;
+  stops: Float64Array;
+  paragraphs: Float64Array;
+  listItems: Float64Array;
+}
+
+/** The page as arrays over the density tree's pre-order (index 0 is the body). */
+class AutoPage {
+  readonly nodes: DensityNode[];
+  readonly size: number;
+  readonly parent: Int32Array;
+  /** One past the last pre-order index of each node's subtree. */
+  readonly end: Int32Array;
+  /** Characters of text before each node in document order (for distances). */
+  readonly charsBefore: Float64Array;
+  readonly textCommas: Float64Array;
+  readonly textStops: Float64Array;
+  readonly classWeight: Float64Array;
+  /**
+   * Why a node is boilerplate, as bits: 1 semantic container, 2 small page-wide wrapper, 4 boilerplate name,
+   * 8 teaser list, 16 a name that is boilerplate even beside "content" (comments, sharing, related).
+   */
+  readonly boilerplate: Uint8Array;
+  readonly hasBlock: Uint8Array;
+  readonly titleWords: ReadonlySet<string>;
+  headline = -1;
+  /** The headline found is the site's name (it still anchors proximity; the title is looked for near the text). */
+  headlineIsSiteName = false;
+  microdataBody = -1;
+
+  constructor(
+    readonly tree: DensityTree,
+    readonly signals: ReadonlySet<AutoSignal>,
+    readonly hints: PageHints,
+  ) {
+    this.nodes = tree.order;
+    this.titleWords = new Set([...tokenize(hints.title), ...tokenize(hints.ogTitle)]);
+    const n = this.nodes.length;
+    this.size = n;
+    this.parent = new Int32Array(n).fill(-1);
+    this.end = new Int32Array(n);
+    this.charsBefore = new Float64Array(n);
+    this.textCommas = new Float64Array(n);
+    this.textStops = new Float64Array(n);
+    this.classWeight = new Float64Array(n);
+    this.boilerplate = new Uint8Array(n);
+    this.hasBlock = new Uint8Array(n);
+    let before = 0;
+    const bodyChars = Math.max(tree.root.chars, 1);
+    for (let i = 0; i < n; i++) {
+      const node = this.nodes[i]!;
+      this.parent[i] = node.parent === null ? -1 : node.parent.index;
+      this.charsBefore[i] = before;
+      if (node.isText) {
+        before += node.chars;
+        this.textCommas[i] = countCommas(node.text);
+        this.textStops[i] = countSentenceEnds(node.text);
+        continue;
+      }
+      if (i === 0) continue;
+      const element = node.element as Element;
+      const names = classAndId(element);
+      if (signals.has('class-names') && names !== ' ') {
+        if (NEGATIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! - 25;
+        if (POSITIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! + 25;
+        const bit = COMMENT_NAMES.test(names)
+          ? 16
+          : STRONG_BOILERPLATE_NAMES.test(names) || (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names))
+            ? 4
+            : 0;
+        if (bit !== 0 && element.name !== 'a' && !this.inside(i, 'table') && !this.inside(i, 'code')) {
+          this.boilerplate[i] = this.boilerplate[i]! | bit;
+        }
+      }
+      if (signals.has('semantic-containers')) {
+        const role = element.attribs.role;
+        if (SEMANTIC_TAGS.has(element.name) || (role !== undefined && SEMANTIC_ROLES.has(role))) {
+          this.boilerplate[i] = this.boilerplate[i]! | 1;
+        } else if (WRAPPER_TAGS.has(element.name) && node.chars < bodyChars / 2) {
+          this.boilerplate[i] = this.boilerplate[i]! | 2;
+        }
+      }
+      const itemprop = element.attribs.itemprop;
+      if (itemprop !== undefined && signals.has('article-body') && /\barticleBody\b/i.test(itemprop)) {
+        // Some sites mark each paragraph: the article body is then what holds them all.
+        this.microdataBody = this.microdataBody < 0 ? i : this.commonAncestor(this.microdataBody, i);
+      }
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      const node = this.nodes[i]!;
+      if (this.end[i] === 0) this.end[i] = i + 1;
+      const p = this.parent[i]!;
+      if (p >= 0) {
+        if (this.end[i]! > this.end[p]!) this.end[p] = this.end[i]!;
+        if (!node.isText && (BLOCK_TAGS.has(this.name(i)) || this.hasBlock[i])) this.hasBlock[p] = 1;
+      }
+    }
+    if (signals.has('teaser-cards')) this.findTeaserLists();
+    // The microdata article body is the article: never boilerplate, nor any of its ancestors.
+    for (let up = this.microdataBody; up >= 0; up = this.parent[up]!) this.boilerplate[up] = 0;
+  }
+
+  name(i: number): string {
+    return (this.nodes[i]!.element as Element).name;
+  }
+
+  private commonAncestor(a: number, b: number): number {
+    let x = a;
+    let y = b;
+    while (x !== y) {
+      if (x > y) x = this.parent[x]!;
+      else y = this.parent[y]!;
+    }
+    return x;
+  }
+
+  private inside(i: number, tag: string): boolean {
+    for (let up = this.parent[i]!; up > 0; up = this.parent[up]!) if (this.name(up) === tag) return true;
+    return false;
+  }
+
+  /** Repeated sibling cards (a link and a short text each, several in a row) are teaser lists, not the article. */
+  private findTeaserLists(): void {
+    for (let i = 0; i < this.size; i++) {
+      const node = this.nodes[i]!;
+      if (node.isText || node.children.length < 3) continue;
+      let withText = 0;
+      let cards = 0;
+      let cardChars = 0;
+      const shapes = new Map<string, number>();
+      for (const child of node.children) {
+        if (child.isText || child.chars === 0) continue;
+        withText++;
+        const element = child.element as Element;
+        if (element.name === 'p' || child.linkChars === 0) continue;
+        // A card opens with its linked title; a bullet of prose with a link inside it is not a card.
+        if (
+          child.chars > 400 ||
+          child.linkChars < 20 ||
+          child.linkChars / child.chars < 0.15 ||
+          !opensWithLink(child)
+        ) {
+          continue;
+        }
+        cards++;
+        cardChars += child.chars;
+        const shape = `${element.name}.${element.attribs.class ?? ''}`;
+        shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+      }
+      const sameShape = Math.max(0, ...shapes.values());
+      if (
+        cards >= 3 &&
+        sameShape >= 3 &&
+        cards >= 0.6 * withText &&
+        cardChars >= 0.6 * node.chars &&
+        cardChars / cards >= 40
+      ) {
+        this.boilerplate[i] = this.boilerplate[i]! | 8;
+      }
+    }
+  }
+
+  /** Text statistics with the nodes whose boilerplate bits intersect `drop` left out. */
+  read(drop: number): Reading {
+    const n = this.size;
+    const r: Reading = {
+      dead: new Uint8Array(n),
+      chars: new Float64Array(n),
+      linkChars: new Float64Array(n),
+      commas: new Float64Array(n),
+      stops: new Float64Array(n),
+      paragraphs: new Float64Array(n),
+      listItems: new Float64Array(n),
+    };
+    for (let i = 0; i < n; i++) {
+      const p = this.parent[i]!;
+      r.dead[i] = (this.boilerplate[i]! & drop) !== 0 || (p >= 0 && r.dead[p] === 1) ? 1 : 0;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      const node = this.nodes[i]!;
+      if (node.isText) {
+        r.chars[i] = node.chars;
+        r.linkChars[i] = node.inLink ? node.chars : 0;
+        r.commas[i] = this.textCommas[i]!;
+        r.stops[i] = this.textStops[i]!;
+      } else if (i > 0) {
+        const name = this.name(i);
+        if (name === 'p') r.paragraphs[i] = r.paragraphs[i]! + 1;
+        if (name === 'li') r.listItems[i] = r.listItems[i]! + 1;
+      }
+      const p = this.parent[i]!;
+      if (p < 0 || r.dead[i] === 1) continue;
+      r.chars[p] = r.chars[p]! + r.chars[i]!;
+      r.linkChars[p] = r.linkChars[p]! + r.linkChars[i]!;
+      r.commas[p] = r.commas[p]! + r.commas[i]!;
+      r.stops[p] = r.stops[p]! + r.stops[i]!;
+      r.paragraphs[p] = r.paragraphs[p]! + r.paragraphs[i]!;
+      r.listItems[p] = r.listItems[p]! + r.listItems[i]!;
+    }
+    return r;
+  }
+
+  linkDensity(r: Reading, i: number): number {
+    return r.chars[i] === 0 ? 0 : r.linkChars[i]! / r.chars[i]!;
+  }
+
+  /** Share of a heading's words that are title words. */
+  titleMatch(i: number): number {
+    const words = new Set(tokenize(collapsedText(this.nodes[i]!.element as Element)));
+    if (words.size === 0) return 0;
+    let common = 0;
+    for (const word of words) if (this.titleWords.has(word)) common++;
+    return common / words.size;
+  }
+
+  /** The element holding the headline: the h1 (else h2) whose words best match the title, or the only h1. */
+  findHeadline(): void {
+    const titleWords = this.titleWords;
+    let best = -1;
+    let bestScore = 0;
+    let h1Count = 0;
+    let onlyH1 = -1;
+    for (let i = 1; i < this.size; i++) {
+      const node = this.nodes[i]!;
+      if (node.isText || node.chars === 0) continue;
+      const name = this.name(i);
+      if (name !== 'h1' && name !== 'h2') continue;
+      if (name === 'h1') {
+        h1Count++;
+        onlyH1 = i;
+      }
+      const words = new Set(tokenize(collapsedText(node.element as Element)));
+      if (words.size === 0) continue;
+      let common = 0;
+      for (const word of words) if (titleWords.has(word)) common++;
+      // Most of the heading's words in the title, and as much of the title as possible: the site name's <h1>
+      // is all title words too, but covers less of the title than the article's own headline.
+      const precision = common / words.size;
+      const coverage = common / titleWords.size;
+      const score = (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : 0);
+      if (precision >= 0.6 && score > bestScore) {
+        best = i;
+        bestScore = score;
+      }
+    }
+    if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
+    // "Site – Post title": a heading that is exactly the site's part of the title is the site's name.
+    if (best >= 0) {
+      const parts = titleParts(this.hints.title).map(normalizeText);
+      const text = this.unitText(best);
+      this.headlineIsSiteName =
+        parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
+    }
+    this.headline = best;
+    // What holds the headline is not a comment or share box, whatever its name says.
+    for (let up = this.parent[best] ?? -1; up > 0; up = this.parent[up]!) {
+      if (STRONG_BOILERPLATE_NAMES.test(classAndId(this.nodes[up]!.element as Element))) {
+        this.boilerplate[up] = this.boilerplate[up]! & ~(4 | 16);
+      }
+    }
+  }
+
+  /** Closeness of a candidate to the headline: 1 when it holds or follows it closely, falling with distance. */
+  proximity(i: number): number {
+    const h = this.headline;
+    if (h < 0 || !this.signals.has('title-proximity')) return 1;
+    if (h >= i && h < this.end[i]!) return 1;
+    let distance: number;
+    if (i > h) distance = this.charsBefore[i]! - this.charsBefore[h]! - this.nodes[h]!.chars;
+    else distance = this.charsBefore[h]! - this.charsBefore[i]! + PROXIMITY_HALF_CHARS / 2;
+    return 1 / (1 + Math.max(0, distance) / PROXIMITY_HALF_CHARS);
+  }
+
+  private unitText(i: number): string {
+    const node = this.nodes[i]!;
+    return normalizeText(node.isText ? node.text : collapsedText(node.element as Element));
+  }
+
+  /** Readability's paragraph score, with sentence punctuation and the JSON-LD articleBody hint. */
+  private paragraphScore(r: Reading, i: number): number {
+    const chars = r.chars[i]!;
+    let score = 1 + Math.min(Math.floor(chars / 100), 3);
+    if (this.signals.has('punctuation')) {
+      score += r.commas[i]!;
+    }
+    if (this.hints.articleBodies.length > 0 && this.signals.has('article-body')) {
+      const text = this.unitText(i).slice(0, 120);
+      if (
+        text.length >= MIN_PARAGRAPH_CHARS &&
+        this.hints.articleBodies.some((body) => body.includes(text))
+      ) {
+        score *= 3;
+      }
+    }
+    return score;
+  }
+
+  /** Scores every candidate (ancestors of scored paragraphs); returns final scores by pre-order index. */
+  scoreCandidates(r: Reading): Map<number, number> {
+    const raw = new Map<number, number>();
+    const add = (i: number, amount: number) => {
+      let current = raw.get(i);
+      if (current === undefined) current = i === 0 ? 0 : tagScore(this.name(i)) + this.classWeight[i]!;
+      raw.set(i, current + amount);
+    };
+    for (let i = 1; i < this.size; i++) {
+      if (r.dead[i] === 1 || r.chars[i]! < MIN_PARAGRAPH_CHARS) continue;
+      const node = this.nodes[i]!;
+      const p = this.parent[i]!;
+      let isParagraph: boolean;
+      if (node.isText) {
+        // Loose text beside blocks in a div reads as a paragraph of its own (Readability wraps it in a <p>).
+        isParagraph = p > 0 && this.hasBlock[p] === 1 && DIV_LIKE_TAGS.has(this.name(p));
+      } else {
+        const name = this.name(i);
+        isParagraph =
+          PARAGRAPH_TAGS.has(name) || ((DIV_LIKE_TAGS.has(name) || name === 'li') && this.hasBlock[i] === 0);
+      }
+      if (!isParagraph) continue;
+      const score = this.paragraphScore(r, i);
+      let level = 0;
+      for (let up = p; up >= 0 && level < SCORED_ANCESTORS; up = this.parent[up]!, level++) {
+        add(up, level === 0 ? score : level === 1 ? score / 2 : score / (level * 3));
+      }
+    }
+    const scores = new Map<number, number>();
+    const useLinks = this.signals.has('link-density');
+    for (const [i, score] of raw) {
+      const links = useLinks ? 1 - this.linkDensity(r, i) : 1;
+      scores.set(i, score * links * this.proximity(i));
+    }
+    return scores;
+  }
+
+  /** The best candidate, moved up where Readability would (shared ancestor of close rivals, sole child). */
+  topCandidate(r: Reading, scores: Map<number, number>): number {
+    if (this.microdataBody > 0 && r.dead[this.microdataBody] === 0 && r.chars[this.microdataBody]! >= 200) {
+      return this.microdataBody;
+    }
+    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]);
+    const first = ranked[0];
+    if (first === undefined || first[0] === 0) return 0;
+    let top = first[0];
+    const topScore = first[1];
+    // Rivals are compared without the headline's pull: the later parts of one article are far from it too.
+    const unpulled = (i: number, score: number) => score / this.proximity(i);
+    const topUnpulled = unpulled(top, topScore);
+    // A rival that holds the top candidate or lies inside it is the same text, not another part of the article.
+    const nested = (i: number) => (i <= top && top < this.end[i]!) || (top <= i && i < this.end[top]!);
+    const rivals = ranked
+      .filter(([i]) => !nested(i))
+      .slice(0, 4)
+      .filter(([i, s]) => unpulled(i, s) / topUnpulled >= 0.75);
+    if (rivals.length >= 3) {
+      for (let up = this.parent[top]!; up > 0; up = this.parent[up]!) {
+        const holding = rivals.filter(([j]) => j >= up && j < this.end[up]!).length;
+        if (holding >= 3) {
+          top = up;
+          break;
+        }
+      }
+    }
+    let last = scores.get(top) ?? 0;
+    const floor = last / 3;
+    for (let up = this.parent[top]!; up > 0; up = this.parent[up]!) {
+      const score = scores.get(up);
+      if (score === undefined) continue;
+      if (score < floor) break;
+      if (score > last) {
+        top = up;
+        break;
+      }
+      last = score;
+    }
+    for (
+      let up = this.parent[top]!;
+      up > 0 && this.elementChildren(up, r).length === 1;
+      up = this.parent[up]!
+    ) {
+      top = up;
+    }
+    return top;
+  }
+
+  private elementChildren(i: number, r: Reading): number[] {
+    const out: number[] = [];
+    for (const child of this.nodes[i]!.children) {
+      const j = child.index;
+      if (!child.isText && r.dead[j] === 0) out.push(j);
+    }
+    return out;
+  }
+
+  /** The top candidate and the siblings that read as more of the same article (Readability's sibling rule). */
+  keptBlocks(r: Reading, scores: Map<number, number>, top: number): number[] {
+    const p = this.parent[top]!;
+    if (top === 0 || p < 0) return [top];
+    const topScore = scores.get(top) ?? 0;
+    const threshold = Math.max(10, topScore * 0.2);
+    const topClass = (this.nodes[top]!.element as Element).attribs.class ?? '';
+    const kept: number[] = [];
+    for (const j of this.elementChildren(p, r)) {
+      if (j === top) {
+        kept.push(j);
+        continue;
+      }
+      const element = this.nodes[j]!.element as Element;
+      const bonus = topClass !== '' && element.attribs.class === topClass ? topScore * 0.2 : 0;
+      if ((scores.get(j) ?? 0) + bonus >= threshold) {
+        kept.push(j);
+        continue;
+      }
+      if (element.name !== 'p') continue;
+      const density = this.linkDensity(r, j);
+      const chars = r.chars[j]!;
+      if ((chars > 80 && density < 0.25) || (chars > 0 && chars <= 80 && density === 0 && r.stops[j]! > 0)) {
+        kept.push(j);
+      }
+    }
+    return kept;
+  }
+
+  /** Whether a block inside the kept content is dropped (the conditional cleaning of the kept blocks). */
+  private dropsInside(r: Reading, i: number, blockChars: number, titleText: string): boolean {
+    const node = this.nodes[i]!;
+    const element = node.element as Element;
+    const name = element.name;
+    if (i === this.headline) return true;
+    if ((name === 'h1' || name === 'h2') && titleText !== '' && this.unitText(i) === titleText) return true;
+    const chars = r.chars[i]!;
+    if (this.signals.has('captions-bylines')) {
+      if (name === 'figcaption' || name === 'address') return true;
+      const names = classAndId(element);
+      if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
+      if (AUTHOR_BOX_NAMES.test(names)) return true;
+      if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
+      const { rel, itemprop } = element.attribs;
+      if (
+        chars < 100 &&
+        (BYLINE_NAMES.test(names) || rel === 'author' || (itemprop !== undefined && /author/i.test(itemprop)))
+      ) {
+        return true;
+      }
+    }
+    const weight = this.classWeight[i]!;
+    if (HEADINGS.has(name)) return weight < 0;
+    // A line or cell that is mostly links (a menu cell, "Blog | Books | About") is navigation, not prose.
+    if (LINE_TAGS.has(name) && this.signals.has('link-density') && this.linkDensity(r, i) > 0.6) return true;
+    if (!JUDGED_BLOCKS.has(name)) return false;
+    if (weight < 0) return true;
+    // A block holding most of the kept text is the article's own wrapper: judge what is inside it instead.
+    if (r.commas[i]! >= 10 || chars >= 0.5 * blockChars) return false;
+    const isList = LIST_TAGS.has(name);
+    if (this.signals.has('link-density')) {
+      const density = this.linkDensity(r, i);
+      if ((!isList && weight < 25 && density > 0.2) || density > 0.5) return true;
+    }
+    if (this.signals.has('punctuation') && !isList && r.listItems[i]! - 100 > r.paragraphs[i]!) return true;
+    return chars < MIN_PARAGRAPH_CHARS && !this.hasImage(i);
+  }
+
+  private hasImage(i: number): boolean {
+    for (let j = i + 1; j < this.end[i]!; j++) {
+      const node = this.nodes[j]!;
+      if (!node.isText && this.name(j) === 'img') return true;
+    }
+    return false;
+  }
+
+  /**
+   * Where the reader comments begin inside the kept blocks: a short heading such as "12 Comments" or "Leave a
+   * reply" after some of the kept text (blogs without comment class names put their thread right after the post).
+   */
+  private commentsStart(r: Reading, blocks: number[]): number {
+    if (!this.signals.has('comment-headings')) return this.size;
+    let total = 0;
+    for (const block of blocks) total += r.chars[block]!;
+    let before = 0;
+    for (const block of blocks) {
+      for (let i = block; i < this.end[block]!; i++) {
+        const node = this.nodes[i]!;
+        if (r.dead[i] === 1) {
+          i = this.end[i]! - 1;
+          continue;
+        }
+        if (node.isText) {
+          before += node.chars;
+          continue;
+        }
+        if (
+          COMMENT_HEADING_TAGS.has(this.name(i)) &&
+          r.chars[i]! <= 60 &&
+          before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total) &&
+          COMMENT_HEADING.test(collapsedText(node.element as Element))
+        ) {
+          return i;
+        }
+      }
+    }
+    return this.size;
+  }
+
+  /**
+   * The article's own headline when the title-matched one is missing or far from the kept blocks (a blog whose
+   * <title> is only the blog's name): a heading at the very start of the kept text, or just before it.
+   */
+  articleHeadline(r: Reading, blocks: number[]): number {
+    const first = blocks[0]!;
+    const last = blocks[blocks.length - 1]!;
+    const h = this.headlineIsSiteName ? -1 : this.headline;
+    if (h >= first && h < this.end[last]!) return h;
+    const gapChars = (from: number, to: number) => this.charsBefore[to]! - this.charsBefore[from]!;
+    // A heading at the top of the kept text that matches the title as well beats one outside it (the blog's name).
+    for (let i = first; i < this.end[first]!; i++) {
+      if (r.dead[i] === 1 || gapChars(first, i) > NEAR_HEADLINE_CHARS) break;
+      if (!this.nodes[i]!.isText && ARTICLE_HEADINGS.has(this.name(i)) && this.titleMatch(i) >= 0.6) return i;
+    }
+    if (h >= 0 && h < first && gapChars(h, first) - this.nodes[h]!.chars <= NEAR_HEADLINE_CHARS) return h;
+    for (let i = first; i < this.end[first]!; i++) {
+      if (r.dead[i] === 1) {
+        i = this.end[i]! - 1;
+        continue;
+      }
+      if (gapChars(first, i) > NEAR_HEADLINE_CHARS) break;
+      if (!this.nodes[i]!.isText && ARTICLE_HEADINGS.has(this.name(i)) && r.chars[i]! > 0) return i;
+    }
+    for (let i = first - 1; i > 0 && gapChars(i, first) <= NEAR_HEADLINE_CHARS; i--) {
+      const node = this.nodes[i]!;
+      if (r.dead[i] === 0 && !node.isText && ARTICLE_HEADINGS.has(this.name(i)) && node.chars > 0) {
+        if (this.end[i]! <= first) return i;
+      }
+    }
+    return h;
+  }
+
+  /** Marks the kept blocks for rendering; returns the characters of text kept. */
+  mark(r: Reading, blocks: number[], titleText: string): number {
+    for (const node of this.nodes) node.mark = 0;
+    const cut = this.commentsStart(r, blocks);
+    let kept = 0;
+    for (const block of blocks) {
+      const stack = [block];
+      while (stack.length > 0) {
+        const i = stack.pop()!;
+        const node = this.nodes[i]!;
+        if (r.dead[i] === 1 || i >= cut) continue;
+        if (node.isText) {
+          kept += node.chars;
+          continue;
+        }
+        if (i !== block && this.dropsInside(r, i, r.chars[block]!, titleText)) continue;
+        node.mark = 1;
+        for (const child of node.children) stack.push(child.index);
+      }
+      for (let up = this.parent[block]!; up >= 0 && this.nodes[up]!.mark === 0; up = this.parent[up]!) {
+        this.nodes[up]!.mark = 3;
+      }
+    }
+    return kept;
+  }
+}
+
+/** Whether the first visible text under `node` is link text. */
+function opensWithLink(node: DensityNode): boolean {
+  const stack = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.isText) {
+      if (current.chars > 0) return current.inLink;
+      continue;
+    }
+    for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]!);
+  }
+  return false;
+}
+
+function countCommas(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 44 || code === 0xff0c || code === 0x3001) count++;
+  }
+  return count;
+}
+
+/** Sentence ends: . ! ? (or their full-width forms) followed by a space or the end of the text. */
+function countSentenceEnds(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x3002 || code === 0xff01 || code === 0xff1f) count++;
+    else if (code === 46 || code === 33 || code === 63) {
+      const next = text.charCodeAt(i + 1);
+      if (Number.isNaN(next) || next === 32 || next === 10 || next === 160 || next === 34 || next === 0x201d)
+        count++;
+    }
+  }
+  return count;
+}
+
+export interface AutoExtraction {
+  tree: DensityTree;
+  /** The headline (else og:title, else <title> without its site name). */
+  title: string;
+}
+
+/** Marks the main content of `body` (see the module comment) with the given signals. */
+export function extractAuto(
+  document: Document,
+  body: Element | Document,
+  signals: ReadonlySet<AutoSignal>,
+): AutoExtraction {
+  const hints = scanHints(document);
+  const hidden = signals.has('hidden')
+    ? (element: Element) => isNotRendered(element) || isHiddenFromReaders(element)
+    : isNotRendered;
+  const tree = buildDensityTree(body, hidden, true);
+  const page = new AutoPage(tree, signals, hints);
+  page.findHeadline();
+  const fallbackTitle = hints.ogTitle !== '' ? hints.ogTitle : cleanTitle(hints.title);
+  const headlineText = (i: number) => (i >= 0 ? collapsedText(page.nodes[i]!.element as Element) : '');
+  if (tree.root.chars === 0)
+    return { tree, title: page.headline >= 0 ? headlineText(page.headline) : fallbackTitle };
+  const run = (drop: number, titleText: string) => {
+    const reading = page.read(drop);
+    const scores = page.scoreCandidates(reading);
+    const top = page.topCandidate(reading, scores);
+    const blocks = page.keptBlocks(reading, scores, top);
+    return { reading, top, blocks, kept: page.mark(reading, blocks, titleText) };
+  };
+  const titleOf = () =>
+    page.headline >= 0 && !page.headlineIsSiteName ? headlineText(page.headline) : fallbackTitle;
+  // First reading: everything that names itself boilerplate is out. Second (when that loses the article):
+  // only semantic containers, teaser lists and comment threads are (Readability's retry without its name rules).
+  let chosen = run(1 | 2 | 4 | 8 | 16, normalizeText(titleOf()));
+  if (chosen.kept < MIN_ARTICLE_CHARS) {
+    // A short article is still the article: the second reading wins only where it grows the first one's block
+    // (or the first found next to nothing), never by moving to another part of the page such as its comments.
+    const strict = chosen;
+    const lenient = run(1 | 8 | 16, normalizeText(titleOf()));
+    const grows = strict.top >= lenient.top && strict.top < page.end[lenient.top]!;
+    chosen = lenient;
+    if (lenient.kept <= strict.kept || (!grows && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
+      page.mark(strict.reading, strict.blocks, normalizeText(titleOf()));
+      chosen = strict;
+    }
+  }
+  if (signals.has('title-proximity') && chosen.top > 0) {
+    const headline = page.articleHeadline(chosen.reading, chosen.blocks);
+    if (headline !== page.headline || page.headlineIsSiteName) {
+      page.headline = headline;
+      page.headlineIsSiteName = false;
+      page.mark(chosen.reading, chosen.blocks, normalizeText(titleOf()));
+    }
+  }
+  return { tree, title: titleOf() };
+}

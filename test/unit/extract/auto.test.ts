@@ -1,0 +1,196 @@
+// Worked examples of each signal of the `auto` extraction method: every page below is built so that the signal
+// decides the outcome, and the same page with that one signal turned off comes out differently.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AUTO_SIGNALS, type AutoSignal } from '../../../src/crawler/extract/auto.js';
+import { extractMainContent } from '../../../src/crawler/extract/index.js';
+
+function auto(html: string, without?: AutoSignal) {
+  const autoSignals = without === undefined ? undefined : AUTO_SIGNALS.filter((s) => s !== without);
+  return extractMainContent(html, { method: 'auto', autoSignals });
+}
+
+/** A prose paragraph of about 200 characters with two commas and a full stop. */
+function prose(topic: string, n: number): string {
+  return (
+    `<p>Paragraph ${n} about ${topic} tells a long story, with details that matter to the reader, and it ` +
+    `goes on for a while so that it reads like the body of an article about ${topic} written by a person.</p>`
+  );
+}
+
+function proseBlock(topic: string, count: number): string {
+  return Array.from({ length: count }, (_, i) => prose(topic, i)).join('\n');
+}
+
+const NAV = `<nav><ul>${['Home', 'World', 'Sport', 'Culture'].map((s) => `<li><a href="/${s}">${s}</a></li>`).join('')}</ul></nav>`;
+
+test('the headline is the title, not main text; section headings inside the article stay', () => {
+  const page = `<html><head><title>Rivers of the north | Daily Planet</title></head><body>${NAV}
+    <div class="story"><h1>Rivers of the north</h1>${proseBlock('rivers', 3)}
+    <h2>Salmon runs</h2>${proseBlock('salmon', 2)}</div></body></html>`;
+  const result = auto(page);
+  assert.equal(result.title, 'Rivers of the north');
+  assert.doesNotMatch(result.text, /Rivers of the north/);
+  assert.match(result.text, /\n\nSalmon runs\n\n/);
+  assert.match(result.text, /^Paragraph 0 about rivers/);
+  assert.doesNotMatch(result.text, /Home|World|Sport/);
+  // A <title> that is only "Site – Post": the site's part is not the title; the heading above the text is.
+  const blog = `<html><head><title>Joy the Cook – Onion frittata</title></head><body><h1>Joy the Cook</h1>
+    <div class="post"><h2>Onion frittata</h2>${proseBlock('eggs', 3)}</div></body></html>`;
+  assert.equal(auto(blog).title, 'Onion frittata');
+});
+
+test('link density: a block of links beside the article is not main text, and does not win', () => {
+  const links = Array.from(
+    { length: 8 },
+    (_, i) => `<p><a href="/s${i}">Another story, number ${i}, with a long linked headline to read</a>.</p>`,
+  ).join('');
+  const page = `<body><div id="a">${proseBlock('glaciers', 2)}</div><div id="b">${links}</div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /glaciers/);
+  assert.doesNotMatch(text, /Another story/);
+  // Without link density, eight comma-rich link paragraphs outscore two prose paragraphs.
+  assert.match(auto(page, 'link-density').text, /Another story/);
+});
+
+test('semantic containers: aside, footer, nav and ARIA landmarks are out even when they hold prose', () => {
+  const page = `<body><main>${proseBlock('volcanoes', 3)}</main>
+    <aside>${prose('advertising', 0)}</aside><div role="complementary">${prose('newsletters', 0)}</div>
+    <footer>${prose('copyright', 0)}</footer></body>`;
+  const { text } = auto(page);
+  assert.match(text, /volcanoes/);
+  assert.doesNotMatch(text, /advertising|newsletters|copyright/);
+  // The three sit beside the article in <body>; without the signal the body with all of them is the best block.
+  assert.match(auto(page, 'semantic-containers').text, /advertising/);
+});
+
+test('boilerplate names drop related stories and comments; an article whose wrapper has such a name survives', () => {
+  const page = `<body><div class="article">${proseBlock('deserts', 3)}
+    <div class="related-stories">${proseBlock('elsewhere', 2)}</div>
+    <div class="comments-content">${proseBlock('opinions', 2)}</div></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /deserts/);
+  assert.doesNotMatch(text, /elsewhere|opinions/);
+  assert.match(auto(page, 'class-names').text, /elsewhere/);
+  // Readability's fallback: the only article on the page sits in a boilerplate-named wrapper ("extra"); the first
+  // reading loses it (under 500 characters left), the second reading without the name rules keeps it.
+  const fallback = `<body><div class="extra-wide">${proseBlock('tundra', 4)}</div></body>`;
+  assert.match(auto(fallback).text, /^Paragraph 0 about tundra/);
+});
+
+/**
+ * Two blocks far apart in the tree (each two levels down its own <section>), so that neither is merged into the
+ * other as a sibling of the same article: which one is kept shows which one the scoring chose.
+ */
+function apart(first: string, second: string, secondAttributes = ''): string {
+  return `<body><section><div><div class="x">${first}</div></div></section>
+    <section><div><div class="x" ${secondAttributes}>${second}</div></div></section></body>`;
+}
+
+test('schema.org articleBody: microdata marks the article, JSON-LD names its text', () => {
+  const forests = proseBlock('forests', 3);
+  const oceans = proseBlock('oceans', 2);
+  // By paragraphs alone the forests block (3 paragraphs) beats the oceans block (2).
+  assert.match(
+    auto(apart(forests, oceans)).text,
+    /^Paragraph 0 about forests[\s\S]*forests written by a person\.$/,
+  );
+  const microdata = apart(forests, oceans, 'itemprop="articleBody"');
+  assert.match(auto(microdata).text, /^Paragraph 0 about oceans[\s\S]*oceans written by a person\.$/);
+  assert.doesNotMatch(auto(microdata, 'article-body').text, /oceans/);
+  // JSON-LD: the oceans paragraphs are the articleBody text, so they count three times.
+  const body = Array.from({ length: 2 }, (_, i) => prose('oceans', i).replace(/<\/?p>/g, '')).join(' ');
+  const script = `<script type="application/ld+json">${JSON.stringify({ '@type': 'NewsArticle', articleBody: body })}</script>`;
+  const jsonLd = `<html><head>${script}</head>${apart(forests, oceans)}</html>`;
+  assert.match(auto(jsonLd).text, /^Paragraph 0 about oceans[\s\S]*oceans written by a person\.$/);
+  assert.doesNotMatch(auto(jsonLd, 'article-body').text, /oceans/);
+});
+
+test('proximity to the headline chooses the block under it over an equal block far from it', () => {
+  const page = `<html><head><title>Moons of Jupiter</title></head><body>
+    <div class="left">${proseBlock('asteroids', 3)}</div>
+    <div><h1>Moons of Jupiter</h1><div>${proseBlock('moons', 3)}</div></div></body></html>`;
+  const { text } = auto(page);
+  assert.match(text, /moons/);
+  assert.doesNotMatch(text, /asteroids/);
+  // Without it the first of two equal blocks in document order wins.
+  assert.match(auto(page, 'title-proximity').text, /asteroids/);
+});
+
+test('sentence punctuation: comma-rich prose outweighs more paragraphs of unpunctuated text', () => {
+  const flat = Array.from(
+    { length: 4 },
+    (_, i) =>
+      `<p>Item ${i} of the product list shows a name and a price and a colour and a size and nothing else ${'x'.repeat(60)}</p>`,
+  ).join('');
+  const page = apart(flat, proseBlock('harbours', 3));
+  // Readability's paragraph score 1 + commas + ⌊chars / 100⌋: a prose paragraph (194 chars, 2 commas) scores 4,
+  // a list item (153 chars) 2, so 3 × 4 = 12 beats 4 × 2 = 8; without commas prose scores 3 × 2 = 6 and loses.
+  assert.match(auto(page).text, /harbours/);
+  assert.doesNotMatch(auto(page).text, /product list/);
+  assert.match(auto(page, 'punctuation').text, /product list/);
+  assert.doesNotMatch(auto(page, 'punctuation').text, /harbours/);
+});
+
+test('teaser cards: a run of sibling cards (linked title and a blurb) inside the article is a teaser list', () => {
+  const cards = Array.from(
+    { length: 4 },
+    (_, i) =>
+      `<li><a href="/more/${i}">Read the story of the other river number ${i}</a><span> A blurb of a few more words about that river, to tempt the reader to go on.</span></li>`,
+  ).join('');
+  const page = `<body><div class="story">${proseBlock('deltas', 4)}<ul class="more">${cards}</ul></div></body>`;
+  assert.doesNotMatch(auto(page).text, /other river/);
+  assert.match(auto(page, 'teaser-cards').text, /other river/);
+  // A bullet list of prose with a link inside each item is not a teaser list.
+  const bullets = Array.from(
+    { length: 4 },
+    (_, i) => `<li>We fixed <a href="/bug/${i}">bug ${i}</a>, which crashed the editor on save.</li>`,
+  ).join('');
+  assert.match(auto(`<body><div>${proseBlock('releases', 3)}<ul>${bullets}</ul></div></body>`).text, /bug 3/);
+});
+
+test('captions, bylines, author boxes and post metadata are not main text', () => {
+  const page = `<body><article><p class="byline">By Ann Writer</p>${proseBlock('canals', 2)}
+    <figure><img src="a.jpg" alt=""><figcaption>A canal at dawn. Photo: Bob</figcaption></figure>
+    ${proseBlock('locks', 2)}<p>Tags: canals, locks, boats</p>
+    <div class="author-bio">Ann Writer has written about waterways for twenty years, for many papers, in many places.</div>
+    </article></body>`;
+  const { text } = auto(page);
+  assert.match(text, /canals/);
+  assert.match(text, /locks/);
+  assert.doesNotMatch(text, /Ann Writer|canal at dawn|Tags:/);
+  assert.match(auto(page, 'captions-bylines').text, /canal at dawn/);
+});
+
+test('a comment thread opened by a heading ends the kept text', () => {
+  const page = `<body><div class="content">${proseBlock('bridges', 4)}<h3>3 Comments</h3>
+    ${proseBlock('readers', 3)}</div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /bridges/);
+  assert.doesNotMatch(text, /Comments|readers/);
+  assert.match(auto(page, 'comment-headings').text, /3 Comments/);
+  // A section heading that merely contains the word is not a thread.
+  const section = `<body><div>${proseBlock('bridges', 4)}<h3>Comments from the engineers, in full</h3>${proseBlock('engineers', 1)}</div></body>`;
+  assert.match(auto(section).text, /engineers/);
+});
+
+test('hidden: aria-hidden and screen-reader-only text is left out', () => {
+  const page = `<body><div>${proseBlock('lakes', 3)}<p aria-hidden="true">Decorative duplicate headline text</p>
+    <p class="sr-only">Skip to the next section of the page</p></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /lakes/);
+  assert.doesNotMatch(text, /Decorative|Skip to/);
+  assert.match(auto(page, 'hidden').text, /Decorative/);
+});
+
+test('a page that is not an article keeps a sensible output', () => {
+  const docs = `<html><head><title>API reference</title></head><body>${NAV}
+    <div class="docs"><h1>API reference</h1><h2>GET /items</h2><p>Lists the items of the account</p>
+    <h2>POST /items</h2><p>Creates an item from the JSON body</p><pre>curl -X POST /items</pre></div>
+    <footer><a href="/privacy">Privacy</a></footer></body></html>`;
+  const result = auto(docs);
+  assert.equal(result.title, 'API reference');
+  assert.match(result.text, /GET \/items[\s\S]*Creates an item[\s\S]*curl -X POST/);
+  assert.doesNotMatch(result.text, /Home|Privacy/);
+  for (const html of ['', '<body></body>', `<body>${NAV}</body>`]) assert.equal(auto(html).text, '');
+});

@@ -19,6 +19,12 @@ export const ExtractRequest = Type.Object(
       Type.String({ maxLength: MAX_INLINE_CHARS, description: 'the page itself; or give url' }),
     ),
     baseUrl: Type.Optional(httpUrl('with html: resolves relative href/src in the cleaned HTML')),
+    format: Type.Optional(
+      Type.Union([Type.Literal('text'), Type.Literal('html'), Type.Literal('markdown')], {
+        description:
+          'what is computed beside title, text and html (always there): markdown adds `markdown`, the main content as Markdown (headings, lists, tables, code, absolute links, images); text and html (the default) add nothing',
+      }),
+    ),
     method: Type.Optional(
       Type.Union(Method.anyOf, {
         default: DEFAULT_EXTRACTION_METHOD,
@@ -51,5 +57,6 @@ export const ExtractResult = Type.Object({
     description: 'the page was too large: only its beginning was analysed (or fetched)',
   }),
   url: Type.Optional(Type.String({ description: 'the URL fetched, after redirects (url requests only)' })),
+  markdown: Type.Optional(Type.String({ description: 'format markdown: the main content as Markdown' })),
 });
 export type ExtractResult = Static<typeof ExtractResult>;

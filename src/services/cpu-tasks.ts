@@ -3,7 +3,7 @@
 // module) or, for small input, inline. Fetching stays with the services on the event loop; only text goes in.
 import { deserialize, serialize } from 'node:v8';
 import secureJson from 'secure-json-parse';
-import { type ExtractOptions, extractMainContent } from '../crawler/extract/index.js';
+import { type ExtractOptions, extractMainContent, htmlToMarkdown } from '../crawler/extract/index.js';
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
 import { textPage } from '../crawler/parse/text-page.js';
 import {
@@ -57,6 +57,8 @@ export interface ScoreTaskResult {
 export interface ExtractTask {
   html: string;
   options: ExtractOptions;
+  /** also the main content as Markdown, links resolved against options.baseUrl */
+  markdown?: boolean;
   /** A fetched page: its URL after redirects, and whether the fetch cut its body. */
   fetched?: { url: string; truncated: boolean };
 }
@@ -142,7 +144,8 @@ function extract(task: ExtractTask): Uint8Array {
   const extracted = extractMainContent(task.html, task.options);
   const result: ExtractResult = task.fetched
     ? { ...extracted, truncated: extracted.truncated || task.fetched.truncated, url: task.fetched.url }
-    : extracted;
+    : { ...extracted };
+  if (task.markdown) result.markdown = htmlToMarkdown(extracted.html, task.options.baseUrl);
   return Buffer.from(JSON.stringify(result));
 }
 

@@ -18,12 +18,17 @@ export class ExtractionService {
       ...(request.method !== undefined ? { method: request.method } : {}),
       ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
     };
+    const markdown = request.format === 'markdown';
     if (request.url !== undefined && request.html !== undefined) {
       throw new InputError('give url or html, not both', 'html');
     }
     if (request.html !== undefined) {
       const baseUrl = request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {};
-      return this.cpu.run('extract', { html: request.html, options: { ...options, ...baseUrl } }, 'html');
+      return this.cpu.run(
+        'extract',
+        { html: request.html, options: { ...options, ...baseUrl }, markdown },
+        'html',
+      );
     }
     if (request.url === undefined) throw new InputError('one of url and html is required', 'url');
     if (request.baseUrl !== undefined) {
@@ -42,6 +47,7 @@ export class ExtractionService {
         html: document.text,
         options: { ...options, baseUrl: document.finalUrl },
         fetched: { url: document.finalUrl, truncated: document.truncated },
+        markdown,
       },
       'url',
     );

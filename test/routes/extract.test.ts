@@ -135,3 +135,32 @@ test('POST /v1/extract rejects bad input with problem+json naming the field', as
     assert.equal(response.json().field, field, response.body.slice(0, 500));
   }
 });
+
+test('format markdown adds the main content as Markdown, links absolute; the other fields stay', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const html =
+    '<html><head><title>Tides</title></head><body><nav><a href="/">home</a></nav><article><h1>Tides</h1>' +
+    '<p>The harbour fills twice a day, and the <a href="/maps/dover.html">Dover map</a> shows when, which matters to every sailor leaving port.</p>' +
+    '<h2>Heights</h2><table><tr><th>port</th><th>metres</th></tr><tr><td>Dover</td><td>6.8</td></tr></table>' +
+    '<p>Spring tides run higher than neap tides, and the difference can be several metres in a long estuary.</p></article></body></html>';
+  const plain = await app.inject({
+    method: 'POST',
+    url: '/v1/extract',
+    payload: { html, baseUrl: 'https://port.example/tides/' },
+  });
+  assert.equal(plain.statusCode, 200, plain.body);
+  assert.equal(plain.json().markdown, undefined);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/extract',
+    payload: { html, baseUrl: 'https://port.example/tides/', format: 'markdown' },
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  const body = response.json();
+  assert.equal(body.text, plain.json().text);
+  assert.match(body.markdown, /\[Dover map\]\(https:\/\/port\.example\/maps\/dover\.html\)/);
+  assert.match(body.markdown, /## Heights/);
+  const bad = await app.inject({ method: 'POST', url: '/v1/extract', payload: { html, format: 'pdf' } });
+  assert.equal(bad.statusCode, 400);
+  assert.equal(bad.json().field, 'format');
+});

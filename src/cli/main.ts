@@ -417,21 +417,38 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .argument('<page>', 'a URL, an HTML file, or - for stdin')
     .option('--method <method>', 'extraction method (see POST /v1/extract)')
     .option('--base-url <url>', 'with a file: the URL its links resolve against')
-    .action(async (page: string, options: { method?: string; baseUrl?: string }, command: Command) => {
-      const ctx = context(command);
-      const source = isUrl(page)
-        ? { url: page }
-        : { html: page === '-' ? await readStdin() : await readFile(page, 'utf8'), baseUrl: options.baseUrl };
-      const extracted = await ctx.client.json<{
-        title: string;
-        text: string;
-        wordCount: number;
-        method: string;
-      }>('POST', '/v1/extract', { json: { ...source, method: options.method } });
-      if (ctx.json) return ctx.out(JSON.stringify(extracted));
-      ctx.out(`${extracted.title}\n${'='.repeat(Math.min(extracted.title.length, 80))}\n\n${extracted.text}`);
-      process.stderr.write(`(${extracted.wordCount} words, ${extracted.method})\n`);
-    });
+    .option('--markdown', 'print the main content as Markdown (headings, lists, tables, links)')
+    .action(
+      async (
+        page: string,
+        options: { method?: string; baseUrl?: string; markdown?: boolean },
+        command: Command,
+      ) => {
+        const ctx = context(command);
+        const source = isUrl(page)
+          ? { url: page }
+          : {
+              html: page === '-' ? await readStdin() : await readFile(page, 'utf8'),
+              baseUrl: options.baseUrl,
+            };
+        const extracted = await ctx.client.json<{
+          title: string;
+          text: string;
+          markdown?: string;
+          wordCount: number;
+          method: string;
+        }>('POST', '/v1/extract', {
+          json: { ...source, method: options.method, ...(options.markdown ? { format: 'markdown' } : {}) },
+        });
+        if (ctx.json) return ctx.out(JSON.stringify(extracted));
+        if (options.markdown) ctx.out(`# ${extracted.title}\n\n${extracted.markdown ?? ''}`);
+        else
+          ctx.out(
+            `${extracted.title}\n${'='.repeat(Math.min(extracted.title.length, 80))}\n\n${extracted.text}`,
+          );
+        process.stderr.write(`(${extracted.wordCount} words, ${extracted.method})\n`);
+      },
+    );
 
   // loaded only when used: it brings the database layer, which no other command needs
   const runKeys: typeof import('./keys.js').runKeys = async (action) =>

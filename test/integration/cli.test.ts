@@ -202,6 +202,9 @@ test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys 
     const extract = await trawl(['extract', page, '--json'], env);
     assert.equal(extract.code, 0, extract.stderr);
     assert.equal(JSON.parse(extract.stdout).title, 'Cats');
+    const markdown = await trawl(['extract', page, '--markdown', '--json'], env);
+    assert.equal(markdown.code, 0, markdown.stderr);
+    assert.match(JSON.parse(markdown.stdout).markdown, /Cats purr/);
     const text = path.join(work, 'doc.txt');
     writeFileSync(text, 'cats purr and sleep');
     const score = await trawl(['score', text, page, '--query', 'cats purr'], env);

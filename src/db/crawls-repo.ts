@@ -1,7 +1,7 @@
 // Reads and writes of the crawl aggregate that the API needs (the engine's writes are in crawl-store.ts).
 import type pg from 'pg';
 import type { SkippedUrl } from '../crawler/engine/ports.js';
-import { sql } from './sql.js';
+import { prepared, sql } from './sql.js';
 import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
 import { withTransaction } from './transaction.js';
 
@@ -19,6 +19,17 @@ export interface CrawlRow {
   owner: string | null;
   /** Pages scored at or above the crawl's relevance threshold (focused crawls). */
   relevant_pages: number;
+  /** A finished crawl's timing percentiles, kept after its first status read (crawl_timings_save.sql). */
+  timings?: CrawlTimings | null;
+}
+
+/** Load-time and queue-wait medians and p95 (ms) of a crawl's fetched pages, and its last fetch. */
+export interface CrawlTimings {
+  load_p50: number | null;
+  load_p95: number | null;
+  wait_p50: number | null;
+  wait_p95: number | null;
+  last_fetched_at: Date | null;
 }
 
 /** Thrown by create() when the key already has its cap of queued and running crawls. */
@@ -131,22 +142,28 @@ export class CrawlsRepository {
 
   async counts(id: string) {
     return (
-      await this.pool.query<{ type: string; status: number | null; n: number }>(sql('crawl_counts'), [id])
+      await this.pool.query<{ type: string; status: number | null; n: number }>(
+        prepared('crawl_counts', [id]),
+      )
     ).rows;
   }
 
-  async totals(id: string) {
-    const result = await this.pool.query<{
-      links: number;
-      images: number;
-      documents: number;
-      load_p50: number | null;
-      load_p95: number | null;
-      wait_p50: number | null;
-      wait_p95: number | null;
-      last_fetched_at: Date | null;
-    }>(sql('crawl_totals'), [id]);
-    return result.rows[0]!;
+  /**
+   * Links, images and documents found, and the timing percentiles: `stored` (a finished crawl's, kept) or
+   * computed now from its pages. `computed` says which, so the caller can keep them.
+   */
+  async totals(id: string, stored: CrawlTimings | null = null) {
+    const [found, timings] = await Promise.all([
+      this.pool.query<{ links: number; images: number; documents: number }>(prepared('crawl_found', [id])),
+      stored ? null : this.pool.query<CrawlTimings>(sql('crawl_totals'), [id]),
+    ]);
+    const kept = stored ? { ...stored, last_fetched_at: dateOrNull(stored.last_fetched_at) } : null;
+    return { ...found.rows[0]!, ...(kept ?? timings!.rows[0]!), computed: kept === null };
+  }
+
+  /** Keeps a finished crawl's timings; a crawl that is not finished is left alone. */
+  async saveTimings(id: string, timings: CrawlTimings): Promise<void> {
+    await this.pool.query(sql('crawl_timings_save'), [id, JSON.stringify(timings)]);
   }
 
   async pages(
@@ -244,4 +261,9 @@ export class CrawlsRepository {
     ]);
     return { vertices: vertices.rows, edges: edges.rows };
   }
+}
+
+/** jsonb gives a kept Date back as its ISO string. */
+function dateOrNull(value: Date | string | null): Date | null {
+  return value === null ? null : value instanceof Date ? value : new Date(value);
 }

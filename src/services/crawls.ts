@@ -2,7 +2,7 @@
 // these call the repository and the job queue and know nothing of HTTP.
 
 import { randomUUID } from 'node:crypto';
-import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
+import { isFinished, type NormalizedCrawlRequest } from '../crawler/crawl-request.js';
 import { extractMainContent, htmlToMarkdown } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
@@ -134,8 +134,19 @@ export class CrawlService implements CrawlReader {
     const row = await this.require(id, scope);
     const [counts, totals] = await Promise.all([
       this.options.repository.counts(id),
-      this.options.repository.totals(id),
+      this.options.repository.totals(id, row.timings ?? null),
     ]);
+    // a finished crawl's percentiles never change: kept, so its next reads do not scan its pages
+    if (totals.computed && isFinished(row.status)) {
+      const { load_p50, load_p95, wait_p50, wait_p95, last_fetched_at } = totals;
+      await this.options.repository.saveTimings(id, {
+        load_p50,
+        load_p95,
+        wait_p50,
+        wait_p95,
+        last_fetched_at,
+      });
+    }
     return crawlStatusView(row, counts, totals);
   }
 

@@ -53,7 +53,11 @@ function focusStatus(row: CrawlRow, pagesFetched: number) {
 }
 
 /** GET /v1/crawls/:id: status, counters and timing, from the crawl row and its page counts and totals. */
-export function crawlStatusView(row: CrawlRow, countRows: Rows<'counts'>, totals: Rows<'totals'>) {
+export function crawlStatusView(
+  row: CrawlRow,
+  countRows: Rows<'counts'>,
+  totals: Omit<Rows<'totals'>, 'computed'>,
+) {
   const counts = Object.fromEntries(PAGE_TYPES.map((type) => [type, 0])) as Record<PageType, number>;
   const statusCodes: Record<string, number> = {};
   for (const { type, status, n } of countRows) {

@@ -72,6 +72,8 @@ export interface Config {
    * Default: one per core but one, which stays with the event loop.
    */
   cpuPoolThreads: number;
+  /** Crawl exports (GET /v1/crawls/:id/export) streaming at once in this process; more answer 503. */
+  exportConcurrency: number;
   /** Such a task's deadline: running past it → 422 (the input costs too much), still queued → 503. */
   cpuTaskTimeoutMs: number;
 }
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
     cpuPoolThreads: integer(env, 'CPU_POOL_THREADS', Math.max(1, availableParallelism() - 1), 0, 256),
+    exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
     cpuTaskTimeoutMs: integer(env, 'CPU_TASK_TIMEOUT_MS', 30_000, 100, 600_000),
   };
 }

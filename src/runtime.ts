@@ -42,6 +42,7 @@ import { WebhookEventSink } from './jobs/webhook-events.js';
 import { outageLog } from './outage.js';
 import { CorpusService } from './services/corpora.js';
 import { CpuPool } from './services/cpu-pool.js';
+import { CrawlExportService } from './services/crawl-export.js';
 import { CrawlReportService } from './services/crawl-report.js';
 import { CrawlStatsService } from './services/crawl-stats.js';
 import { CrawlService } from './services/crawls.js';
@@ -63,6 +64,8 @@ export interface Runtime {
   rankings: RankingService;
   /** GET /v1/crawls/:id/report and report.html. */
   reports: CrawlReportService;
+  /** GET /v1/crawls/:id/export. */
+  exports: CrawlExportService;
   extraction: ExtractionService;
   scoring: ScoringService;
   /** The worker threads of extraction and scoring (CPU_POOL_THREADS). */
@@ -150,6 +153,11 @@ export async function openRuntime(
     },
     jobThresholds: { uploadBytes: config.rankJobUploadBytes, crawlLinks: config.rankJobCrawlLinks },
   });
+  const exports = new CrawlExportService({
+    crawls,
+    repository: new CrawlsRepository(db.pool),
+    maxConcurrent: config.exportConcurrency,
+  });
   const reports = new CrawlReportService({
     crawls,
     stats: crawlStats,
@@ -226,6 +234,7 @@ export async function openRuntime(
     crawlStats,
     rankings,
     reports,
+    exports,
     extraction,
     scoring,
     cpu,

@@ -227,6 +227,31 @@ export class CrawlsRepository {
     return result.rows[0] ?? null;
   }
 
+  /** Outgoing links of a batch of pages (an export's include=links). */
+  async batchLinks(pageIds: number[]) {
+    return (
+      await this.pool.query<{ from_page: string; url: string; anchor: string }>(sql('export_links'), [
+        pageIds,
+      ])
+    ).rows;
+  }
+
+  async batchImages(pageIds: number[]) {
+    return (
+      await this.pool.query<{ page_id: string; url: string; alt: string }>(sql('export_images'), [pageIds])
+    ).rows;
+  }
+
+  /** Stored bodies and main texts of a batch of pages, each only when asked. */
+  async batchContents(pageIds: number[], want: { html: boolean; text: boolean }) {
+    return (
+      await this.pool.query<{ page_id: string; html_gzip: Buffer | null; main_text: string | null }>(
+        sql('export_contents'),
+        [pageIds, want.html, want.text],
+      )
+    ).rows;
+  }
+
   async pageHtmlGzip(pageId: number): Promise<Buffer | null> {
     const result = await this.pool.query<{ html_gzip: Buffer | null }>(sql('page_html'), [pageId]);
     return result.rows[0]?.html_gzip ?? null;

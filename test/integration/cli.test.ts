@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -125,6 +125,14 @@ test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys 
     const five = await trawl(['pages', id, '--limit', '5'], env);
     assert.equal(jsonLines(five.stdout).length, Math.min(5, api.pagesFetched));
     // --limit 2 per request page would need the cursor: --all follows it to the end
+    // the whole crawl into a file, as CSV
+    const file = path.join(work, 'pages.csv');
+    const exported = await trawl(['export', id, '--format', 'csv', '-o', file], env);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal(JSON.parse(exported.stdout).format, 'csv');
+    const csvLines = readFileSync(file, 'utf8').trimEnd().split('\r\n');
+    assert.match(csvLines[0]!, /^id,url,/);
+    assert.equal(csvLines.length - 1, api.pagesFetched + api.counts.DISALLOWED + api.counts.FRONTIER);
     const html = await trawl(['pages', id, '--type', 'HTML', '--all', '--json'], env);
     const rows = jsonLines(html.stdout);
     assert.equal(rows.length, api.counts.HTML);

@@ -22,6 +22,7 @@ import {
 import { GraphExportQuery, Ranking, RankingJob, RankingOptions } from '../../../schemas/rankings.js';
 import { SvgResponse, WordPlotQuery, WordStats, WordStatsQuery } from '../../../schemas/stats.js';
 import { sendCreated } from '../../created.js';
+import exportRoute from './export.js';
 import live from './live.js';
 import report from './report.js';
 
@@ -30,6 +31,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(live);
   // the crawl report: JSON tables and the self-contained HTML page
   await app.register(report);
+  // the whole crawl in one streamed response
+  await app.register(exportRoute);
   app.post(
     '/',
     {

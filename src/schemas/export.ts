@@ -1,0 +1,69 @@
+// GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines or CSV (services/crawl-export.ts).
+import { Type } from 'typebox';
+import { PAGE_TYPES } from '../crawler/crawl-request.js';
+
+/** The export's vocabulary: formats, the parts a JSON line may include, the page record's fields. */
+export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_INCLUDES = ['links', 'images', 'html', 'text'] as const;
+export type ExportInclude = (typeof EXPORT_INCLUDES)[number];
+
+/** The page record's fields, in the order CSV columns take by default. */
+export const EXPORT_FIELDS = [
+  'id',
+  'url',
+  'canonicalUrl',
+  'finalUrl',
+  'type',
+  'status',
+  'contentType',
+  'bytes',
+  'depth',
+  'sha256',
+  'loadMs',
+  'queueWaitMs',
+  'queuedAt',
+  'fetchedAt',
+  'duplicateOf',
+  'discoveredFrom',
+  'title',
+  'error',
+  'score',
+  'result',
+  'priority',
+] as const;
+export type ExportField = (typeof EXPORT_FIELDS)[number];
+
+const list = (values: readonly string[]) => `^(${values.join('|')})(,(${values.join('|')}))*$`;
+
+export const ExportQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.String({
+        enum: [...EXPORT_FORMATS],
+        description:
+          'jsonl (one page record a line) or csv (RFC 4180, a header row); without it, Accept: text/csv gives csv, anything else jsonl',
+      }),
+    ),
+    fields: Type.Optional(
+      Type.String({
+        pattern: list(EXPORT_FIELDS),
+        description: `comma list of the page record's fields to keep, in order (default all: ${EXPORT_FIELDS.join(', ')})`,
+      }),
+    ),
+    include: Type.Optional(
+      Type.String({
+        pattern: list(EXPORT_INCLUDES),
+        description:
+          'jsonl only, comma list: links (outgoing, with anchors), images, html (the stored body), text (the main text, once the crawl-text job stored it; null before)',
+      }),
+    ),
+    type: Type.Optional(Type.String({ enum: [...PAGE_TYPES] })),
+    status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+    host: Type.Optional(Type.String({ minLength: 1, maxLength: 260, description: 'host or host:port' })),
+    minScore: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'pages scored at least this' }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -8,7 +8,12 @@ import { httpUrl } from './common.js';
 export const MAX_INLINE_CHARS = 5 * 1024 * 1024;
 
 // The extractor's methods (EXTRACTION_METHODS), spelled out so TypeBox keeps the literal types.
-export const Method = Type.Union([Type.Literal('cetd'), Type.Literal('cetd-sum'), Type.Literal('auto')]);
+export const Method = Type.Union([
+  Type.Literal('cetd'),
+  Type.Literal('cetd-sum'),
+  Type.Literal('auto'),
+  Type.Literal('cetd-blocks'),
+]);
 const _methodsMatch: ExtractionMethod extends Static<typeof Method> ? true : never = true;
 void _methodsMatch;
 
@@ -29,7 +34,7 @@ export const ExtractRequest = Type.Object(
       Type.Union(Method.anyOf, {
         default: DEFAULT_EXTRACTION_METHOD,
         description:
-          'auto (the default): the article only, from paragraph scores, block link density, semantic containers, boilerplate names, schema.org articleBody and the headline (README, Extraction); cetd: text density with a fixed threshold (docs/reference.md#text-density); cetd-sum: composite text density with DensitySum',
+          'auto (the default): the article only, from paragraph scores, block link density, semantic containers, boilerplate names, schema.org articleBody and the headline (README, Extraction); cetd: text density with a fixed threshold, judged at every level as the paper code does (docs/reference.md#text-density); cetd-blocks: the same density, judging only top-level blocks and keeping a kept block whole (the reference reading); cetd-sum: composite text density with DensitySum',
       }),
     ),
     threshold: Type.Optional(

@@ -247,3 +247,24 @@ export function markByTextDensity(tree: DensityTree, threshold: number): void {
     }
   }
 }
+
+/**
+ * The reference's block reading of text density (docs/reference.md#text-density, method `cetd-blocks`): only
+ * the top-level blocks (children of <body>) are judged, and a block kept is kept whole — where `cetd` (the
+ * paper's code) judges every element at every level and prunes inside a kept block too. On
+ * `<div>ab<b>c</b></div>` the block reading keeps "abc", the per-level one "ab".
+ */
+export function markTopLevelBlocksByTextDensity(tree: DensityTree, threshold: number): void {
+  tree.root.mark = 2;
+  for (const block of tree.root.children) {
+    if (block.isText) continue;
+    block.density = textDensity(block);
+    if (block.density < threshold) continue;
+    const stack = [block];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      node.mark = 2;
+      for (const child of node.children) if (!child.isText) stack.push(child);
+    }
+  }
+}

@@ -12,14 +12,15 @@ import {
   type DensityTree,
   markByDensitySum,
   markByTextDensity,
+  markTopLevelBlocksByTextDensity,
 } from './density.js';
 import { collapsedText, DEFAULT_MAX_NODES, findFirstElement, parseHtmlCapped } from './parse.js';
 import { renderHtml, renderText } from './render.js';
 import { isNotRendered } from './visibility.js';
 
-export type ExtractionMethod = 'cetd' | 'cetd-sum' | 'auto';
+export type ExtractionMethod = 'cetd' | 'cetd-sum' | 'auto' | 'cetd-blocks';
 
-export const EXTRACTION_METHODS: readonly ExtractionMethod[] = ['cetd', 'cetd-sum', 'auto'];
+export const EXTRACTION_METHODS: readonly ExtractionMethod[] = ['cetd', 'cetd-sum', 'auto', 'cetd-blocks'];
 
 /**
  * Chosen by bench/extract.ts on both development sets (token F1, means of per-page precision and recall):
@@ -136,9 +137,11 @@ export function extractMainContent(html: string, options: ExtractOptions = {}): 
     const auto = extractAuto(document, body, new Set(options.autoSignals ?? AUTO_SIGNALS));
     tree = auto.tree;
     title = auto.title;
-  } else if (method === 'cetd') {
+  } else if (method === 'cetd' || method === 'cetd-blocks') {
     tree = buildDensityTree(body, isReferenceRemoved, false);
-    markByTextDensity(tree, options.threshold ?? DEFAULT_TEXT_DENSITY_THRESHOLD);
+    const threshold = options.threshold ?? DEFAULT_TEXT_DENSITY_THRESHOLD;
+    if (method === 'cetd') markByTextDensity(tree, threshold);
+    else markTopLevelBlocksByTextDensity(tree, threshold);
   } else {
     tree = buildDensityTree(body, isNotRendered, true);
     if (tree.root.chars > 0) {

@@ -9,13 +9,13 @@
 // Args: --hosts 16  --pages-per-host 40  --latency-ms 20  --cleanup
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { createConnection, createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { openRuntime } from '../src/runtime.js';
+import { stopProcess } from '../test/support/processes.js';
 import {
   BENCHMARK_FEATURES,
   countDisallowedRequests,
@@ -201,16 +201,7 @@ export async function run(args: string[]): Promise<void> {
     );
     if (!verdict) throw new Error('the two-machine crawl did not hold its guarantees');
   } finally {
-    await Promise.all(
-      workers.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-        await exited;
-        clearTimeout(killer);
-      }),
-    );
+    await Promise.all(workers.map((child) => stopProcess(child)));
     await app.close();
     await runtime.close();
     await web.close();

@@ -6,13 +6,13 @@
 // Args: --pages N (the large crawl, default 200000), --seconds N (per measurement, default 5)
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
 import { openRuntime } from '../src/runtime.js';
+import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
 import { benchTrawlConfig } from './peers/measure.js';
 
@@ -142,11 +142,7 @@ export async function run(args: string[]): Promise<void> {
       `before the counters, each status read scanned: ${before[0]!.toFixed(1)} ms at 1k pages, ${before[1]!.toFixed(1)} ms at ${large / 1000}k\n`,
     );
   } finally {
-    if (server.exitCode === null) {
-      const exited = once(server, 'exit');
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopProcess(server);
     await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
     await db.end();
   }

@@ -9,13 +9,13 @@
 //       --concurrency-per-runner 32  --queue pg|redis
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { openRuntime } from '../src/runtime.js';
+import { stopProcess } from '../test/support/processes.js';
 import {
   BENCHMARK_FEATURES,
   countDisallowedRequests,
@@ -93,16 +93,7 @@ function startWorkers(
 }
 
 async function stopWorkers(children: ChildProcess[]): Promise<void> {
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(killer);
-    }),
-  );
+  await Promise.all(children.map((child) => stopProcess(child)));
 }
 
 async function trial(

@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dropSchema, eventually, TEST_DATABASE_URL } from '../helper.js';
+import { stopProcess } from '../support/processes.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 
 const run = promisify(execFile);
@@ -61,14 +61,7 @@ test('every curl line of the README walkthrough, then every line of its command-
   });
   // A server still loading may not act on SIGTERM; one left running kept this test file from ending (it
   // timed out at the file level after a failure), so it is killed outright if it has not exited in 30 s.
-  t.after(async () => {
-    if (server.exitCode !== null || server.signalCode !== null) return;
-    const exited = once(server, 'exit');
-    server.kill('SIGTERM');
-    const killer = setTimeout(() => server.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(killer);
-  });
+  t.after(() => stopProcess(server, 30_000));
   const port = await new Promise<number>((resolve, reject) => {
     // generous: on a loaded machine tsx alone can take tens of seconds to load the server
     const timer = setTimeout(

@@ -21,7 +21,10 @@ import {
 import { numberArg, stringArg } from './args.js';
 import { type FocusCrawlOutcome, FocusTrawl } from './peers/focus-trawl.js';
 
-const STRATEGIES = ['bfs', 'keyword', 'tfidf', 'topic'] as const;
+// topic: maxPages caps pages fetched (the default); topic-ref: the reference's reading, the first maxPages
+// pages discovered (on pages with many links the cap is reached after a few pages, and the weights only order
+// a set that discovery already chose)
+const STRATEGIES = ['bfs', 'keyword', 'tfidf', 'topic', 'topic-ref'] as const;
 type Strategy = (typeof STRATEGIES)[number];
 const WEBS = ['topic', 'wiki'] as const;
 type WebName = (typeof WEBS)[number];
@@ -107,6 +110,7 @@ function payloadFor(strategy: Strategy, setup: FocusSetup, maxPages: number, con
         ignoreInternal: false,
       };
     case 'topic':
+    case 'topic-ref':
       return {
         ...common,
         strategy: 'topic',
@@ -114,6 +118,7 @@ function payloadFor(strategy: Strategy, setup: FocusSetup, maxPages: number, con
         topic: {
           mainTextStartsAtFirstParagraph: setup.mainTextStartsAtFirstParagraph,
           skipLinksWithHashOrColon: false,
+          cap: strategy === 'topic' ? 'fetched' : 'discovered',
         },
       };
   }

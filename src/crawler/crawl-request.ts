@@ -88,6 +88,13 @@ export function isHtmlBody(contentType: string | null, text: string | null): boo
 
 /** How a crawl orders its frontier (docs/reference.md#strategies). */
 export const CRAWL_STRATEGIES = ['bfs', 'best-first', 'topic'] as const;
+/**
+ * What a topic crawl's maxPages caps (docs/reference.md#topic-weights): `discovered`, the reference's reading
+ * (its graph is the first maxPages pages discovered, the weights only order their fetching), or `fetched`
+ * (pages fetched, as in every other strategy: discovery goes on, and the link weights choose what is fetched).
+ */
+export const TOPIC_CAPS = ['fetched', 'discovered'] as const;
+export type TopicCap = (typeof TOPIC_CAPS)[number];
 export type CrawlStrategy = (typeof CRAWL_STRATEGIES)[number];
 
 /**
@@ -98,7 +105,7 @@ export const CRAWL_REQUEST_DEFAULTS = {
   strategy: 'bfs' as CrawlStrategy,
   relevanceThreshold: 0.5,
   ignoreInternal: false,
-  topic: { mainTextStartsAtFirstParagraph: true, skipLinksWithHashOrColon: true },
+  topic: { mainTextStartsAtFirstParagraph: true, skipLinksWithHashOrColon: true, cap: 'fetched' as TopicCap },
   maxPages: 1000,
   scope: { sameHost: false },
   politeness: {
@@ -160,7 +167,8 @@ export interface NormalizedCrawlRequest {
   maxResults: number | null;
   ignoreInternal: boolean;
   topics: string[];
-  topic: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean };
+  /** cap: absent in requests stored before it, which ran with the reference's reading (`discovered`) */
+  topic: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean; cap?: TopicCap };
   maxPages: number;
   maxDepth: number | null;
   scope: { allowedDomains?: string[]; sameHost: boolean; include: string[]; exclude: string[] };
@@ -204,7 +212,8 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     ignoreInternal: request.ignoreInternal,
     topics: request.topics,
     topicOptions: request.topic,
-    // the topic crawl's graph holds the first maxPages pages it discovers (docs/reference.md#topic-weights)
-    maxDiscovered: request.strategy === 'topic' ? request.maxPages : null,
+    // the reference's topic crawl holds the first maxPages pages it discovers (docs/reference.md#topic-weights);
+    // with cap `fetched`, maxPages caps what is fetched, as in the other strategies
+    maxDiscovered: request.strategy === 'topic' && request.topic.cap !== 'fetched' ? request.maxPages : null,
   };
 }

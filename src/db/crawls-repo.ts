@@ -279,10 +279,15 @@ export class CrawlsRepository {
     return result.rows;
   }
 
-  async graph(crawlId: string) {
-    const vertices = await this.pool.query<{ id: number; url: string }>(sql('graph_vertices'), [crawlId]);
+  /** `fetchedOnly`: a graph of fetched pages, without the frontier (a topic crawl capped by pages fetched). */
+  async graph(crawlId: string, fetchedOnly = false) {
+    const vertices = await this.pool.query<{ id: number; url: string }>(sql('graph_vertices'), [
+      crawlId,
+      fetchedOnly,
+    ]);
     const edges = await this.pool.query<{ from_page: number; to_page: number }>(sql('graph_edges'), [
       crawlId,
+      fetchedOnly,
     ]);
     return { vertices: vertices.rows, edges: edges.rows };
   }

@@ -5,6 +5,7 @@ import {
   CRAWL_STRATEGIES,
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
   PAGE_TYPES,
+  TOPIC_CAPS,
   WEBHOOK_EVENTS,
 } from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
@@ -197,6 +198,14 @@ export const CrawlRequest = Type.Object(
             Type.Boolean({
               default: DEFAULTS.topic.skipLinksWithHashOrColon,
               description: 'skip links with # or : in their path',
+            }),
+          ),
+          cap: Type.Optional(
+            Type.String({
+              enum: [...TOPIC_CAPS],
+              default: DEFAULTS.topic.cap,
+              description:
+                "what maxPages caps: fetched (pages fetched, as in every strategy; discovery goes on and the link weights choose what is fetched) or discovered (the reference's reading: the graph holds the first maxPages pages discovered)",
             }),
           ),
         },

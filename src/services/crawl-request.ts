@@ -6,6 +6,7 @@ import {
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
   type NormalizedCrawlRequest,
   normalizeWebhook,
+  type TopicCap,
 } from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import { parseKeywordQuery } from '../crawler/score/keyword-query.js';
@@ -57,6 +58,7 @@ export function normalizeCrawlRequest(
         request.topic?.mainTextStartsAtFirstParagraph ?? DEFAULTS.topic.mainTextStartsAtFirstParagraph,
       skipLinksWithHashOrColon:
         request.topic?.skipLinksWithHashOrColon ?? DEFAULTS.topic.skipLinksWithHashOrColon,
+      cap: (request.topic?.cap as TopicCap | undefined) ?? DEFAULTS.topic.cap,
     },
     maxPages: request.maxPages ?? DEFAULTS.maxPages,
     maxDepth: request.maxDepth ?? null,
@@ -107,7 +109,11 @@ export function validateFocus(request: NormalizedCrawlRequest): void {
   if (strategy === 'best-first' && !relevance) {
     throw new InputError('best-first needs relevance: a query or a similarity set', 'relevance');
   }
-  if (strategy === 'topic' && new Set(request.seeds).size > request.maxPages) {
+  if (
+    strategy === 'topic' &&
+    request.topic.cap !== 'fetched' &&
+    new Set(request.seeds).size > request.maxPages
+  ) {
     throw new InputError('a topic crawl holds maxPages pages, seeds included: give fewer seeds', 'seeds');
   }
   if (request.maxResults !== null && !relevance) {

@@ -254,8 +254,11 @@ export class CrawlService implements CrawlReader {
 
   /** The crawl's link graph: vertices (pages) and edges by page id. */
   async linkGraph(id: string, scope: TenantScope): Promise<CrawlGraph> {
-    await this.require(id, scope);
-    const { vertices, edges } = await this.options.repository.graph(id);
+    const crawl = await this.require(id, scope);
+    // a topic crawl capped by pages fetched holds the fetched pages and the edges between them
+    const request = storedCrawlRequest(crawl.request);
+    const fetchedOnly = request.strategy === 'topic' && request.topic.cap === 'fetched';
+    const { vertices, edges } = await this.options.repository.graph(id, fetchedOnly);
     return {
       vertices: vertices.map((v) => ({ id: v.id, url: v.url })),
       edges: edges.map((e) => [e.from_page, e.to_page] as [number, number]),

@@ -123,7 +123,8 @@ test('a topic crawl holds exactly maxPages vertices under any concurrency, none 
       seeds: [`${origins[0]}/p/1`, `${origins[0]}/p/2`, `${origins[1]}/p/3`],
       strategy: 'topic',
       topics: ['tennis'],
-      topic: { mainTextStartsAtFirstParagraph: false },
+      // the reference's reading: the graph holds the first maxPages pages discovered
+      topic: { mainTextStartsAtFirstParagraph: false, cap: 'discovered' },
       maxPages,
       workers: 3,
       concurrency: 8,

@@ -223,13 +223,13 @@ test('TF-IDF best-first with a similarity set given as documents', async (t) => 
   );
 });
 
-test('the topic crawl keeps its graph to the first maxPages discovered pages', async (t) => {
+test("the reference's topic crawl (cap discovered) keeps its graph to the first maxPages discovered pages", async (t) => {
   const { app } = await build(t);
   const status = await crawl(app, {
     maxPages: 10,
     strategy: 'topic',
     topics: ['tennis'],
-    topic: { mainTextStartsAtFirstParagraph: false },
+    topic: { mainTextStartsAtFirstParagraph: false, cap: 'discovered' },
   });
   const counts = status.counts as Record<string, number>;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
@@ -251,6 +251,38 @@ test('the topic crawl keeps its graph to the first maxPages discovered pages', a
   assert.ok(tennis >= 4, `${tennis} tennis pages among the first 10`);
 });
 
+test('a topic crawl capped by pages fetched (the default) fetches maxPages, discovers on, graphs the fetched', async (t) => {
+  const { app } = await build(t);
+  const status = await crawl(app, {
+    maxPages: 10,
+    strategy: 'topic',
+    topics: ['tennis'],
+    topic: { mainTextStartsAtFirstParagraph: false },
+  });
+  assert.equal(status.request && (status.request as { topic: { cap: string } }).topic.cap, 'fetched');
+  assert.equal(status.pagesFetched, 10, 'maxPages caps what is fetched');
+  const counts = status.counts as Record<string, number>;
+  assert.ok(counts.FRONTIER! > 0, 'discovery went on past maxPages');
+  const graph = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/graph?format=json` })
+  ).json();
+  const pages = (await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/pages?limit=1000` })).json();
+  const fetched = new Set(
+    pages.items.filter((p: { type: string }) => p.type !== 'FRONTIER').map((p: { id: number }) => p.id),
+  );
+  assert.ok(graph.vertices.length > 0);
+  assert.ok(
+    graph.vertices.every((v: { id: number }) => fetched.has(v.id)),
+    'only fetched pages are vertices',
+  );
+  assert.ok(graph.edges.every((e: number[]) => fetched.has(e[0]) && fetched.has(e[1])));
+  // the link weights chose what was fetched: the tennis pages
+  const tennis = pages.items.filter(
+    (p: { url: string; type: string }) => p.type !== 'FRONTIER' && p.url.includes('/tennis/'),
+  ).length;
+  assert.ok(tennis >= 4, `${tennis} tennis pages among the 10 fetched`);
+});
+
 test('focused-crawl requests are validated with the field named', async (t) => {
   const { app } = await build(t, { worker: false });
   const cases: Array<[Record<string, unknown>, string]> = [
@@ -260,7 +292,16 @@ test('focused-crawl requests are validated with the field named', async (t) => {
     [{ maxResults: 3 }, 'maxResults'],
     [{ strategy: 'sideways' }, 'strategy'],
     [{ relevance: { similarTo: { documents: [{}] } } }, 'relevance.similarTo.documents[0]'],
-    [{ strategy: 'topic', maxPages: 1, seeds: ['https://example.org/a', 'https://example.org/b'] }, 'seeds'],
+    [
+      {
+        strategy: 'topic',
+        topic: { cap: 'discovered' },
+        maxPages: 1,
+        seeds: ['https://example.org/a', 'https://example.org/b'],
+      },
+      'seeds',
+    ],
+    [{ strategy: 'topic', topic: { cap: 'visited' } }, 'topic.cap'],
   ];
   for (const [extra, field] of cases) {
     const response = await app.inject({

@@ -1,5 +1,6 @@
 -- Vertices of a crawl's link graph: every fetched HTML page and every end of an edge (graph_edges.sql, the
--- same rules): neither pages robots.txt forbids nor redirect targets reached inside another page's fetch.
+-- same rules): neither pages robots.txt forbids nor redirect targets reached inside another page's fetch; $2
+-- true: no page still in the frontier either.
 WITH ends AS (
   SELECT l.from_page AS id,
          CASE WHEN q.type = 'DUPLICATE' AND q.status IS NULL AND q.duplicate_of IS NOT NULL
@@ -7,7 +8,7 @@ WITH ends AS (
   FROM links l
   JOIN pages p ON p.id = l.from_page
   JOIN pages q ON q.id = l.to_page
-  WHERE p.crawl_id = $1 AND q.type <> 'DISALLOWED'
+  WHERE p.crawl_id = $1 AND q.type <> 'DISALLOWED' AND NOT ($2::boolean AND q.type = 'FRONTIER')
 )
 SELECT p.id, p.url FROM pages p
 WHERE p.crawl_id = $1

@@ -9,6 +9,7 @@ RUN npm install
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs ./scripts/
 COPY src ./src
+COPY web ./web
 RUN npm run build
 
 FROM node:20-slim

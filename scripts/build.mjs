@@ -16,7 +16,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 const STAMP = path.join(DIST, '.sources');
 const LOCK = path.join(ROOT, 'dist.lock');
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const INPUTS = ['src', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const LOCK_WAIT_MS = 10 * 60_000;
 
 function fingerprint() {
@@ -110,6 +110,7 @@ async function build(sources) {
     throw new Error(`tsc failed (${signal ?? `exit code ${code}`})`);
   }
   fs.cpSync(path.join(ROOT, 'src', 'db', 'sql'), path.join(next, 'db', 'sql'), { recursive: true });
+  await bundleDashboard(path.join(next, 'dashboard'));
   fs.writeFileSync(path.join(next, '.sources'), sources);
   if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
   fs.renameSync(next, DIST);
@@ -119,6 +120,21 @@ async function build(sources) {
 
 const runIndex = process.argv.indexOf('--run');
 // only this script's own flags: what follows `--run <entry>` belongs to the entry (the CLI's arguments)
+/** The dashboard's script and stylesheet (web/dashboard/) into `out`, as plugins/dashboard.ts serves them. */
+async function bundleDashboard(out) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'web', 'dashboard', 'main.ts')],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    outfile: path.join(out, 'app.js'),
+    logLevel: 'warning',
+  });
+  fs.copyFileSync(path.join(ROOT, 'web', 'dashboard', 'styles.css'), path.join(out, 'app.css'));
+}
+
 const force = process.argv.slice(2, runIndex > 0 ? runIndex : undefined).includes('--force');
 const entry = runIndex > 0 ? process.argv[runIndex + 1] : undefined;
 try {

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import auth from './plugins/auth.js';
+import dashboard from './plugins/dashboard.js';
 import idempotency from './plugins/idempotency.js';
 import metrics from './plugins/metrics.js';
 import problems, { frameworkErrors } from './plugins/problems.js';
@@ -72,6 +73,8 @@ export async function app(instance: FastifyInstance, options: { runtime?: Runtim
     await instance.register(queueBoard);
   }
   await instance.register(routes);
+  // the dashboard at / (a client of /v1; hidden from OpenAPI)
+  await instance.register(dashboard);
 }
 
 export async function buildApp(options: {

@@ -1,0 +1,469 @@
+// trawl's dashboard: a client of /v1 like any other (api.ts), no framework (plain DOM keeps the bundle a few
+// KB), routed by the URL's hash: #/ the crawls and the form that starts one, #/crawls/<id> one crawl live.
+// Everything a crawled page said (titles, URLs) is set as text, never as HTML; only http(s) URLs become links.
+import { ApiProblem, apiKey, blobUrl, getJson, postJson, request, setApiKey, streamEvents } from './api.js';
+
+type Child = Node | string | null | undefined | false;
+
+/** An element with attributes (`on*` as listeners) and children (strings as text nodes). */
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number | boolean | ((event: Event) => void) | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === 'function') element.addEventListener(name.slice(2), value);
+    else if (value === true) element.setAttribute(name, '');
+    else element.setAttribute(name, String(value));
+  }
+  for (const child of children) if (child) element.append(child);
+  return element;
+}
+
+/** A link for an http(s) URL; anything else is shown as text. */
+function pageLink(url: string, label = url): Node {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
+      return h('a', { href: parsed.href, rel: 'noopener noreferrer nofollow', target: '_blank' }, label);
+    }
+  } catch {
+    // not a URL: text
+  }
+  return document.createTextNode(label);
+}
+
+const number = (value: number | null | undefined, digits = 0) =>
+  value == null ? '–' : value.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–');
+
+const main = document.getElementById('main')!;
+let leaving: AbortController | null = null;
+
+function show(...children: Child[]): void {
+  main.replaceChildren(...children.filter((child): child is Node | string => Boolean(child)));
+  main.focus();
+}
+
+function problemBanner(error: unknown): HTMLElement {
+  const text = error instanceof ApiProblem ? `${error.message} (HTTP ${error.status})` : String(error);
+  return h('p', { class: 'problem', role: 'alert' }, text);
+}
+
+// ---- the API key ------------------------------------------------------------------------------------------
+
+function keyForm(): HTMLElement {
+  const input = h('input', {
+    id: 'api-key',
+    type: 'password',
+    autocomplete: 'off',
+    value: apiKey(),
+    placeholder: 'open mode: none',
+  });
+  return h(
+    'form',
+    {
+      class: 'key',
+      onsubmit: (event) => {
+        event.preventDefault();
+        setApiKey(input.value.trim());
+        route();
+      },
+    },
+    h('label', { for: 'api-key', class: 'key-label' }, 'API key'),
+    input,
+    h('button', { type: 'submit' }, 'Use'),
+  );
+}
+
+// ---- crawls: the list and the form ---------------------------------------------------------------------------
+
+interface CrawlSummary {
+  id: string;
+  status: string;
+  seeds: string[];
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+function field(label: string, name: string, input: HTMLElement, hint?: string): HTMLElement {
+  input.id = `field-${name}`;
+  input.setAttribute('name', name);
+  input.setAttribute('aria-describedby', `error-${name}`);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: `field-${name}` }, label),
+    input,
+    hint ? h('small', {}, hint) : null,
+    h('span', { class: 'field-error', id: `error-${name}`, 'data-field': name, role: 'status' }),
+  );
+}
+
+function crawlForm(): HTMLElement {
+  const seeds = h('textarea', { rows: 2, required: true, placeholder: 'https://example.org/' });
+  const strategy = h(
+    'select',
+    {},
+    h('option', { value: 'bfs' }, 'breadth-first'),
+    h('option', { value: 'best-first' }, 'best-first (keyword query)'),
+    h('option', { value: 'topic' }, 'topic words'),
+  );
+  const query = h('input', { type: 'text', placeholder: 'tennis (wimbledon "grand slam")' });
+  const topics = h('input', { type: 'text', placeholder: 'tennis, grand slam' });
+  const maxPages = h('input', { type: 'number', min: 1, value: 100 });
+  const delay = h('input', { type: 'number', min: 0, value: 1000 });
+  const banner = h('div', { class: 'form-problem', role: 'alert' });
+  const form = h(
+    'form',
+    {
+      class: 'crawl-form',
+      'aria-label': 'Start a crawl',
+      onsubmit: async (event) => {
+        event.preventDefault();
+        for (const slot of form.querySelectorAll<HTMLElement>('.field-error')) slot.textContent = '';
+        banner.replaceChildren();
+        const body: Record<string, unknown> = {
+          seeds: seeds.value.split(/\s+/).filter(Boolean),
+          strategy: strategy.value,
+          maxPages: Number(maxPages.value),
+          politeness: { delayMs: Number(delay.value) },
+        };
+        if (query.value.trim()) body.relevance = { query: query.value.trim() };
+        if (topics.value.trim())
+          body.topics = topics.value
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean);
+        try {
+          const created = await postJson<{ id: string }>('/v1/crawls', body);
+          location.hash = `#/crawls/${created.id}`;
+        } catch (error) {
+          // the API names the field: shown beside it (seeds[0] beside seeds)
+          const problems =
+            error instanceof ApiProblem
+              ? error.errors.length
+                ? error.errors
+                : [{ field: error.field ?? '', message: error.message }]
+              : [];
+          let placed = false;
+          for (const problem of problems) {
+            const name = problem.field.replace(/\[\d+\].*$/, '');
+            const slot = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(name)}"]`);
+            if (slot) {
+              slot.textContent = problem.message;
+              placed = true;
+            }
+          }
+          if (!placed) banner.append(problemBanner(error));
+        }
+      },
+    },
+    h('h2', {}, 'Start a crawl'),
+    field('Seeds', 'seeds', seeds, 'http(s) URLs, one per line'),
+    field('Strategy', 'strategy', strategy),
+    field('Keyword query', 'relevance.query', query, 'scores pages; best-first follows the best'),
+    field('Topic words', 'topics', topics, 'comma-separated, for the topic strategy'),
+    field('Max pages', 'maxPages', maxPages),
+    field('Delay per host (ms)', 'politeness.delayMs', delay),
+    h('button', { type: 'submit' }, 'Start'),
+    banner,
+  );
+  return form;
+}
+
+async function crawlsView(signal: AbortSignal): Promise<void> {
+  const list = h('tbody');
+  const table = h(
+    'table',
+    { class: 'crawls' },
+    h('caption', {}, 'Crawls, newest first'),
+    h(
+      'thead',
+      {},
+      h('tr', {}, ...['Status', 'Seed', 'Created', 'Finished'].map((t) => h('th', { scope: 'col' }, t))),
+    ),
+    list,
+  );
+  const state = h('div', { role: 'status', class: 'muted' });
+  show(
+    h(
+      'div',
+      { class: 'columns' },
+      h('section', {}, crawlForm()),
+      h('section', {}, h('h2', {}, 'Crawls'), state, table),
+    ),
+  );
+  const refresh = async () => {
+    try {
+      const page = await getJson<{ items: CrawlSummary[] }>('/v1/crawls?limit=50');
+      list.replaceChildren(
+        ...page.items.map((crawl) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('span', { class: `status ${crawl.status}` }, crawl.status)),
+            h('td', {}, h('a', { href: `#/crawls/${crawl.id}` }, crawl.seeds[0] ?? crawl.id)),
+            h('td', {}, when(crawl.createdAt)),
+            h('td', {}, when(crawl.finishedAt)),
+          ),
+        ),
+      );
+      state.textContent = page.items.length ? '' : 'No crawls yet: start one with the form.';
+    } catch (error) {
+      state.replaceChildren(problemBanner(error));
+    }
+  };
+  await refresh();
+  // every 5 s: twelve reads a minute, far below the read limit
+  const timer = setInterval(refresh, 5000);
+  signal.addEventListener('abort', () => clearInterval(timer));
+}
+
+// ---- one crawl ----------------------------------------------------------------------------------------------
+
+interface Progress {
+  status: string;
+  counts: Record<string, number>;
+  pagesFetched: number;
+  pagesPerSecond: number;
+  frontier: number;
+  relevantPages?: number;
+  harvestRate?: number;
+}
+
+interface PageRow {
+  id: number;
+  url: string;
+  type: string;
+  status: number | null;
+  score: number | null;
+  title: string | null;
+}
+
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+
+function counters(progress: Progress): HTMLElement {
+  const tiles: Array<[string, string]> = [
+    ['status', progress.status],
+    ['pages fetched', number(progress.pagesFetched)],
+    ['pages/s', number(progress.pagesPerSecond, 1)],
+    ['frontier', number(progress.frontier)],
+    ...Object.entries(progress.counts)
+      .filter(([type, n]) => n > 0 && type !== 'FRONTIER')
+      .map(([type, n]) => [type, number(n)] as [string, string]),
+  ];
+  if (progress.harvestRate !== undefined)
+    tiles.push(['harvest', `${number(progress.harvestRate * 100, 1)} %`]);
+  return h(
+    'dl',
+    { class: 'counters', 'aria-live': 'polite' },
+    ...tiles.flatMap(([label, value]) => [
+      h('div', { class: 'tile', 'data-counter': label }, h('dt', {}, label), h('dd', {}, value)),
+    ]),
+  );
+}
+
+async function download(path: string, name: string): Promise<void> {
+  const link = h('a', { href: await blobUrl(path), download: name });
+  link.click();
+}
+
+async function crawlView(id: string, signal: AbortSignal): Promise<void> {
+  const base = `/v1/crawls/${encodeURIComponent(id)}`;
+  const live = h('div', { class: 'live' });
+  const actions = h('div', { class: 'actions' });
+  const pages = h('section', { class: 'pages' });
+  const plots = h('section', { class: 'plots' });
+  const heading = h('h2', {}, 'Crawl', h('small', {}, id));
+  show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, pages, plots);
+
+  let status: Progress & { request: { seeds: string[] } };
+  try {
+    status = await getJson(base);
+  } catch (error) {
+    live.replaceChildren(problemBanner(error));
+    return;
+  }
+  heading.replaceChildren(`Crawl of ${status.request.seeds[0] ?? id}`, h('small', {}, id));
+  const render = (progress: Progress) => live.replaceChildren(counters(progress));
+  render(status);
+  const cancel = h(
+    'button',
+    {
+      type: 'button',
+      class: 'danger',
+      onclick: async () => {
+        try {
+          await request(base, { method: 'DELETE' });
+        } catch (error) {
+          actions.append(problemBanner(error));
+        }
+      },
+    },
+    'Cancel crawl',
+  );
+  const finishedActions = () =>
+    actions.replaceChildren(
+      h(
+        'button',
+        { type: 'button', onclick: () => download(`${base}/export?format=csv`, `crawl-${id}.csv`) },
+        'Export CSV',
+      ),
+      h(
+        'button',
+        { type: 'button', onclick: () => download(`${base}/export`, `crawl-${id}.jsonl`) },
+        'Export JSON lines',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: async () => window.open(await blobUrl(`${base}/report.html`), '_blank', 'noopener'),
+        },
+        'Open report',
+      ),
+    );
+  if (FINISHED.has(status.status)) finishedActions();
+  else actions.replaceChildren(cancel);
+
+  await pagesTable(base, pages, signal);
+  const showPlots = async () => {
+    plots.replaceChildren(h('h3', {}, 'Load time and queue wait'));
+    try {
+      plots.append(
+        h('img', {
+          src: await blobUrl(`${base}/stats/load-times.svg`),
+          alt: 'load-time and queue-wait distributions',
+        }),
+      );
+      plots.append(h('h3', {}, 'Word frequencies (Zipf)'));
+      plots.append(
+        h('img', {
+          src: await blobUrl(`${base}/stats/words.svg?top=500`),
+          alt: 'rank–frequency plot of the words',
+        }),
+      );
+    } catch (error) {
+      plots.append(problemBanner(error));
+    }
+  };
+  if (FINISHED.has(status.status)) {
+    await showPlots();
+    return;
+  }
+  // live: the crawl's event stream until its final status
+  streamEvents(
+    `${base}/events`,
+    async (event, data) => {
+      if (event === 'progress') render(JSON.parse(data) as Progress);
+      if (event === 'status') {
+        render(JSON.parse(data) as Progress);
+        finishedActions();
+        await pagesTable(base, pages, signal);
+        await showPlots();
+      }
+    },
+    signal,
+  ).catch((error: unknown) => {
+    if (!signal.aborted) live.append(problemBanner(error));
+  });
+}
+
+async function pagesTable(base: string, section: HTMLElement, signal: AbortSignal): Promise<void> {
+  const type = h(
+    'select',
+    { id: 'filter-type' },
+    h('option', { value: '' }, 'any type'),
+    ...['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'].map((t) =>
+      h('option', { value: t }, t),
+    ),
+  );
+  const status = h('input', { id: 'filter-status', type: 'number', min: 100, max: 599, placeholder: 'any' });
+  const body = h('tbody');
+  const more = h('button', { type: 'button', hidden: true }, 'More pages');
+  let next: string | null = null;
+  const load = async (path: string, append: boolean) => {
+    try {
+      const list = await getJson<{ items: PageRow[]; next: string | null }>(path);
+      const rows = list.items.map((page) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, String(page.id)),
+          h('td', {}, page.type),
+          h('td', {}, page.status === null ? '' : String(page.status)),
+          h('td', {}, page.score === null ? '' : page.score.toFixed(3)),
+          h('td', { class: 'title' }, page.title ?? ''),
+          h('td', { class: 'url' }, pageLink(page.url)),
+        ),
+      );
+      if (append) body.append(...rows);
+      else body.replaceChildren(...rows);
+      next = list.next;
+      more.hidden = next === null;
+    } catch (error) {
+      if (!signal.aborted) section.append(problemBanner(error));
+    }
+  };
+  const filtered = () => {
+    const query = new URLSearchParams({ limit: '50' });
+    if (type.value) query.set('type', type.value);
+    if (status.value) query.set('status', status.value);
+    return `${base}/pages?${query}`;
+  };
+  more.addEventListener('click', () => next && load(next, true));
+  const filters = h(
+    'form',
+    {
+      class: 'filters',
+      onsubmit: (event) => {
+        event.preventDefault();
+        void load(filtered(), false);
+      },
+    },
+    h('label', { for: 'filter-type' }, 'Type'),
+    type,
+    h('label', { for: 'filter-status' }, 'HTTP status'),
+    status,
+    h('button', { type: 'submit' }, 'Filter'),
+  );
+  section.replaceChildren(
+    h('h3', {}, 'Pages'),
+    filters,
+    h(
+      'table',
+      { class: 'pages-table' },
+      h('caption', {}, 'Pages in discovery order'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['Id', 'Type', 'HTTP', 'Score', 'Title', 'URL'].map((t) => h('th', { scope: 'col' }, t)),
+        ),
+      ),
+      body,
+    ),
+    more,
+  );
+  await load(filtered(), false);
+}
+
+// ---- routing ------------------------------------------------------------------------------------------------
+
+function route(): void {
+  leaving?.abort();
+  leaving = new AbortController();
+  const crawl = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
+  if (crawl) void crawlView(crawl[1]!, leaving.signal);
+  else void crawlsView(leaving.signal);
+}
+
+document.getElementById('key-slot')!.append(keyForm());
+window.addEventListener('hashchange', route);
+route();

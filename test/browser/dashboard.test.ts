@@ -4,20 +4,14 @@
 // serious or critical accessibility violation on either view. Screenshots go to test-artifacts/ (ignored);
 // `npm run dashboard:screenshot` copies the README's one into docs/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { build, eventually } from '../helper.js';
+import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-function skipWithoutChromium(): string | false {
-  if (existsSync(CHROMIUM)) return false;
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${CHROMIUM} is missing (.ci/run installs it)`);
-  return `${CHROMIUM} not installed (apt-get install -y chromium)`;
-}
 
 test('the dashboard: start a crawl from the form, watch it, read its pages, cancel another', {
   skip: skipWithoutChromium(),
@@ -34,20 +28,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   const { app } = await build(t);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   t.after(() => browser.close());
   // bypassCSP only so the test can inject axe-core; the page itself runs under its own CSP
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });

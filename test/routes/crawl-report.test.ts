@@ -2,19 +2,12 @@
 // with errors, duplicates, binaries, redirects and hostile pages; report.html is self-contained, escapes what
 // pages say, and renders in headless Chromium with its tables and plots.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { renderReportHtml } from '../../src/services/report-html.js';
 import { build, waitForCrawl } from '../helper.js';
+import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-function skipWithoutChromium(): string | false {
-  if (existsSync(CHROMIUM)) return false;
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${CHROMIUM} is missing (.ci/run installs it)`);
-  return `${CHROMIUM} not installed (apt-get install -y chromium)`;
-}
 
 test('the report of a focused crawl agrees with its status and pages; report.html renders', {
   timeout: 240_000,
@@ -104,20 +97,7 @@ test('the report of a focused crawl agrees with its status and pages; report.htm
       skip: skipWithoutChromium(),
     },
     async () => {
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-quic',
-          '--no-first-run',
-        ],
-      });
+      const browser = await launchChromium();
       t.after(() => browser.close());
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
       const blocked: string[] = [];

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
 import { openRuntime } from '../../src/runtime.js';
-import { build, dropSchema, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
+import { build, dropSchema, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 /** A port nothing listens on (taken from the OS, then let go). */
@@ -138,6 +138,12 @@ test('Redis going down and coming back: 503s while down, a quiet log, then work 
   let redis = await startRedis(port);
   const web = await startTestWeb({ seed: 3, hosts: 1, pagesPerHost: 5, features: BENCHMARK_FEATURES });
   t.after(() => web.close());
+  // A body that fails while Redis is down must not leave the runtime to close against a dead Redis (such a
+  // close can wait on it until the file times out): hooks run in order, so this one, registered before the
+  // runtime's, brings Redis back first.
+  t.after(async () => {
+    if (redis.exitCode !== null || redis.signalCode !== null) redis = await startRedis(port);
+  });
   const { app, config, lines } = await openLogged(
     t,
     { REDIS_URL: `redis://127.0.0.1:${port}` },
@@ -159,14 +165,23 @@ test('Redis going down and coming back: 503s while down, a quiet log, then work 
   assert.equal(created.result.statusCode, 503, created.result.body);
   assert.ok(created.ms < 10_000, `POST /v1/crawls took ${created.ms} ms`);
   assert.equal(await crawlCount(config.dbSchema), 0);
-  // six seconds of outage with five workers, the queues, the event bus and the rate limiter all retrying
-  await new Promise((resolve) => setTimeout(resolve, 6000 - (Date.now() - downAt)));
-  const outageLines = lines.slice(logged).filter((line) => /unreachable/.test(String(line.msg)));
-  t.diagnostic(`${outageLines.length} outage log lines in 6 s; ${lines.length - logged} lines in all`);
-  // one line per dependency per 5 s, from the runtime's log and the rate limiter's: at most 2 × 2 here
-  assert.ok(outageLines.length >= 1, 'the outage is logged');
-  assert.ok(outageLines.length <= 4, JSON.stringify(outageLines.map((line) => line.msg)));
-  assert.ok(lines.length - logged <= 12, `${lines.length - logged} log lines during the outage`);
+  // at least six seconds of outage with five workers, the queues, the event bus and the rate limiter all
+  // retrying; on a loaded machine the first reconnect attempt (and so the first line) can come later
+  const outage = () => lines.slice(logged).filter((line) => /unreachable/.test(String(line.msg)));
+  await eventually(() => (outage().length > 0 ? true : undefined), {
+    message: 'the outage to be logged',
+    timeoutMs: 30_000,
+    intervalMs: 100,
+  });
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, 6000 - (Date.now() - downAt))));
+  const outageLines = outage();
+  const windows = Math.ceil((Date.now() - downAt) / 5000);
+  t.diagnostic(
+    `${outageLines.length} outage log lines in ${windows} × 5 s; ${lines.length - logged} lines in all`,
+  );
+  // one line per dependency per 5 s, from the runtime's log and the rate limiter's: at most 2 × 2 a window
+  assert.ok(outageLines.length <= 4 * windows, JSON.stringify(outageLines.map((line) => line.msg)));
+  assert.ok(lines.length - logged <= 6 * windows, `${lines.length - logged} log lines during the outage`);
 
   redis = await startRedis(port);
   await untilReady(app);

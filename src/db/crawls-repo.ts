@@ -32,6 +32,20 @@ export interface CrawlTimings {
   last_fetched_at: Date | null;
 }
 
+/** Pages of a crawl with one type and HTTP status (null: none). */
+export interface CrawlCountRow {
+  type: string;
+  status: number | null;
+  n: number;
+}
+
+/** Links, images and binary documents a crawl's pages hold. */
+export interface CrawlFound {
+  links: number;
+  images: number;
+  documents: number;
+}
+
 /** Thrown by create() when the key already has its cap of queued and running crawls. */
 export class ActiveCrawlLimitError extends Error {
   constructor(readonly active: number) {
@@ -140,25 +154,28 @@ export class CrawlsRepository {
     return true;
   }
 
-  async counts(id: string) {
-    return (
-      await this.pool.query<{ type: string; status: number | null; n: number }>(
-        prepared('crawl_counts', [id]),
-      )
-    ).rows;
+  /**
+   * A crawl's row, its page counts and what its pages hold, in one prepared statement (crawl_status.sql);
+   * null when it does not exist or `scope` may not see it.
+   */
+  async status(id: string, scope: TenantScope) {
+    const result = await this.pool.query<CrawlRow & { counts: CrawlCountRow[] } & CrawlFound>(
+      prepared('crawl_status', [id, ...scopeParams(scope)]),
+    );
+    const found = result.rows[0];
+    if (!found) return null;
+    const { counts, links, images, documents, ...row } = found;
+    return { row: row as CrawlRow, counts, found: { links, images, documents } };
   }
 
   /**
-   * Links, images and documents found, and the timing percentiles: `stored` (a finished crawl's, kept) or
-   * computed now from its pages. `computed` says which, so the caller can keep them.
+   * The timing percentiles: `stored` (a finished crawl's, kept) or computed now from its pages (a scan of its
+   * fetched pages). `computed` says which, so the caller can keep them.
    */
-  async totals(id: string, stored: CrawlTimings | null = null) {
-    const [found, timings] = await Promise.all([
-      this.pool.query<{ links: number; images: number; documents: number }>(prepared('crawl_found', [id])),
-      stored ? null : this.pool.query<CrawlTimings>(sql('crawl_totals'), [id]),
-    ]);
-    const kept = stored ? { ...stored, last_fetched_at: dateOrNull(stored.last_fetched_at) } : null;
-    return { ...found.rows[0]!, ...(kept ?? timings!.rows[0]!), computed: kept === null };
+  async timings(id: string, stored: CrawlTimings | null = null) {
+    if (stored) return { ...stored, last_fetched_at: dateOrNull(stored.last_fetched_at), computed: false };
+    const computed = (await this.pool.query<CrawlTimings>(sql('crawl_totals'), [id])).rows[0]!;
+    return { ...computed, computed: true };
   }
 
   /** Keeps a finished crawl's timings; a crawl that is not finished is left alone. */

@@ -131,14 +131,13 @@ export class CrawlService implements CrawlReader {
   }
 
   async status(id: string, scope: TenantScope) {
-    const row = await this.require(id, scope);
-    const [counts, totals] = await Promise.all([
-      this.options.repository.counts(id),
-      this.options.repository.totals(id, row.timings ?? null),
-    ]);
+    const status = await this.options.repository.status(id, scope);
+    if (!status) throw new TrawlError('not_found', `no crawl with id ${id}`);
+    const { row, counts, found } = status;
+    const timings = await this.options.repository.timings(id, row.timings ?? null);
     // a finished crawl's percentiles never change: kept, so its next reads do not scan its pages
-    if (totals.computed && isFinished(row.status)) {
-      const { load_p50, load_p95, wait_p50, wait_p95, last_fetched_at } = totals;
+    if (timings.computed && isFinished(row.status)) {
+      const { load_p50, load_p95, wait_p50, wait_p95, last_fetched_at } = timings;
       await this.options.repository.saveTimings(id, {
         load_p50,
         load_p95,
@@ -147,7 +146,7 @@ export class CrawlService implements CrawlReader {
         last_fetched_at,
       });
     }
-    return crawlStatusView(row, counts, totals);
+    return crawlStatusView(row, counts, { ...found, ...timings });
   }
 
   async list(limit: number, cursor: string | undefined, scope: TenantScope) {

@@ -3,7 +3,14 @@
 // progress events and webhook bodies are projections of it, not copies of its fields.
 import { isFinished, PAGE_TYPES, type PageType } from '../crawler/crawl-request.js';
 import type { CorpusListRow, CorpusRow } from '../db/corpora-repo.js';
-import type { CrawlRow, CrawlsRepository, PageRow } from '../db/crawls-repo.js';
+import type {
+  CrawlCountRow,
+  CrawlFound,
+  CrawlRow,
+  CrawlsRepository,
+  CrawlTimings,
+  PageRow,
+} from '../db/crawls-repo.js';
 import type { LivePageRow } from '../db/live-repo.js';
 import type { RankingRow, RankingVertexRow } from '../db/rankings-repo.js';
 import type { WebhookDeliveryRow } from '../db/webhooks-repo.js';
@@ -55,8 +62,8 @@ function focusStatus(row: CrawlRow, pagesFetched: number) {
 /** GET /v1/crawls/:id: status, counters and timing, from the crawl row and its page counts and totals. */
 export function crawlStatusView(
   row: CrawlRow,
-  countRows: Rows<'counts'>,
-  totals: Omit<Rows<'totals'>, 'computed'>,
+  countRows: CrawlCountRow[],
+  totals: CrawlFound & CrawlTimings,
 ) {
   const counts = Object.fromEntries(PAGE_TYPES.map((type) => [type, 0])) as Record<PageType, number>;
   const statusCodes: Record<string, number> = {};

@@ -77,7 +77,7 @@ test('counters equal a full scan after a real crawl; timings are kept once finis
   );
   assert.ok(writers.rows[0]!.n >= 2, `writers ${writers.rows[0]!.n}`);
 
-  // the first read of the finished crawl kept its timings; later reads give the same
+  // the finished crawl kept its timings (at its end, or at its first read); later reads give the same
   const kept = await db.query<{ timings: unknown }>('SELECT timings FROM crawls WHERE id = $1', [id]);
   assert.ok(kept.rows[0]!.timings, 'timings kept');
   const again = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();

@@ -1,5 +1,5 @@
 -- A crawl's load-time and queue-wait medians and p95 (percentile_cont) and its last fetch: a scan of its
--- fetched pages, so a finished crawl's are kept in crawls.timings after the first read (crawl_timings_save).
+-- fetched pages, so a finished crawl keeps them in crawls.timings (crawl_finish, or crawl_timings_save at a read).
 SELECT
   percentile_cont(0.5) WITHIN GROUP (ORDER BY load_ms) AS load_p50,
   percentile_cont(0.95) WITHIN GROUP (ORDER BY load_ms) AS load_p95,

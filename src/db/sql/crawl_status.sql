@@ -1,0 +1,20 @@
+-- A crawl's status in one round trip: its row (when $2, only if key $3 may see it) and its pages by type
+-- and HTTP status, links, images and documents summed over its writers' counters (migrations/0016).
+SELECT c.id, c.request, c.strategy, c.status, c.max_pages, c.error, c.created_at, c.started_at, c.finished_at,
+       c.owner, c.relevant_pages, c.timings,
+       coalesce(k.counts, '[]'::jsonb) AS counts,
+       coalesce(k.links, 0)::int AS links,
+       coalesce(k.images, 0)::int AS images,
+       coalesce(k.documents, 0)::int AS documents
+FROM crawls c
+LEFT JOIN LATERAL (
+  SELECT jsonb_agg(jsonb_build_object('type', kind, 'status', nullif(status, -1), 'n', n))
+           FILTER (WHERE kind NOT IN ('links', 'images', 'documents') AND n <> 0) AS counts,
+         sum(n) FILTER (WHERE kind = 'links') AS links,
+         sum(n) FILTER (WHERE kind = 'images') AS images,
+         sum(n) FILTER (WHERE kind = 'documents') AS documents
+  FROM (
+    SELECT kind, status, sum(n) AS n FROM crawl_counters WHERE crawl_id = c.id GROUP BY kind, status
+  ) summed
+) k ON true
+WHERE c.id = $1 AND (NOT $2::boolean OR c.owner = $3::uuid OR ($3::uuid IS NULL AND c.owner IS NULL))

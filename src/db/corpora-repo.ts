@@ -2,6 +2,7 @@
 // counts) and its corpus_terms (term → document frequency). A build writes all terms and completes the row in
 // one transaction, so a completed corpus is never seen half-stored, and `loadCorpus` reads it into a Map once.
 import type pg from 'pg';
+import { LruMap } from '../crawler/lru-map.js';
 import type { Corpus } from '../crawler/score/index.js';
 import type { TextSettingsRecord } from '../crawler/text/word-model.js';
 import { TrawlError } from '../errors.js';
@@ -74,7 +75,7 @@ export class StoredCorpus implements Corpus {
 }
 
 export class CorporaRepository {
-  private readonly loaded = new Map<string, Promise<StoredCorpus>>();
+  private readonly loaded = new LruMap<string, Promise<StoredCorpus>>(LOADED_CORPORA);
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -214,20 +215,11 @@ export class CorporaRepository {
       throw new TrawlError('not_found', `no corpus with id ${id}`, { field });
     }
     let loading = this.loaded.get(id);
-    if (loading) {
-      // most recently used last
-      this.loaded.delete(id);
-      this.loaded.set(id, loading);
-      return loading;
-    }
+    if (loading) return loading;
     loading = this.readCorpus(id, field);
     this.loaded.set(id, loading);
     // a failed read is not kept: the corpus may complete later
     loading.catch(() => this.loaded.delete(id));
-    while (this.loaded.size > LOADED_CORPORA) {
-      const oldest = this.loaded.keys().next().value as string;
-      this.loaded.delete(oldest);
-    }
     return loading;
   }
 

@@ -27,3 +27,8 @@ export function scopeParams(scope: TenantScope): [boolean, string | null] {
 export function scopeOwner(scope: TenantScope): string | null {
   return scope.kind === 'tenant' ? scope.owner : null;
 }
+
+/** Whether `scope` may see a row owned by `owner`: the rule the tenant-filtered statements apply, in process. */
+export function scopeSees(scope: TenantScope, owner: string | null): boolean {
+  return scope.kind === 'internal' || scope.owner === owner;
+}

@@ -6,9 +6,15 @@ import { isFinished, type NormalizedCrawlRequest } from '../crawler/crawl-reques
 import { extractMainContent, htmlToMarkdown } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
+import { LruMap } from '../crawler/lru-map.js';
 import { type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
-import { ActiveCrawlLimitError, type CrawlRow, type CrawlsRepository } from '../db/crawls-repo.js';
-import { scopeOwner, type TenantScope, tenantScope } from '../db/tenant-scope.js';
+import {
+  ActiveCrawlLimitError,
+  type CrawlRow,
+  type CrawlsRepository,
+  type CrawlTimings,
+} from '../db/crawls-repo.js';
+import { scopeOwner, scopeSees, type TenantScope, tenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
 import { queueCrawlRunners } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
@@ -20,6 +26,7 @@ import { parseAsCrawled } from './documents.js';
 import { type CreatedAtCursor, isRowIdCursor, paginate, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 import {
+  type CrawlStatusView,
   crawlLinks,
   crawlStatusView,
   crawlSummaryView,
@@ -51,10 +58,30 @@ export interface CrawlServiceOptions {
  */
 const RUNNING_CAP_RETRY_AFTER_SECS = 30;
 
+/** Finished crawls whose status view a process keeps (a view is a few KB). */
+const FINISHED_STATUS_VIEWS = 4096;
+
+/**
+ * How old a running crawl's load-time and queue-wait percentiles may be when shown: computing them scans the
+ * crawl's fetched pages (crawl_totals.sql), so with many pollers on a big crawl they are computed once per
+ * interval per process instead of once per read. Counts are always current.
+ */
+const RUNNING_TIMINGS_MAX_AGE_MS = 2_000;
+
 // Tenancy: every method takes the caller's `scope` (tenant-scope.ts: a request's tenantScope, or INTERNAL_SCOPE
 // for workers and jobs), required so that no call can forget it. A crawl of another owner is "not found", never
 // "forbidden", so ids do not leak.
 export class CrawlService implements CrawlReader {
+  /** Finished crawls' status views, by id, with the owner the caller's scope is checked against. */
+  readonly #finishedViews = new LruMap<string, { owner: string | null; view: CrawlStatusView }>(
+    FINISHED_STATUS_VIEWS,
+  );
+  /** Running crawls' timing percentiles, by id. */
+  readonly #timings = new LruMap<
+    string,
+    { value: Promise<CrawlTimings>; computedAt: number; refreshing: boolean }
+  >(FINISHED_STATUS_VIEWS);
+
   constructor(private readonly options: CrawlServiceOptions) {}
 
   async create(request: CrawlRequest, scope: TenantScope) {
@@ -130,13 +157,28 @@ export class CrawlService implements CrawlReader {
     await this.require(id, scope);
   }
 
-  async status(id: string, scope: TenantScope) {
+  /**
+   * A crawl's status view. Polling it is what every client does, so its cost stays flat as a crawl grows: a
+   * finished crawl's view never changes and is kept (bounded); a running crawl's counts come from the counters
+   * kept as it writes (one statement), and its timing percentiles, a scan of its fetched pages, are recomputed
+   * at most every RUNNING_TIMINGS_MAX_AGE_MS in the background while the last ones are served.
+   */
+  async status(id: string, scope: TenantScope): Promise<CrawlStatusView> {
+    const kept = this.#finishedViews.get(id);
+    if (kept) {
+      if (!scopeSees(scope, kept.owner)) throw new TrawlError('not_found', `no crawl with id ${id}`);
+      return kept.view;
+    }
     const status = await this.options.repository.status(id, scope);
     if (!status) throw new TrawlError('not_found', `no crawl with id ${id}`);
     const { row, counts, found } = status;
+    if (!isFinished(row.status)) {
+      return crawlStatusView(row, counts, { ...found, ...(await this.#runningTimings(id)) });
+    }
+    this.#timings.delete(id);
     const timings = await this.options.repository.timings(id, row.timings ?? null);
     // a finished crawl's percentiles never change: kept, so its next reads do not scan its pages
-    if (timings.computed && isFinished(row.status)) {
+    if (timings.computed) {
       const { load_p50, load_p95, wait_p50, wait_p95, last_fetched_at } = timings;
       await this.options.repository.saveTimings(id, {
         load_p50,
@@ -146,7 +188,31 @@ export class CrawlService implements CrawlReader {
         last_fetched_at,
       });
     }
-    return crawlStatusView(row, counts, { ...found, ...timings });
+    const view = Object.freeze(crawlStatusView(row, counts, { ...found, ...timings }));
+    this.#finishedViews.set(id, { owner: row.owner, view });
+    return view;
+  }
+
+  /** A running crawl's timing percentiles: the last computed, refreshed in the background once stale. */
+  async #runningTimings(id: string): Promise<CrawlTimings> {
+    const known = this.#timings.get(id);
+    if (!known) {
+      const value = this.options.repository.timings(id);
+      this.#timings.set(id, { value, computedAt: Date.now(), refreshing: false });
+      value.catch(() => this.#timings.delete(id)); // not kept: the next read tries again
+      return value;
+    }
+    if (!known.refreshing && Date.now() - known.computedAt > RUNNING_TIMINGS_MAX_AGE_MS) {
+      known.refreshing = true;
+      const next = this.options.repository.timings(id);
+      next.then(
+        () => this.#timings.set(id, { value: next, computedAt: Date.now(), refreshing: false }),
+        () => {
+          known.refreshing = false; // the last value stays; a later read tries again
+        },
+      );
+    }
+    return known.value;
   }
 
   async list(limit: number, cursor: string | undefined, scope: TenantScope) {

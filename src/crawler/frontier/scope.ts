@@ -4,6 +4,7 @@
 // cheap checks; their verdicts are remembered per canonical URL, since most links point at known pages.
 
 import { InputError } from '../../errors.js';
+import { LruMap } from '../lru-map.js';
 import { canonicalizeUrl, stripTrailingDots } from './canonicalize.js';
 import { MAX_PATTERN_URL_LENGTH, patternBudget, UrlPatternList } from './url-patterns.js';
 
@@ -90,8 +91,8 @@ export class CrawlScope {
   readonly #sameHost: boolean;
   readonly #include: UrlPatternList;
   readonly #exclude: UrlPatternList;
-  /** Include/exclude verdicts by canonical URL; the oldest is forgotten first. */
-  readonly #verdicts = new Map<string, ScopeVerdict>();
+  /** Include/exclude verdicts by canonical URL; the least recently used is forgotten first. */
+  readonly #verdicts = new LruMap<string, ScopeVerdict>(MAX_REMEMBERED_VERDICTS);
   readonly #maxDepth: number | null;
 
   /**
@@ -177,9 +178,6 @@ export class CrawlScope {
       : !this.#include.isEmpty && !this.#include.matches(canonical)
         ? Object.freeze({ inScope: false, reason: 'include' })
         : IN_SCOPE;
-    if (this.#verdicts.size >= MAX_REMEMBERED_VERDICTS) {
-      this.#verdicts.delete(this.#verdicts.keys().next().value as string);
-    }
     this.#verdicts.set(canonical, verdict);
     return verdict;
   }

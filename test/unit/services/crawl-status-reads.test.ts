@@ -67,10 +67,9 @@ test("a finished crawl's status is read from the database once, and still hidden
   assert.equal(calls.status, 1);
   assert.equal(first.counts.HTML, 3);
   await assert.rejects(crawls.status('c1', tenantScope(null)), { code: 'not_found' });
-  await assert.rejects(
-    crawls.status('c1', tenantScope('00000000-0000-4000-8000-000000000002')),
-    { code: 'not_found' },
-  );
+  await assert.rejects(crawls.status('c1', tenantScope('00000000-0000-4000-8000-000000000002')), {
+    code: 'not_found',
+  });
 });
 
 test("a running crawl's counts are read every time, its percentiles once per interval", async () => {

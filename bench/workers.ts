@@ -7,15 +7,12 @@
 // requests to a host came closer than the crawl's delay, across processes.
 // Args: --processes 1,2,4  --latency-ms 50  --hosts 64  --pages-per-host 60  --delay-ms 100
 //       --concurrency-per-runner 32  --queue pg|redis
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { openRuntime } from '../src/runtime.js';
-import { stopProcess } from '../test/support/processes.js';
 import {
   BENCHMARK_FEATURES,
   countDisallowedRequests,
@@ -26,8 +23,8 @@ import {
 } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
 import { benchTrawlConfig, CpuMeter } from './peers/measure.js';
+import { machineTicks, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TRIAL_TIMEOUT_MS = 15 * 60_000;
 
 interface Trial {
@@ -44,14 +41,6 @@ interface Trial {
   minHostGapMs: number;
 }
 
-/** Busy and total jiffies of the whole machine (/proc/stat's first line). */
-function machineTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  return { busy: total - idle, total };
-}
-
 function minHostGap(web: TestWeb): number {
   const byHost = new Map<string, number[]>();
   for (const entry of web.log) byHost.set(entry.host, [...(byHost.get(entry.host) ?? []), entry.at]);
@@ -61,39 +50,6 @@ function minHostGap(web: TestWeb): number {
     for (let i = 1; i < times.length; i++) smallest = Math.min(smallest, times[i]! - times[i - 1]!);
   }
   return smallest;
-}
-
-function startWorkers(
-  count: number,
-  env: Record<string, string>,
-): { children: ChildProcess[]; ready: Promise<void> } {
-  const children: ChildProcess[] = [];
-  const readies: Promise<unknown>[] = [];
-  for (let i = 0; i < count; i++) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    // a worker is ready once it logged that its queues are open (LOG_LEVEL=info for this line only)
-    readies.push(
-      new Promise<void>((resolve, reject) => {
-        let seen = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          seen += chunk.toString();
-          if (seen.includes('"msg":"worker started"')) resolve();
-          if (seen.length > 100_000) seen = seen.slice(-1000);
-        });
-        child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
-      }),
-    );
-  }
-  return { children, ready: Promise.all(readies).then(() => {}) };
-}
-
-async function stopWorkers(children: ChildProcess[]): Promise<void> {
-  await Promise.all(children.map((child) => stopProcess(child)));
 }
 
 async function trial(

@@ -199,18 +199,20 @@ export class CrawlsRepository {
       result: boolean | null;
     },
   ): Promise<PageRow[]> {
-    const result = await this.pool.query<PageRow>(sql('pages_list'), [
-      id,
-      filter.afterId,
-      filter.type,
-      filter.status,
-      filter.host,
-      filter.limit,
-      filter.afterScore,
-      filter.byScore,
-      filter.minScore,
-      filter.result,
-    ]);
+    const result = await this.pool.query<PageRow>(
+      sql(filter.byScore ? 'pages_list_by_score' : 'pages_list'),
+      [
+        id,
+        filter.afterId,
+        filter.type,
+        filter.status,
+        filter.host,
+        filter.limit,
+        filter.minScore,
+        filter.result,
+        ...(filter.byScore ? [filter.afterScore] : []),
+      ],
+    );
     return result.rows;
   }
 

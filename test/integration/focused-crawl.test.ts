@@ -157,6 +157,21 @@ test('best-first finds more relevant pages than BFS with the same budget', async
     [...scores].sort((a, b) => b - a),
     'sorted by score, best first, across pages of results',
   );
+  // every HTML page once: the cursor neither skips nor repeats a page among equal scores
+  const listed = [...sorted.items, ...rest].map((p: { id: number }) => p.id);
+  const html = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${focused.id}/pages?type=HTML&limit=1000` })
+  ).json();
+  assert.deepEqual(
+    [...listed].sort((a, b) => a - b),
+    html.items.map((p: { id: number }) => p.id),
+  );
+  const ties = [...sorted.items, ...rest].filter((p: { score: number }) => p.score === 1);
+  assert.deepEqual(
+    ties.map((p: { id: number }) => p.id),
+    ties.map((p: { id: number }) => p.id).sort((a: number, b: number) => a - b),
+    'equal scores in id order',
+  );
   const relevant = (
     await app.inject({ method: 'GET', url: `/v1/crawls/${focused.id}/pages?minScore=0.5&limit=100` })
   ).json();

@@ -1,19 +1,16 @@
--- Pages of crawl $1 after cursor ($2 id, or ($7 score, $2 id) when sorted by score), filtered by type,
--- status, origin host, minimum score and being a result ($10); $8 = true sorts by score, best first
--- (unscored pages last).
+-- Pages of crawl $1 in id order after id $2, filtered by type $3, status $4, origin host $5, minimum score
+-- $7 and being a result $8; $6 rows. Served by pages_by_crawl (crawl_id, id), pages_by_crawl_type and
+-- pages_by_crawl_status (migrations/0021).
 SELECT p.id, p.url, p.canonical_url, p.final_url, p.type, p.status, p.content_type, p.bytes, p.depth, p.sha256,
        p.load_ms, p.queued_at, p.fetched_at, p.duplicate_of, p.discovered_from, p.title, p.error, p.score,
        p.result, p.priority
 FROM pages p
 WHERE p.crawl_id = $1
+  AND p.id > $2::bigint
   AND ($3::text IS NULL OR p.type = $3)
   AND ($4::int IS NULL OR p.status = $4)
   AND ($5::text IS NULL OR p.site_id IN (SELECT id FROM sites WHERE crawl_id = $1 AND split_part(origin, '://', 2) = $5))
-  AND ($9::float8 IS NULL OR p.score >= $9)
-  AND ($10::boolean IS NULL OR p.result = $10)
-  AND CASE WHEN $8::boolean
-        THEN ($7::float8 IS NULL AND $2::bigint = 0)
-             OR (coalesce(p.score, -1), -p.id) < (coalesce($7::float8, -1), -$2::bigint)
-        ELSE p.id > $2::bigint END
-ORDER BY CASE WHEN $8::boolean THEN coalesce(p.score, -1) END DESC, CASE WHEN $8::boolean THEN -p.id END DESC, p.id
+  AND ($7::float8 IS NULL OR p.score >= $7)
+  AND ($8::boolean IS NULL OR p.result = $8)
+ORDER BY p.id
 LIMIT $6

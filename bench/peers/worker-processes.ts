@@ -1,0 +1,49 @@
+// Worker processes for the benchmarks that need the real `npm run worker` entry (src/worker.ts) apart from
+// the API: started with tsx, ready once they log "worker started", stopped as an operator would (SIGTERM).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { stopProcess } from '../../test/support/processes.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Busy and total jiffies of the whole machine (/proc/stat's first line). */
+export function machineTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
+}
+
+export function startWorkers(
+  count: number,
+  env: Record<string, string>,
+): { children: ChildProcess[]; ready: Promise<void> } {
+  const children: ChildProcess[] = [];
+  const readies: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    // a worker is ready once it logged that its queues are open (LOG_LEVEL=info for this line only)
+    readies.push(
+      new Promise<void>((resolve, reject) => {
+        let seen = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes('"msg":"worker started"')) resolve();
+          if (seen.length > 100_000) seen = seen.slice(-1000);
+        });
+        child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
+      }),
+    );
+  }
+  return { children, ready: Promise.all(readies).then(() => {}) };
+}
+
+export async function stopWorkers(children: ChildProcess[]): Promise<void> {
+  await Promise.all(children.map((child) => stopProcess(child)));
+}

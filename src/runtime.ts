@@ -125,6 +125,13 @@ export async function openRuntime(
     await db.close();
     throw error;
   }
+  // Parsing, extraction, scoring and Markdown for requests (/v1/extract, /v1/score, ?include=markdown): on
+  // worker threads, so the API's event loop stays free.
+  const cpu = new CpuPool({
+    threads: config.cpuPoolThreads,
+    timeoutMs: config.cpuTaskTimeoutMs,
+    onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
+  });
   const crawlStats = new CrawlStatsService({
     repository: new StatsRepository(db.pool),
     crawls: new CrawlsRepository(db.pool),
@@ -136,6 +143,7 @@ export async function openRuntime(
   const crawls = new CrawlService({
     onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
     mainText: crawlStats,
+    cpu,
     repository: new CrawlsRepository(db.pool),
     corpora: new CorporaRepository(db.pool),
     jobs,
@@ -167,12 +175,6 @@ export async function openRuntime(
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
   const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
   const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
-  // Their parsing, extraction and scoring: on worker threads, so the API's event loop stays free.
-  const cpu = new CpuPool({
-    threads: config.cpuPoolThreads,
-    timeoutMs: config.cpuTaskTimeoutMs,
-    onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
-  });
   const extraction = new ExtractionService(documents, cpu);
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
   const corporaRepository = new CorporaRepository(db.pool);

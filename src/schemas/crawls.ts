@@ -438,6 +438,13 @@ export const PageListQuery = Type.Object(
         description: 'id: discovery order; -score: best first',
       }),
     ),
+    include: Type.Optional(
+      Type.String({
+        pattern: '^(text|markdown)(,(text|markdown))*$',
+        description:
+          "comma list: text (each page's main text, as the crawl-text job stored it; null before it reached the page), markdown (the main content as Markdown, as on a single page); with include, limit is at most 100",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -475,7 +482,19 @@ export const PageSummary = Type.Object({
   }),
 });
 
-export const PageList = ListPage(PageSummary);
+export const PageList = ListPage(
+  Type.Object({
+    ...PageSummary.properties,
+    text: Type.Optional(
+      Nullable(Type.String(), { description: 'include=text: the main text; null when not extracted yet' }),
+    ),
+    markdown: Type.Optional(
+      Nullable(Type.String(), {
+        description: 'include=markdown: the main content as Markdown; null when no HTML body is stored',
+      }),
+    ),
+  }),
+);
 
 export const PageParams = Type.Object(
   { id: Uuid, pageId: RowId({ minimum: 1 }) },

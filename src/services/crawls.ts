@@ -3,7 +3,6 @@
 
 import { randomUUID } from 'node:crypto';
 import { isFinished, type NormalizedCrawlRequest } from '../crawler/crawl-request.js';
-import { extractMainContent, htmlToMarkdown } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { LruMap } from '../crawler/lru-map.js';
@@ -20,6 +19,7 @@ import { queueCrawlRunners } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import type { CrawlRequest, PageListQuery } from '../schemas/crawls.js';
 import { requireMatchingTextSettings } from './corpora.js';
+import type { CpuPool } from './cpu-pool.js';
 import type { CrawlGraph, CrawlReader } from './crawl-reader.js';
 import { normalizeCrawlRequest, storedCrawlRequest, validateFocus } from './crawl-request.js';
 import { parseAsCrawled } from './documents.js';
@@ -32,6 +32,7 @@ import {
   crawlSummaryView,
   type DocumentModelView,
   hostView,
+  type PageSummaryView,
   pageDetailView,
   pageSummaryView,
 } from './views.js';
@@ -44,6 +45,8 @@ export interface CrawlServiceOptions {
   maxRunningCrawlsPerKey?: number;
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
   mainText?: { pageText(crawl: CrawlRow, pageId: number): Promise<string | null> };
+  /** Worker threads for the Markdown of stored pages (?include=markdown). */
+  cpu?: Pick<CpuPool, 'run'>;
   /** Stored corpora, to check that `relevance.corpus` names one the caller may read. */
   corpora?: {
     get(id: string, scope: TenantScope): Promise<{ text_settings: TextSettingsRecord | null } | null>;
@@ -57,6 +60,9 @@ export interface CrawlServiceOptions {
  * polite interval to ask again at (crawls run for minutes), not a promise.
  */
 const RUNNING_CAP_RETRY_AFTER_SECS = 30;
+
+/** Pages a list may carry with their text or Markdown (?include=): what one response holds in memory. */
+export const MAX_PAGES_WITH_CONTENT = 100;
 
 /** Finished crawls whose status view a process keeps (a view is a few KB). */
 const FINISHED_STATUS_VIEWS = 4096;
@@ -230,10 +236,22 @@ export class CrawlService implements CrawlReader {
     return this.status(id, scope);
   }
 
+  /**
+   * A page of the crawl's pages. `include` adds to each its main text (as the text job stored it; null before)
+   * and/or its main content as Markdown, for at most MAX_PAGES_WITH_CONTENT pages at once.
+   */
   async pages(id: string, query: PageListQuery, scope: TenantScope) {
-    await this.require(id, scope);
+    const crawl = await this.require(id, scope);
+    const include = new Set(query.include?.split(',') ?? []);
+    if (include.size > 0 && query.limit > MAX_PAGES_WITH_CONTENT) {
+      throw new InputError(
+        `limit must be at most ${MAX_PAGES_WITH_CONTENT} with include=${query.include}`,
+        'limit',
+        { maximum: MAX_PAGES_WITH_CONTENT },
+      );
+    }
     const byScore = query.sort === '-score';
-    return paginate({
+    const listed = await paginate({
       limit: query.limit,
       cursor: query.cursor,
       accept: isRowIdCursor,
@@ -261,9 +279,53 @@ export class CrawlService implements CrawlReader {
           minScore: query.minScore,
           result: query.result,
           sort: byScore ? '-score' : undefined,
+          include: query.include || undefined,
         },
       },
     });
+    if (include.size === 0) return listed;
+    return { ...listed, items: await this.#withContent(crawl, listed.items, include) };
+  }
+
+  /** Pages of a list with their main text and/or Markdown, read for the whole list in one statement. */
+  async #withContent<P extends PageSummaryView>(crawl: CrawlRow, pages: P[], include: Set<string>) {
+    const wantMarkdown = include.has('markdown');
+    const contents = new Map(
+      (
+        await this.options.repository.batchContents(
+          pages.map((page) => page.id),
+          { html: wantMarkdown, text: include.has('text') },
+        )
+      ).map((row) => [Number(row.page_id), row]),
+    );
+    const stored = storedCrawlRequest(crawl.request);
+    const withContent: Array<P & { text?: string | null; markdown?: string | null }> = [];
+    // one page at a time: the pool's queue is bounded, and a list is at most MAX_PAGES_WITH_CONTENT pages
+    for (const page of pages) {
+      const content = contents.get(page.id);
+      const extra: { text?: string | null; markdown?: string | null } = {};
+      if (include.has('text')) extra.text = content?.main_text ?? null;
+      if (wantMarkdown) {
+        const html = content?.html_gzip ? await storedBodyText(content.html_gzip, page.contentType) : null;
+        extra.markdown =
+          html !== null && page.type === 'HTML'
+            ? await this.#markdown(html, { final_url: page.finalUrl, url: page.url }, stored)
+            : null;
+      }
+      withContent.push({ ...page, ...extra });
+    }
+    return withContent;
+  }
+
+  /** A stored page's main content as Markdown by the crawl's own extraction method, on a worker thread. */
+  async #markdown(
+    html: string,
+    page: { final_url: string | null; url: string },
+    stored: NormalizedCrawlRequest,
+  ): Promise<string> {
+    if (!this.options.cpu) throw new Error('CrawlService was built without a CPU pool');
+    const pageUrl = page.final_url ?? page.url;
+    return this.options.cpu.run('markdown', { html, method: stored.extract.method, pageUrl }, 'include');
   }
 
   /**
@@ -291,14 +353,7 @@ export class CrawlService implements CrawlReader {
     let model: DocumentModelView | null | undefined;
     if (wanted.has('model')) model = parsable ? documentModel(html!, row, stored) : null;
     let markdown: string | null | undefined;
-    if (wanted.has('markdown')) {
-      // the main content by the crawl's own extraction method, links resolved against the page
-      const pageUrl = row.final_url ?? row.url;
-      const main = parsable
-        ? extractMainContent(html!, { method: stored.extract.method, baseUrl: pageUrl })
-        : null;
-      markdown = main ? htmlToMarkdown(main.html, pageUrl) : null;
-    }
+    if (wanted.has('markdown')) markdown = parsable ? await this.#markdown(html!, row, stored) : null;
     if (!wanted.has('html')) html = undefined;
     let text: string | null | undefined;
     if (wanted.has('text')) {

@@ -147,6 +147,8 @@ export function crawlSummaryView(
 }
 
 /** One item of GET /v1/crawls/:id/pages, and the head of a page's detail. */
+export type PageSummaryView = ReturnType<typeof pageSummaryView>;
+
 export function pageSummaryView(row: PageRow) {
   return {
     id: row.id,

@@ -5,6 +5,7 @@
 // node-html-markdown took 120 s (it grows faster than the input) and turndown 1.8 s, and a page is hostile.
 import { createRequire } from 'node:module';
 import TurndownService from 'turndown';
+import { type ExtractionMethod, extractMainContent } from './extract.js';
 
 /** The DOM element turndown hands its rules (the lib has no DOM types here). */
 type Element = { getAttribute(name: string): string | null };
@@ -73,4 +74,16 @@ export function htmlToMarkdown(html: string, baseUrl?: string): string {
     converters.set(key, service);
   }
   return service.turndown(html).trim();
+}
+
+/**
+ * A page's main content as Markdown: the content `method` extracts (the crawl's own method), links and images
+ * resolved against the page's URL. What ?include=markdown shows for a stored page, alone or in a list.
+ */
+export function mainContentMarkdown(
+  html: string,
+  options: { method: ExtractionMethod; pageUrl: string },
+): string {
+  const main = extractMainContent(html, { method: options.method, baseUrl: options.pageUrl });
+  return htmlToMarkdown(main.html, options.pageUrl);
 }

@@ -59,6 +59,18 @@ export interface RankingRow {
   created_at: Date;
 }
 
+/** A ranking as GET /v1/rankings lists it: its state and size, without its top lists. */
+export interface RankingListRow {
+  id: string;
+  crawl_id: string | null;
+  status: RankingRow['status'];
+  created_at: Date;
+  vertices: number | null;
+  edges: number | null;
+  iterations: number | null;
+  error: string | null;
+}
+
 export interface RankingVertexRow {
   vertex: string;
   page_rank: number;
@@ -212,6 +224,20 @@ export class RankingsRepository {
   }
 
   /** The ranking, or null when there is none or `scope` may not see it. */
+  async list(
+    limit: number,
+    after: { createdAt: string; id: string } | null,
+    scope: TenantScope,
+  ): Promise<RankingListRow[]> {
+    const result = await this.pool.query<RankingListRow>(sql('ranking_list'), [
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      limit,
+      ...scopeParams(scope),
+    ]);
+    return result.rows;
+  }
+
   async get(id: string, scope: TenantScope): Promise<RankingRow | null> {
     return (
       (await this.pool.query<RankingRow>(sql('ranking_get'), [id, ...scopeParams(scope)])).rows[0] ?? null

@@ -163,6 +163,31 @@ export const RankingJob = Type.Object({
 /** GET /v1/rankings/:id: the completed ranking, or the state of its job. */
 export const RankingOrJob = Type.Union([Ranking, RankingJob]);
 
+export const RankingListQuery = Type.Object(
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { additionalProperties: false },
+);
+
+/** GET /v1/rankings: the caller's rankings newest first, each its state and size (top lists on its own document). */
+export const RankingList = ListPage(
+  Type.Object({
+    id: Uuid,
+    status: Type.Union([
+      Type.Literal('queued'),
+      Type.Literal('running'),
+      Type.Literal('completed'),
+      Type.Literal('failed'),
+    ]),
+    crawlId: Nullable(Uuid, { description: 'the crawl whose link graph was ranked; null for an upload' }),
+    vertices: Nullable(Type.Integer(), { description: 'null until completed' }),
+    edges: Nullable(Type.Integer(), { description: 'null until completed' }),
+    iterations: Nullable(Type.Integer(), { description: 'null until completed' }),
+    error: Nullable(Type.String(), { description: "a failed ranking's problem detail" }),
+    createdAt: Type.String({ format: 'date-time' }),
+    links: Type.Object({ self: Type.String(), vertices: Type.String() }),
+  }),
+);
+
 export const VerticesQuery = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'one vertex by name' })),

@@ -30,8 +30,8 @@ import type { JobBackend } from '../jobs/queues.js';
 import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
 import type { CrawlReader } from './crawl-reader.js';
 import { unstorableText } from './input-text.js';
-import { paginate } from './pagination.js';
-import { rankedVertexView, rankingView } from './views.js';
+import { type CreatedAtCursor, paginate, paginateNewestFirst } from './pagination.js';
+import { rankedVertexView, rankingSummaryView, rankingView } from './views.js';
 
 export interface RankingLimits {
   /** An uploaded edges file larger than this is a 413, counted as it streams in. */
@@ -418,6 +418,13 @@ export class RankingService {
 
   async get(id: string, scope: TenantScope) {
     return rankingView(await this.#require(id, scope));
+  }
+
+  /** The caller's rankings, newest first. */
+  async list(limit: number, cursor: string | undefined, scope: TenantScope) {
+    const read = (after: CreatedAtCursor | null, rows: number) =>
+      this.options.repository.list(rows, after, scope);
+    return paginateNewestFirst('/v1/rankings', { limit, cursor }, read, rankingSummaryView);
   }
 
   /** One vertex's PageRank and degrees. */

@@ -12,7 +12,7 @@ import type {
   PageRow,
 } from '../db/crawls-repo.js';
 import type { LivePageRow } from '../db/live-repo.js';
-import type { RankingRow, RankingVertexRow } from '../db/rankings-repo.js';
+import type { RankingListRow, RankingRow, RankingVertexRow } from '../db/rankings-repo.js';
 import type { WebhookDeliveryRow } from '../db/webhooks-repo.js';
 import { storedCrawlRequest } from './crawl-request.js';
 import { iso } from './pagination.js';
@@ -341,6 +341,21 @@ export function rankingView(row: RankingRow) {
     crawlId: row.crawl_id,
     ...row.summary,
     ...options,
+    createdAt: row.created_at.toISOString(),
+    links: rankingLinks(row.id),
+  };
+}
+
+/** A ranking in GET /v1/rankings: its state and size (the top lists are on its own document). */
+export function rankingSummaryView(row: RankingListRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    crawlId: row.crawl_id,
+    vertices: row.vertices,
+    edges: row.edges,
+    iterations: row.iterations,
+    error: row.error,
     createdAt: row.created_at.toISOString(),
     links: rankingLinks(row.id),
   };

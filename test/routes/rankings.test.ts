@@ -597,3 +597,47 @@ function roundedTop(top: TopLists): Record<string, Array<Record<string, number |
   }
   return rounded;
 }
+
+test("GET /v1/rankings lists the caller's rankings newest first, paginated, and no other key's", async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const a = await runtime.keys.create({ name: 'a' });
+  const b = await runtime.keys.create({ name: 'b' });
+  const as = (key: string) => ({ authorization: `Bearer ${key}` });
+  const made: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/rankings',
+      headers: as(a.key),
+      payload: { edges: EDGES.slice(0, 2 + (i % 2)) },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    made.push(created.json().id);
+  }
+  await app.inject({ method: 'POST', url: '/v1/rankings', headers: as(b.key), payload: { edges: EDGES } });
+
+  const first = await app.inject({ method: 'GET', url: '/v1/rankings?limit=2', headers: as(a.key) });
+  assert.equal(first.statusCode, 200, first.body);
+  const page = first.json();
+  assert.equal(page.items.length, 2);
+  const second = (await app.inject({ method: 'GET', url: page.next, headers: as(a.key) })).json();
+  const listed = [...page.items, ...second.items];
+  assert.deepEqual(
+    listed.map((item: { id: string }) => item.id),
+    [...made].reverse(),
+    'newest first, every one once',
+  );
+  assert.equal(second.next, null);
+  const newest = listed[0];
+  assert.equal(newest.status, 'completed');
+  assert.equal(newest.vertices, 3);
+  assert.equal(newest.edges, 2 + (2 % 2));
+  assert.equal(newest.crawlId, null);
+  assert.equal(newest.links.self, `/v1/rankings/${made[2]}`);
+
+  const other = (await app.inject({ method: 'GET', url: '/v1/rankings', headers: as(b.key) })).json();
+  assert.equal(other.items.length, 1);
+  const badCursor = await app.inject({ method: 'GET', url: '/v1/rankings?cursor=nope', headers: as(a.key) });
+  assert.equal(badCursor.statusCode, 400);
+  assert.equal(badCursor.json().field, 'cursor');
+});

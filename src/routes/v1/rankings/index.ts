@@ -10,6 +10,8 @@ import {
   RankedVertex,
   Ranking,
   RankingJob,
+  RankingList,
+  RankingListQuery,
   RankingOptions,
   RankingOrJob,
   type RankingRequest,
@@ -66,6 +68,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         queued: ranking.status !== 'completed',
       });
     },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['rankings'],
+        summary: 'List rankings, newest first',
+        querystring: RankingListQuery,
+        response: { 200: RankingList, ...problemResponses(400) },
+      },
+    },
+    async (request) =>
+      app.runtime.rankings.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
   );
 
   app.get(

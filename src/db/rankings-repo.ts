@@ -24,7 +24,10 @@ export interface RankingSummary {
   iterations: number;
   converged: boolean;
   delta: number | null;
+  /** N: every vertex ranked, unnamedVertices of them without a name (not stored, never listed). */
   vertices: number;
+  /** Absent from summaries stored before unnamed vertices were ranked (they had none). */
+  unnamedVertices?: number;
   edges: number;
   declaredVertices: number | null;
   droppedSelfLoops: number;
@@ -78,7 +81,7 @@ export interface RankingVertexRow {
   out_degree: number;
 }
 
-/** Per-vertex results as parallel arrays, indexed by vertex id (the Graph's layout). */
+/** Per-vertex results as parallel arrays, indexed by vertex id (the Graph's layout); names.length of them are stored. */
 export interface RankingVertices {
   names: readonly string[];
   pageRank: ArrayLike<number>;

@@ -83,7 +83,7 @@ export type RankingRequest = Static<typeof RankingRequest>;
 // Schema-less on purpose: the body is a stream when validation runs, and the parser checks it line by line.
 export const EdgesFileBody = Type.Unknown({
   description:
-    'the edges file: first line the vertex count (an upper bound: fewer distinct names is allowed), then one "from to" pair per line; blank lines and lines starting with # are skipped. Options go in the query string.',
+    'the edges file: first line the vertex count N, then one "from to" pair per line; blank lines and lines starting with # are skipped. All N vertices are ranked: those no edge names are unnamed (isolated, dangling), counted in unnamedVertices and never listed. Options go in the query string.',
 });
 
 /** The options a ranking ran with, as every ranking document shows them (normalizeRankingOptions). */
@@ -108,7 +108,14 @@ export const Ranking = Type.Object({
   delta: Nullable(Type.Number(), {
     description: 'L1 norm of the last update (null when maxIterations is 0)',
   }),
-  vertices: Type.Integer(),
+  vertices: Type.Integer({
+    description:
+      'N, every vertex ranked (for an edges file, the count on its first line), unnamed ones included',
+  }),
+  unnamedVertices: Type.Integer({
+    description:
+      'vertices of an edges file that no edge names: ranked as dangling pages, never in top lists, Jaccard sets or vertex listings',
+  }),
   edges: Type.Integer(),
   declaredVertices: Nullable(Type.Integer(), {
     description: 'the vertex count on the first line of an uploaded edges file',

@@ -379,6 +379,7 @@ export class RankingService {
       // Infinity (no update performed, maxIterations 0) has no JSON form
       delta: Number.isFinite(analysis.delta) ? analysis.delta : null,
       vertices: analysis.vertices,
+      unnamedVertices: analysis.unnamedVertices,
       edges: analysis.edges,
       declaredVertices,
       droppedSelfLoops: graph.droppedSelfLoops,
@@ -390,6 +391,7 @@ export class RankingService {
       },
       jaccard: analysis.jaccard,
     };
+    // Only named vertices are stored: the unnamed ones (ids past names.length) have no name to be found by.
     const vertices: RankingVertices = {
       names: graph.names,
       pageRank: analysis.ranks,

@@ -340,6 +340,8 @@ export function rankingView(row: RankingRow) {
     status: 'completed' as const,
     crawlId: row.crawl_id,
     ...row.summary,
+    // a summary stored before unnamed vertices were counted had none (they were not ranked)
+    unnamedVertices: row.summary.unnamedVertices ?? 0,
     ...options,
     createdAt: row.created_at.toISOString(),
     links: rankingLinks(row.id),

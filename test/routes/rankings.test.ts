@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -128,7 +129,10 @@ test('POST /v1/rankings reads a text/plain edges file with options in the query 
   });
   assert.equal(created.statusCode, 201, created.body);
   const ranking = created.json();
+  // the first line says 4 vertices, the edges name 3: the fourth is ranked, unnamed
   assert.equal(ranking.declaredVertices, 4);
+  assert.equal(ranking.vertices, 4);
+  assert.equal(ranking.unnamedVertices, 1);
   assert.equal(ranking.droppedDuplicates, 1);
   assert.equal(ranking.topK, 2);
   assert.deepEqual(
@@ -139,10 +143,53 @@ test('POST /v1/rankings reads a text/plain edges file with options in the query 
     method: 'POST',
     url: '/v1/rankings?epsilon=1e-12&duplicateEdges=drop',
     headers: { 'content-type': 'text/plain' },
-    payload: file,
+    payload: file.replace('\n4\n', '\n3\n'),
   });
   assert.equal(full.statusCode, 201, full.body);
   assertHandComputed(full.json());
+});
+
+test('vertices an edges file declares but no edge names are ranked, counted and never listed', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const fixture = readFileSync(new URL('../fixtures/rank/isolated.edges', import.meta.url));
+  const expected = JSON.parse(
+    readFileSync(new URL('../fixtures/rank/isolated.networkx.json', import.meta.url), 'utf8'),
+  );
+  const networkx = expected.cases[0] as { ranks: Record<string, number>; unnamedRank: number };
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings?epsilon=1e-13&topK=1000&jaccardK=1000',
+    headers: { 'content-type': 'text/plain' },
+    payload: fixture,
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const ranking = created.json();
+  assert.equal(ranking.vertices, expected.declaredVertices);
+  assert.equal(ranking.declaredVertices, expected.declaredVertices);
+  assert.equal(ranking.unnamedVertices, expected.declaredVertices - expected.namedVertices);
+  for (const list of Object.values(ranking.top) as Array<Array<{ vertex: string }>>) {
+    assert.equal(list.length, expected.namedVertices, 'top lists hold the named vertices only');
+  }
+  const listed: Vertex[] = [];
+  for (let next: string | null = `/v1/rankings/${ranking.id}/vertices?limit=25`; next; ) {
+    const page: { items: Vertex[]; next: string | null } = (
+      await app.inject({ method: 'GET', url: next })
+    ).json();
+    listed.push(...page.items);
+    next = page.next;
+  }
+  assert.deepEqual(
+    listed.map((v) => v.vertex).sort(),
+    Object.keys(networkx.ranks).sort(),
+    'the listing holds the named vertices only',
+  );
+  let listedSum = 0;
+  for (const vertex of listed) {
+    listedSum += vertex.pageRank;
+    assert.ok(Math.abs(vertex.pageRank - networkx.ranks[vertex.vertex]!) < 1e-9, vertex.vertex);
+  }
+  const unnamedSum = ranking.unnamedVertices * networkx.unnamedRank;
+  assert.ok(Math.abs(listedSum + unnamedSum - 1) < 1e-9, 'the unnamed vertices hold the rest');
 });
 
 test('personalization teleports only to the given vertices (topic-sensitive PageRank)', async (t) => {

@@ -76,13 +76,16 @@ export interface AnalyzeOptions extends PageRankOptions {
 }
 
 export interface GraphAnalysis {
+  /** N, every vertex PageRank ran on; unnamedVertices of them have no name (Graph.namedVertexCount). */
   vertices: number;
+  unnamedVertices: number;
   edges: number;
   iterations: number;
   converged: boolean;
   delta: number;
   damping: number;
   epsilon: number;
+  /** ranks[id] for every vertex, the unnamed ones (ids from namedVertexCount on) included. */
   ranks: Float64Array;
   top: { pageRank: RankedVertex[]; inDegree: RankedVertex[]; outDegree: RankedVertex[] };
   jaccard: { 'inDegree~pageRank': number; 'inDegree~outDegree': number; 'outDegree~pageRank': number };
@@ -103,13 +106,19 @@ export function analyzeGraph(graph: Graph, options: AnalyzeOptions = {}): GraphA
   if (!(Number.isSafeInteger(k) && k >= 0))
     throw new InputError(`topK must be a non-negative integer, got ${k}`, 'topK');
   const result = pageRank(graph, { ...options, damping, epsilon });
-  const { names, inDegree, outDegree } = graph;
+  // Top lists and Jaccard sets hold named vertices only: an unnamed one has no name to list it by.
+  const named = graph.namedVertexCount;
+  const names = graph.names;
+  const ranks = result.ranks.subarray(0, named);
+  const inDegree = graph.inDegree.subarray(0, named);
+  const outDegree = graph.outDegree.subarray(0, named);
   const topNames = (values: ArrayLike<number>) => topK(values, jaccardK, names).map((r) => r.vertex);
-  const rankSet = topNames(result.ranks);
+  const rankSet = topNames(ranks);
   const inSet = topNames(inDegree);
   const outSet = topNames(outDegree);
   return {
     vertices: graph.vertexCount,
+    unnamedVertices: graph.vertexCount - named,
     edges: graph.edgeCount,
     iterations: result.iterations,
     converged: result.converged,
@@ -118,7 +127,7 @@ export function analyzeGraph(graph: Graph, options: AnalyzeOptions = {}): GraphA
     epsilon,
     ranks: result.ranks,
     top: {
-      pageRank: topK(result.ranks, k, names),
+      pageRank: topK(ranks, k, names),
       inDegree: topK(inDegree, k, names),
       outDegree: topK(outDegree, k, names),
     },

@@ -3,6 +3,7 @@
 // edges) without a JS object per edge; docs/reference.md#graph-file wants no self-loops and no duplicate edges.
 
 import { InputError, TrawlError } from '../../errors.js';
+import { StringNameTable, tooManyVertices, type VertexNameTable } from './names.js';
 
 /** What the builder does with a self-loop or a repeated edge: throw an InputError, or drop it and count it. */
 export type EdgePolicy = 'reject' | 'drop';
@@ -19,9 +20,16 @@ export interface GraphBuilderOptions {
 }
 
 export interface Graph {
+  /** N: every vertex, named or not. */
   readonly vertexCount: number;
+  /**
+   * Vertices 0 … namedVertexCount − 1 have names; the rest are unnamed: an edges file declared them on its
+   * first line but no edge names them (docs/reference.md#graph-file). They are isolated and rank as
+   * dangling pages, and have no name to list them by.
+   */
+  readonly namedVertexCount: number;
   readonly edgeCount: number;
-  /** names[id] is the vertex's name as it was added. */
+  /** names[id] is the name of vertex id as it was added (namedVertexCount of them). */
   readonly names: readonly string[];
   indexOf(name: string): number | undefined;
   /** Out-edges of u are outTargets[outOffsets[u] .. outOffsets[u+1]), sorted by target id. */
@@ -42,8 +50,9 @@ export type AddEdgeResult = 'added' | 'self-loop';
 
 const EMPTY = -1;
 const INITIAL_EDGE_CAPACITY = 1024;
-const INITIAL_VERTEX_CAPACITY = 1024;
 const INSERTION_SORT_MAX = 24;
+// Ids are int32; the largest count that leaves room for offsets[count].
+const MAX_IDS = 2 ** 31 - 2;
 
 /**
  * Collects vertices and edges, then freezes them into a {@link Graph}.
@@ -52,33 +61,37 @@ const INSERTION_SORT_MAX = 24;
  * check per edge needs a hash probe (a cache miss) per edge, measured 10× the cost of the sort on 8M edges.
  * Under duplicateEdges: 'reject', build() throws an InputError whose detail.edge is the 0-based ordinal
  * (among the edges addEdge accepted) of the earliest repeat, so a parser can name its line.
- * Names are interned in an open-addressing table of (id, hash) pairs, so a parser can look a name up
- * inside its line (addEdgeFromSlices) without cutting a substring for names it has seen.
+ * Names are interned by a {@link VertexNameTable}: strings by default; the edges-file parser passes a
+ * Utf8NameTable and interns names from its bytes itself, then adds edges by id.
  */
 export class GraphBuilder {
   readonly #selfLoops: EdgePolicy;
   readonly #duplicateEdges: EdgePolicy;
   readonly #maxVertices: number;
   readonly #maxEdges: number;
-  readonly #names: string[] = [];
-  // [2 * slot] = vertex id or EMPTY, [2 * slot + 1] = the name's hash; load kept ≤ 0.5.
-  #nameSlots = new Int32Array(4 * INITIAL_VERTEX_CAPACITY).fill(EMPTY);
+  readonly #names: VertexNameTable;
   #from = new Int32Array(INITIAL_EDGE_CAPACITY);
   #to = new Int32Array(INITIAL_EDGE_CAPACITY);
   #edgeCount = 0;
-  #lastFrom = EMPTY;
   #droppedSelfLoops = 0;
   #built = false;
 
-  constructor(options: GraphBuilderOptions = {}) {
+  constructor(options: GraphBuilderOptions = {}, names: VertexNameTable = new StringNameTable()) {
     this.#selfLoops = options.selfLoops ?? DEFAULT_EDGE_POLICY;
     this.#duplicateEdges = options.duplicateEdges ?? DEFAULT_EDGE_POLICY;
-    this.#maxVertices = checkLimit(options.maxVertices, 'maxVertices', 2 ** 31 - 2);
-    this.#maxEdges = checkLimit(options.maxEdges, 'maxEdges', 2 ** 31 - 2);
+    this.#maxVertices = checkLimit(options.maxVertices, 'maxVertices', MAX_IDS);
+    this.#maxEdges = checkLimit(options.maxEdges, 'maxEdges', MAX_IDS);
+    this.#names = names;
   }
 
+  /** The vertex limit (maxVertices, or the largest the id type allows). */
+  get maxVertices(): number {
+    return this.#maxVertices;
+  }
+
+  /** Named vertices so far. */
   get vertexCount(): number {
-    return this.#names.length;
+    return this.#names.size;
   }
 
   /** Edges accepted so far, duplicates included (they are removed or rejected by build()). */
@@ -88,35 +101,26 @@ export class GraphBuilder {
 
   /** Interns a vertex name and returns its dense id (the same id for the same name). */
   addVertex(name: string): number {
-    return this.#intern(name, 0, name.length);
+    this.#assertOpen();
+    const id = this.#names.internString(name);
+    this.checkVertexLimit();
+    return id;
   }
 
   /** Adds the edge from → to, adding either vertex if it is new. */
   addEdge(from: string, to: string): AddEdgeResult {
-    return this.addEdgeById(this.#intern(from, 0, from.length), this.#intern(to, 0, to.length));
+    return this.addEdgeById(this.addVertex(from), this.addVertex(to));
   }
 
-  /** addEdge(text.slice(fromStart, fromEnd), text.slice(toStart, toEnd)) without cutting known names out. */
-  addEdgeFromSlices(
-    text: string,
-    fromStart: number,
-    fromEnd: number,
-    toStart: number,
-    toEnd: number,
-  ): AddEdgeResult {
-    // Edge lists usually come grouped by source: try the previous source before the table.
-    let from = this.#lastFrom;
-    if (from === EMPTY || !sameText(this.#names[from]!, text, fromStart, fromEnd)) {
-      from = this.#intern(text, fromStart, fromEnd);
-      this.#lastFrom = from;
-    }
-    return this.addEdgeById(from, this.#intern(text, toStart, toEnd));
+  /** Throws the InputError of too many vertices once the names interned outnumber maxVertices. */
+  checkVertexLimit(): void {
+    if (this.#names.size > this.#maxVertices) throw tooManyVertices(this.#maxVertices);
   }
 
-  /** addEdge for ids returned by addVertex, for callers that already hold ids (generators, tests). */
+  /** addEdge for ids of the name table (addVertex, or a parser interning names itself). */
   addEdgeById(from: number, to: number): AddEdgeResult {
     this.#assertOpen();
-    const vertexCount = this.#names.length;
+    const vertexCount = this.#names.size;
     if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && to >= 0)) {
       throw new TrawlError('internal', `edge ids must be vertex ids, got ${from} → ${to}`);
     }
@@ -125,10 +129,8 @@ export class GraphBuilder {
     }
     if (from === to) {
       if (this.#selfLoops === 'reject') {
-        throw new InputError(`self-loop on vertex ${this.#names[from]}`, 'graph', {
-          from: this.#names[from],
-          to: this.#names[to],
-        });
+        const name = this.#names.nameOf(from);
+        throw new InputError(`self-loop on vertex ${name}`, 'graph', { from: name, to: name });
       }
       this.#droppedSelfLoops++;
       return 'self-loop';
@@ -146,11 +148,23 @@ export class GraphBuilder {
     return 'added';
   }
 
-  /** Freezes the graph. A builder builds once: the graph takes over its name table. */
-  build(): Graph {
+  /**
+   * Freezes the graph. A builder builds once: the graph takes over its name table.
+   * `vertexCount`, when larger than the names interned, adds unnamed vertices after the named ones (an
+   * edges file's declared count: vertices no edge names, isolated, so dangling in PageRank).
+   */
+  build(options: { vertexCount?: number } = {}): Graph {
     this.#assertOpen();
+    const namedVertexCount = this.#names.size;
+    const vertexCount = options.vertexCount ?? namedVertexCount;
+    if (!(Number.isSafeInteger(vertexCount) && vertexCount >= namedVertexCount)) {
+      throw new TrawlError(
+        'internal',
+        `vertexCount ${vertexCount} is fewer than the ${namedVertexCount} vertices named`,
+      );
+    }
+    if (vertexCount > this.#maxVertices) throw tooManyVertices(this.#maxVertices);
     this.#built = true;
-    const vertexCount = this.#names.length;
     const addedEdges = this.#edgeCount;
     const from = this.#from;
     const to = this.#to;
@@ -200,15 +214,13 @@ export class GraphBuilder {
       for (let j = outOffsets[u]!; j < end; j++) inSources[cursor[targets[j]!]!++] = u;
     }
 
+    const table = this.#names;
     return {
       vertexCount,
+      namedVertexCount,
       edgeCount,
-      names: this.#names,
-      indexOf: (name: string) => {
-        const slot = this.#findName(name, 0, name.length, hashRange(name, 0, name.length));
-        const id = this.#nameSlots[2 * slot]!;
-        return id === EMPTY ? undefined : id;
-      },
+      names: table.freeze(),
+      indexOf: (name: string) => table.indexOf(name),
       outOffsets,
       outTargets: targets,
       inOffsets,
@@ -223,15 +235,17 @@ export class GraphBuilder {
   // Error path only: the repeat with the smallest ordinal, found by replaying the edges in order.
   #firstDuplicate(): InputError {
     const seen = new Set<number>();
-    const n = this.#names.length;
+    const n = this.#names.size;
     for (let e = 0; e < this.#edgeCount; e++) {
       const from = this.#from[e]!;
       const to = this.#to[e]!;
       const key = from * n + to; // < 2^62 in theory; exact while n < 2^26, and only a hint beyond.
       if (seen.has(key) && this.#hasEarlier(e, from, to)) {
-        return new InputError(`duplicate edge ${this.#names[from]} → ${this.#names[to]}`, 'graph', {
-          from: this.#names[from],
-          to: this.#names[to],
+        const fromName = this.#names.nameOf(from);
+        const toName = this.#names.nameOf(to);
+        return new InputError(`duplicate edge ${fromName} → ${toName}`, 'graph', {
+          from: fromName,
+          to: toName,
           edge: e,
         });
       }
@@ -243,54 +257,6 @@ export class GraphBuilder {
   #hasEarlier(edge: number, from: number, to: number): boolean {
     for (let e = 0; e < edge; e++) if (this.#from[e] === from && this.#to[e] === to) return true;
     return false;
-  }
-
-  #intern(text: string, start: number, end: number): number {
-    const hash = hashRange(text, start, end);
-    const slot = this.#findName(text, start, end, hash);
-    const known = this.#nameSlots[2 * slot]!;
-    if (known !== EMPTY) return known;
-    this.#assertOpen();
-    const id = this.#names.length;
-    if (id >= this.#maxVertices) {
-      throw new InputError(`graph has more than ${this.#maxVertices} vertices`, 'graph', {
-        maxVertices: this.#maxVertices,
-      });
-    }
-    this.#names.push(start === 0 && end === text.length ? text : text.slice(start, end));
-    this.#nameSlots[2 * slot] = id;
-    this.#nameSlots[2 * slot + 1] = hash;
-    if (4 * this.#names.length > this.#nameSlots.length) this.#growNameSlots();
-    return id;
-  }
-
-  // The slot holding the id of the name text[start, end), or the free slot where it belongs.
-  #findName(text: string, start: number, end: number, hash: number): number {
-    const slots = this.#nameSlots;
-    const names = this.#names;
-    const mask = (slots.length >> 1) - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const id = slots[2 * slot]!;
-      if (id === EMPTY) return slot;
-      if (slots[2 * slot + 1] !== hash) continue;
-      if (sameText(names[id]!, text, start, end)) return slot;
-    }
-  }
-
-  #growNameSlots(): void {
-    const old = this.#nameSlots;
-    const slots = new Int32Array(2 * old.length).fill(EMPTY);
-    const mask = (slots.length >> 1) - 1;
-    for (let i = 0; i < old.length; i += 2) {
-      const id = old[i]!;
-      if (id === EMPTY) continue;
-      const hash = old[i + 1]!;
-      let slot = hash & mask;
-      while (slots[2 * slot] !== EMPTY) slot = (slot + 1) & mask;
-      slots[2 * slot] = id;
-      slots[2 * slot + 1] = hash;
-    }
-    this.#nameSlots = slots;
   }
 
   #assertOpen(): void {
@@ -308,13 +274,6 @@ export class GraphBuilder {
   }
 }
 
-function sameText(name: string, text: string, start: number, end: number): boolean {
-  const length = end - start;
-  if (name.length !== length) return false;
-  for (let i = 0; i < length; i++) if (name.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  return true;
-}
-
 // Most adjacencies are short: insertion sort in place, the engine's typed-array sort for the long ones.
 function sortRange(values: Int32Array, start: number, end: number): void {
   if (end - start > INSERTION_SORT_MAX) {
@@ -330,16 +289,6 @@ function sortRange(values: Int32Array, start: number, end: number): void {
     }
     values[j + 1] = value;
   }
-}
-
-// FNV-1a over UTF-16 code units, then a final avalanche so the low bits used as the slot are mixed.
-function hashRange(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h | 0;
 }
 
 function prefixSums(counts: Int32Array): Int32Array {

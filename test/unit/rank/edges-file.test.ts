@@ -28,9 +28,12 @@ function rejectsAtLine(line: number, pattern: RegExp) {
 test('parses the header, edges, comments and blank lines', async () => {
   const { graph, declaredVertices } = await parseEdgesFile(sample);
   assert.equal(declaredVertices, 4);
-  assert.equal(graph.vertexCount, 3);
+  // N is the declared 4: the fourth vertex is named by no edge, so it is unnamed (and isolated).
+  assert.equal(graph.vertexCount, 4);
+  assert.equal(graph.namedVertexCount, 3);
   assert.equal(graph.edgeCount, 4);
-  assert.deepEqual([...graph.outDegree], [2, 1, 1]);
+  assert.deepEqual([...graph.outDegree], [2, 1, 1, 0]);
+  assert.deepEqual([...graph.inDegree], [1, 1, 2, 0]);
   assert.deepEqual(graph.names, ['a', 'b', 'c']);
 });
 
@@ -100,8 +103,16 @@ test('writeEdgesFile round-trips through the parser', async () => {
   assert.equal(text, '4\nx y\nx z\ny z\nz x\n');
   const back = await parseEdgesFile(text.split('\n'));
   assert.equal(back.declaredVertices, 4);
+  assert.equal(back.graph.vertexCount, 4);
   assert.equal(back.graph.edgeCount, 4);
   assert.deepEqual(back.graph.names, ['x', 'y', 'z']);
+  // The isolated vertex lost its name, not its rank: same PageRank, bit for bit, vertex by vertex.
+  const before = pageRank(graph, { epsilon: 1e-12 }).ranks;
+  const after = pageRank(back.graph, { epsilon: 1e-12 }).ranks;
+  for (const name of ['x', 'y', 'z']) {
+    assert.equal(after[back.graph.indexOf(name)!], before[graph.indexOf(name)!], name);
+  }
+  assert.equal(after[3], before[graph.indexOf('isolated')!]);
   const spaced = new GraphBuilder();
   spaced.addEdge('a b', 'c');
   assert.throws(() => writeEdgesFile(spaced.build()), InputError);
@@ -178,3 +189,39 @@ function countElements(xml: string): number {
   assert.deepEqual(stack, []);
   return count;
 }
+
+test('parseEdgesStream: lines cut across chunks, the header limit, byte-long lines and bad UTF-8', async () => {
+  const text = '\ufeff# header next\n3\r\nalpha beta\r\n\r\nbeta  gamma\n# done\ngamma alpha';
+  const bytes = Buffer.from(text);
+  for (const size of [1, 2, 3, 5, 64]) {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+    const { graph } = await parseEdgesStream(chunks);
+    assert.deepEqual(graph.names, ['alpha', 'beta', 'gamma'], `chunks of ${size}`);
+    assert.equal(graph.edgeCount, 3);
+    await assert.rejects(
+      parseEdgesStream([...chunks, Buffer.from('\nalpha beta')]),
+      rejectsAtLine(8, /duplicate edge alpha → beta/),
+    );
+    await assert.rejects(
+      parseEdgesStream([...chunks, Buffer.from('\nbad line here\n')]),
+      rejectsAtLine(8, /expected "from to", got "bad line here"/),
+    );
+  }
+  // N is the graph's size, so it may not pass the vertex limit, named or not
+  await assert.rejects(parseEdgesStream(['5\na b\n'], { maxVertices: 4 }), (e: unknown) => {
+    return e instanceof InputError && e.detail?.line === 1 && e.detail?.maxVertices === 4;
+  });
+  // the stream's limit counts bytes: ü is 2
+  await assert.rejects(parseEdgesStream(['2\nüü ab\n'], { maxLineLength: 6 }), rejectsAtLine(2, /6 bytes/));
+  await assert.rejects(
+    parseEdgesStream(['2\nabcd', 'efgh', 'ijkl'], { maxLineLength: 7 }),
+    rejectsAtLine(2, /7 bytes/),
+  );
+  assert.equal((await parseEdgesStream(['2\nüü ab\r\n'], { maxLineLength: 7 })).graph.edgeCount, 1);
+  // A byte that is not UTF-8 reads as U+FFFD, as the text would: two spellings of it are one vertex.
+  const bad = Buffer.concat([Buffer.from('3\na\xff b\n', 'latin1'), Buffer.from('b a\ufffd\nb c\n')]);
+  const { graph } = await parseEdgesStream([bad]);
+  assert.deepEqual(graph.names, ['a\ufffd', 'b', 'c']);
+  assert.equal(graph.edgeCount, 3);
+});

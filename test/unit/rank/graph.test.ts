@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GraphBuilder } from '../../../src/crawler/rank/graph.js';
+import { StringNameTable, Utf8NameTable } from '../../../src/crawler/rank/names.js';
 import { InputError, TrawlError } from '../../../src/errors.js';
 
 test('build lays out out- and in-edges as CSR with interned names', () => {
@@ -84,12 +85,55 @@ test('limits and one build per builder', () => {
 });
 
 test('names interned by content, not by string identity, across many vertices', () => {
-  const builder = new GraphBuilder();
-  for (let i = 0; i < 5000; i++) builder.addVertex(`https://example.org/page/${i}`);
-  const line = 'https://example.org/page/4999 https://example.org/page/7';
-  builder.addEdgeFromSlices(line, 0, 29, 30, line.length);
-  const graph = builder.build();
-  assert.equal(graph.vertexCount, 5000);
-  assert.equal(graph.outTargets[graph.outOffsets[4999]!], 7);
-  for (let i = 0; i < 5000; i += 499) assert.equal(graph.indexOf(`https://example.org/page/${i}`), i);
+  for (const table of [new StringNameTable(), new Utf8NameTable()]) {
+    const builder = new GraphBuilder({}, table);
+    for (let i = 0; i < 5000; i++) builder.addVertex(`https://example.org/page/${i}`);
+    const line = 'https://example.org/page/4999 https://example.org/page/7';
+    builder.addEdge(line.slice(0, 29), line.slice(30));
+    builder.addVertex('Zürich Ωmega');
+    const graph = builder.build();
+    assert.equal(graph.vertexCount, 5001);
+    assert.equal(graph.outTargets[graph.outOffsets[4999]!], 7);
+    for (let i = 0; i < 5000; i += 499) assert.equal(graph.indexOf(`https://example.org/page/${i}`), i);
+    assert.equal(graph.indexOf('Zürich Ωmega'), 5000);
+    assert.equal(graph.names[5000], 'Zürich Ωmega');
+    assert.equal(graph.indexOf('https://example.org/page/'), undefined);
+  }
+});
+
+test('the UTF-8 table looks names up inside a byte buffer and decodes each name once', () => {
+  const table = new Utf8NameTable();
+  const bytes = Buffer.from('alpha beta alpha Ωmega');
+  assert.equal(table.internBytes(bytes, 0, 5), 0);
+  assert.equal(table.internBytes(bytes, 6, 10), 1);
+  assert.equal(table.internBytes(bytes, 11, 16), 0);
+  assert.equal(table.internBytes(bytes, 17, bytes.length), 2);
+  assert.equal(table.isName(0, bytes, 11, 16), true);
+  assert.equal(table.isName(1, bytes, 11, 16), false);
+  assert.equal(table.nameOf(2), 'Ωmega');
+  assert.deepEqual(table.freeze(), ['alpha', 'beta', 'Ωmega']);
+  const ascii = new Utf8NameTable();
+  for (let i = 0; i < 3000; i++) ascii.internString(`v${i}`);
+  const names = ascii.freeze();
+  assert.equal(names.length, 3000);
+  assert.equal(names[2999], 'v2999');
+  assert.equal(ascii.indexOf('v1234'), 1234);
+});
+
+test('build({ vertexCount }) adds unnamed, isolated vertices after the named ones', () => {
+  const builder = new GraphBuilder({ maxVertices: 5 });
+  builder.addEdge('a', 'b');
+  const graph = builder.build({ vertexCount: 4 });
+  assert.equal(graph.vertexCount, 4);
+  assert.equal(graph.namedVertexCount, 2);
+  assert.deepEqual(graph.names, ['a', 'b']);
+  assert.deepEqual([...graph.outDegree], [1, 0, 0, 0]);
+  assert.deepEqual([...graph.inDegree], [0, 1, 0, 0]);
+  assert.deepEqual([...graph.outOffsets], [0, 1, 1, 1, 1]);
+  const few = new GraphBuilder();
+  few.addEdge('a', 'b');
+  assert.throws(() => few.build({ vertexCount: 1 }), TrawlError);
+  const limited = new GraphBuilder({ maxVertices: 3 });
+  limited.addEdge('a', 'b');
+  assert.throws(() => limited.build({ vertexCount: 4 }), InputError);
 });

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { isFinished, type NormalizedCrawlRequest } from '../crawler/crawl-request.js';
-import { extractMainContent, htmlToMarkdown } from '../crawler/extract/index.js';
+import { pageMarkdown } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
@@ -227,11 +227,7 @@ export class CrawlService implements CrawlReader {
     let markdown: string | null | undefined;
     if (wanted.has('markdown')) {
       // the main content by the crawl's own extraction method, links resolved against the page
-      const pageUrl = row.final_url ?? row.url;
-      const main = parsable
-        ? extractMainContent(html!, { method: stored.extract.method, baseUrl: pageUrl })
-        : null;
-      markdown = main ? htmlToMarkdown(main.html, pageUrl) : null;
+      markdown = parsable ? pageMarkdown(html!, row.final_url ?? row.url, stored.extract.method) : null;
     }
     if (!wanted.has('html')) html = undefined;
     let text: string | null | undefined;

@@ -5,6 +5,7 @@
 // node-html-markdown took 120 s (it grows faster than the input) and turndown 1.8 s, and a page is hostile.
 import { createRequire } from 'node:module';
 import TurndownService from 'turndown';
+import { type ExtractionMethod, extractMainContent } from './extract.js';
 
 /** The DOM element turndown hands its rules (the lib has no DOM types here). */
 type Element = { getAttribute(name: string): string | null };
@@ -73,4 +74,12 @@ export function htmlToMarkdown(html: string, baseUrl?: string): string {
     converters.set(key, service);
   }
   return service.turndown(html).trim();
+}
+
+/**
+ * A crawled page's main content as Markdown: extracted by the crawl's `method`, links resolved against the
+ * page's URL (after redirects). The one recipe of GET …/pages/:pageId?include=markdown and the JSONL export's.
+ */
+export function pageMarkdown(html: string, pageUrl: string, method: ExtractionMethod): string {
+  return htmlToMarkdown(extractMainContent(html, { method, baseUrl: pageUrl }).html, pageUrl);
 }

@@ -153,11 +153,7 @@ export async function openRuntime(
     },
     jobThresholds: { uploadBytes: config.rankJobUploadBytes, crawlLinks: config.rankJobCrawlLinks },
   });
-  const exports = new CrawlExportService({
-    crawls,
-    repository: new CrawlsRepository(db.pool),
-    maxConcurrent: config.exportConcurrency,
-  });
+
   const reports = new CrawlReportService({
     crawls,
     stats: crawlStats,
@@ -174,6 +170,12 @@ export async function openRuntime(
     onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
   });
   const extraction = new ExtractionService(documents, cpu);
+  const exports = new CrawlExportService({
+    crawls,
+    repository: new CrawlsRepository(db.pool),
+    cpu,
+    maxConcurrent: config.exportConcurrency,
+  });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
   const corporaRepository = new CorporaRepository(db.pool);
   const corpora = new CorpusService({

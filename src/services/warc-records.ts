@@ -1,0 +1,188 @@
+// A crawl's pages as WARC 1.1 records (ISO 28500:2017; docs/reference.md#warc), built and serialized by
+// webrecorder's warcio, each record its own gzip member (so a reader may seek to any record). Per fetched page:
+// a request record and a response record, or a revisit record for a copy of another page's body. What trawl
+// stores is written as it is, and said so: the body is kept with its Content-Encoding undone, so the header
+// block is rewritten to describe the stored payload (the originals kept as X-Archive-Orig-*), WARC-Truncated
+// marks a body cut at the crawl's byte cap ("length") or not kept ("unspecified"), and the payload digest is
+// that of the stored bytes. Record ids are derived from the crawl, page and record kind: an export of a
+// finished crawl is the same bytes every time.
+import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback } from 'node:zlib';
+import { WARC_1_1, WARCRecord, WARCSerializer } from 'warcio';
+import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
+import { REQUEST_HEADERS } from '../crawler/fetch/index.js';
+import type { PageRow, StoredResponseRow } from '../db/crawls-repo.js';
+
+const gunzip = promisify(gunzipCallback);
+
+/** The kinds of record a crawl's WARC holds (a record id is derived from one of them). */
+export type WarcRecordKind = 'warcinfo' | 'request' | 'response';
+
+/**
+ * A record's id, `<urn:uuid:…>`: a name-based UUID (RFC 9562 §5.5, SHA-1) of the crawl, page and record
+ * kind, so the same record of the same crawl has the same id in every export.
+ */
+export function warcRecordId(crawlId: string, pageId: number | null, kind: WarcRecordKind): string {
+  const hash = createHash('sha1')
+    .update(`trawl/${crawlId}/${pageId ?? ''}/${kind}`)
+    .digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `<urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}>`;
+}
+
+/** Headers describing the stored body rather than the wire: it is decoded (no Content-Encoding) and whole. */
+const WIRE_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'content-length']);
+
+/**
+ * The response's header block as written: the headers received, those that describe the wire moved to
+ * X-Archive-Orig-* (unless they still hold for the stored payload) and Content-Length set to the payload's.
+ * Without stored headers (a crawl that kept none for this page) a block rebuilt from the page row.
+ */
+export function storedHeaderBlock(
+  headers: Array<[string, string]> | null,
+  contentType: string | null,
+  payloadBytes: number,
+): Array<[string, string]> {
+  const length = String(payloadBytes);
+  if (headers === null) {
+    return [
+      ...(contentType !== null ? [['content-type', contentType] as [string, string]] : []),
+      ['content-length', length],
+    ];
+  }
+  const block: Array<[string, string]> = [];
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-length' && value.trim() === length) continue;
+    block.push(WIRE_HEADERS.has(lower) ? [`x-archive-orig-${lower}`, value] : [name, value]);
+  }
+  block.push(['content-length', length]);
+  return block;
+}
+
+/** What every record of one export shares. */
+export interface WarcExport {
+  crawlId: string;
+  request: NormalizedCrawlRequest;
+  createdAt: Date;
+  filename: string;
+}
+
+async function serialized(record: WARCRecord): Promise<Uint8Array> {
+  return WARCSerializer.serialize(record, { gzip: true });
+}
+
+/** The first record: what the file is, what made it, and what of the responses was kept. */
+export async function warcinfoRecord(warc: WarcExport): Promise<Uint8Array> {
+  const { request } = warc;
+  const kept = request.store.warc
+    ? "every response's headers and body as read; documents the crawl does not download (PDF, images) are headers only"
+    : "every response's headers and the bodies of HTML pages (store.html); other responses' bodies were not kept";
+  const record = WARCRecord.createWARCInfo(
+    {
+      filename: warc.filename,
+      date: warc.createdAt.toISOString(),
+      warcVersion: WARC_1_1,
+      warcHeaders: { 'WARC-Record-ID': warcRecordId(warc.crawlId, null, 'warcinfo') },
+    },
+    {
+      software: 'trawl',
+      format: 'WARC File Format 1.1',
+      conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+      isPartOf: `trawl crawl ${warc.crawlId}`,
+      robots: request.politeness.respectRobots ? 'obey' : 'ignore',
+      'http-header-user-agent': request.politeness.userAgent,
+      'trawl-stored': kept,
+      'trawl-payload':
+        'bodies are stored with their Content-Encoding undone: Content-Encoding, Transfer-Encoding and a differing Content-Length are moved to X-Archive-Orig-*, Content-Length is the payload\'s, and WARC-Payload-Digest is that of the stored bytes; WARC-Truncated "length" marks a body cut at fetch.maxBytes, "unspecified" one not kept; a response whose headers were not kept has a block rebuilt from the page record (Content-Type, Content-Length)',
+      'trawl-redirects':
+        'a redirected page is written at its final URL; the hops before it are in the page record (GET /v1/crawls/:id/pages/:pageId), not in this file',
+    },
+  );
+  return serialized(record);
+}
+
+/**
+ * A fetched page's records, serialized and gzipped: its request, then its response (or, for a copy of an
+ * earlier page's body, a revisit of that page's response). A page without an HTTP answer has none.
+ */
+export async function pageRecords(
+  warc: WarcExport,
+  row: PageRow,
+  stored: StoredResponseRow | undefined,
+): Promise<Uint8Array[]> {
+  if (row.status === null || row.fetched_at === null) return [];
+  const target = row.final_url ?? row.url;
+  const date = row.fetched_at.toISOString();
+  const warcinfoId = warcRecordId(warc.crawlId, null, 'warcinfo');
+  const responseId = warcRecordId(warc.crawlId, row.id, 'response');
+  const url = new URL(target);
+  const request = WARCRecord.create(
+    {
+      url: target,
+      date,
+      type: 'request',
+      warcVersion: WARC_1_1,
+      warcHeaders: {
+        'WARC-Record-ID': warcRecordId(warc.crawlId, row.id, 'request'),
+        'WARC-Concurrent-To': responseId,
+        'WARC-Warcinfo-ID': warcinfoId,
+      },
+      statusline: `GET ${url.pathname}${url.search} HTTP/1.1`,
+      httpHeaders: [
+        ['host', url.host],
+        ['user-agent', warc.request.politeness.userAgent],
+        ...Object.entries(REQUEST_HEADERS),
+      ],
+    },
+    [],
+  );
+  const statusline = `HTTP/1.1 ${row.status} ${STATUS_CODES[row.status] ?? ''}`.trimEnd();
+  const headers = stored?.headers ?? null;
+  let response: WARCRecord;
+  if (stored?.original_id != null && row.sha256 !== null) {
+    // the same body as an earlier page (identical-payload-digest profile): the headers, no payload
+    response = WARCRecord.create({
+      url: target,
+      date,
+      type: 'revisit',
+      warcVersion: WARC_1_1,
+      refersToUrl: stored.original_url!,
+      refersToDate: stored.original_fetched_at!.toISOString(),
+      warcHeaders: {
+        'WARC-Record-ID': responseId,
+        'WARC-Refers-To': warcRecordId(warc.crawlId, Number(stored.original_id), 'response'),
+        'WARC-Payload-Digest': `sha256:${row.sha256}`,
+        'WARC-Warcinfo-ID': warcinfoId,
+      },
+      statusline,
+      httpHeaders: storedHeaderBlock(headers, row.content_type, row.bytes ?? 0),
+    });
+  } else {
+    const payload = stored?.body_gzip ? await gunzip(stored.body_gzip) : null;
+    const bodySent = (row.bytes ?? 0) > 0;
+    const truncated =
+      payload === null ? (bodySent ? 'unspecified' : null) : stored?.truncated ? 'length' : null;
+    response = WARCRecord.create(
+      {
+        url: target,
+        date,
+        type: 'response',
+        warcVersion: WARC_1_1,
+        warcHeaders: {
+          'WARC-Record-ID': responseId,
+          'WARC-Warcinfo-ID': warcinfoId,
+          ...(truncated ? { 'WARC-Truncated': truncated } : {}),
+        },
+        statusline,
+        httpHeaders: storedHeaderBlock(headers, row.content_type, payload?.length ?? 0),
+      },
+      payload ? [payload] : [],
+    );
+  }
+  return [await serialized(request), await serialized(response)];
+}

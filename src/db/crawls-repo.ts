@@ -83,6 +83,8 @@ export interface PageRow {
 export interface StoredResponseRow {
   id: string;
   truncated: boolean;
+  /** The redirects followed (or refused) on the way, in order: each hop's URL and 3xx status. */
+  redirects: Array<{ url: string; status: number }> | null;
   /** [[name, value], …] as received; null: not kept (store.html and store.warc off, or before they were) */
   headers: Array<[string, string]> | null;
   body_gzip: Buffer | null;

@@ -1,6 +1,7 @@
 // A crawl's pages as WARC 1.1 records (ISO 28500:2017; docs/reference.md#warc), built and serialized by
 // webrecorder's warcio, each record its own gzip member (so a reader may seek to any record). Per fetched page:
-// a request record and a response record, or a revisit record for a copy of another page's body. What trawl
+// a request and a response record for each redirect hop, then for its own answer a request record and a
+// response record, or a revisit record for a copy of another page's body. What trawl
 // stores is written as it is, and said so: the body is kept with its Content-Encoding undone, so the header
 // block is rewritten to describe the stored payload (the originals kept as X-Archive-Orig-*), WARC-Truncated
 // marks a body cut at the crawl's byte cap ("length") or not kept ("unspecified"), and the payload digest is
@@ -17,8 +18,11 @@ import type { PageRow, StoredResponseRow } from '../db/crawls-repo.js';
 
 const gunzip = promisify(gunzipCallback);
 
-/** The kinds of record a crawl's WARC holds (a record id is derived from one of them). */
-export type WarcRecordKind = 'warcinfo' | 'request' | 'response';
+/**
+ * The kinds of record a crawl's WARC holds (a record id is derived from one of them): a page's own exchange,
+ * or the nth redirect hop before it (`request@0`, `response@0`, …).
+ */
+export type WarcRecordKind = 'warcinfo' | 'request' | 'response' | `${'request' | 'response'}@${number}`;
 
 /**
  * A record's id, `<urn:uuid:…>`: a name-based UUID (RFC 9562 §5.5, SHA-1) of the crawl, page and record
@@ -100,7 +104,7 @@ export async function warcinfoRecord(warc: WarcExport): Promise<Uint8Array> {
       'trawl-payload':
         'bodies are stored with their Content-Encoding undone: Content-Encoding, Transfer-Encoding and a differing Content-Length are moved to X-Archive-Orig-*, Content-Length is the payload\'s, and WARC-Payload-Digest is that of the stored bytes; WARC-Truncated "length" marks a body cut at fetch.maxBytes, "unspecified" one not kept; a response whose headers were not kept has a block rebuilt from the page record (Content-Type, Content-Length)',
       'trawl-redirects':
-        'a redirected page is written at its final URL; the hops before it are in the page record (GET /v1/crawls/:id/pages/:pageId), not in this file',
+        "a redirected page is written at its final URL; each hop before it is a request and a response record at its own URL whose header block is rebuilt from the page record (Location and Content-Length: 0; the hop's other headers were not kept)",
     },
   );
   return serialized(record);
@@ -120,28 +124,47 @@ export async function pageRecords(
   const date = row.fetched_at.toISOString();
   const warcinfoId = warcRecordId(warc.crawlId, null, 'warcinfo');
   const responseId = warcRecordId(warc.crawlId, row.id, 'response');
-  const url = new URL(target);
-  const request = WARCRecord.create(
-    {
-      url: target,
-      date,
-      type: 'request',
-      warcVersion: WARC_1_1,
-      warcHeaders: {
-        'WARC-Record-ID': warcRecordId(warc.crawlId, row.id, 'request'),
-        'WARC-Concurrent-To': responseId,
-        'WARC-Warcinfo-ID': warcinfoId,
-      },
-      statusline: `GET ${url.pathname}${url.search} HTTP/1.1`,
-      httpHeaders: [
-        ['host', url.host],
-        ['user-agent', warc.request.politeness.userAgent],
-        ...Object.entries(REQUEST_HEADERS),
-      ],
-    },
-    [],
+  const records: Uint8Array[] = [];
+  const hops = redirectHops(stored?.redirects ?? null, target);
+  for (const [index, hop] of hops.entries()) {
+    const hopResponseId = warcRecordId(warc.crawlId, row.id, `response@${index}`);
+    records.push(
+      await serialized(
+        requestRecord(
+          warc,
+          hop.url,
+          date,
+          warcRecordId(warc.crawlId, row.id, `request@${index}`),
+          hopResponseId,
+        ),
+      ),
+      await serialized(
+        WARCRecord.create(
+          {
+            url: hop.url,
+            date,
+            type: 'response',
+            warcVersion: WARC_1_1,
+            warcHeaders: { 'WARC-Record-ID': hopResponseId, 'WARC-Warcinfo-ID': warcinfoId },
+            statusline: statusLine(hop.status),
+            httpHeaders: [
+              ['location', hops[index + 1]?.url ?? target],
+              ['content-length', '0'],
+            ],
+          },
+          [],
+        ),
+      ),
+    );
+  }
+  const request = requestRecord(
+    warc,
+    target,
+    date,
+    warcRecordId(warc.crawlId, row.id, 'request'),
+    responseId,
   );
-  const statusline = `HTTP/1.1 ${row.status} ${STATUS_CODES[row.status] ?? ''}`.trimEnd();
+  const statusline = statusLine(row.status);
   const headers = stored?.headers ?? null;
   let response: WARCRecord;
   if (stored?.original_id != null && row.sha256 !== null) {
@@ -184,5 +207,53 @@ export async function pageRecords(
       payload ? [payload] : [],
     );
   }
-  return [await serialized(request), await serialized(response)];
+  records.push(await serialized(request), await serialized(response));
+  return records;
+}
+
+/**
+ * The redirect hops answered before the page's own exchange at `target`. A refused redirect is the page's own
+ * answer (its 3xx is the response at `target`), so a last hop at `target` is not one of them.
+ */
+export function redirectHops(
+  redirects: Array<{ url: string; status: number }> | null,
+  target: string,
+): Array<{ url: string; status: number }> {
+  if (!redirects) return [];
+  return redirects.at(-1)?.url === target ? redirects.slice(0, -1) : redirects;
+}
+
+function statusLine(status: number): string {
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
+}
+
+/** What the fetcher sent for `target` (fetch/fetcher.ts): GET, Host, the crawl's User-Agent, Accept*. */
+function requestRecord(
+  warc: WarcExport,
+  target: string,
+  date: string,
+  id: string,
+  responseId: string,
+): WARCRecord {
+  const url = new URL(target);
+  return WARCRecord.create(
+    {
+      url: target,
+      date,
+      type: 'request',
+      warcVersion: WARC_1_1,
+      warcHeaders: {
+        'WARC-Record-ID': id,
+        'WARC-Concurrent-To': responseId,
+        'WARC-Warcinfo-ID': warcRecordId(warc.crawlId, null, 'warcinfo'),
+      },
+      statusline: `GET ${url.pathname}${url.search} HTTP/1.1`,
+      httpHeaders: [
+        ['host', url.host],
+        ['user-agent', warc.request.politeness.userAgent],
+        ...Object.entries(REQUEST_HEADERS),
+      ],
+    },
+    [],
+  );
 }

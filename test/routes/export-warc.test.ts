@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { WARCParser } from 'warcio';
 import type { Runtime } from '../../src/runtime.js';
-import { storedHeaderBlock, warcRecordId } from '../../src/services/warc-records.js';
+import { redirectHops, storedHeaderBlock, warcRecordId } from '../../src/services/warc-records.js';
 import { build, waitForCrawl } from '../helper.js';
 import { eventually } from '../support/eventually.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
@@ -57,13 +57,14 @@ interface PageTableRow {
   truncated: boolean;
   duplicate_of: string | null;
   fetched_at: Date | null;
+  redirects: Array<{ url: string; status: number }> | null;
   body_gzip: Buffer | null;
 }
 
 async function pageTable(runtime: Runtime, crawlId: string): Promise<PageTableRow[]> {
   const { rows } = await runtime.db.pool.query<PageTableRow>(
     `SELECT p.id, p.url, p.final_url, p.type, p.status, p.sha256, p.bytes, p.truncated, p.duplicate_of,
-            p.fetched_at, coalesce(c.html_gzip, r.body_gzip) AS body_gzip
+            p.fetched_at, p.redirects, coalesce(c.html_gzip, r.body_gzip) AS body_gzip
      FROM pages p LEFT JOIN page_contents c ON c.page_id = p.id LEFT JOIN page_responses r ON r.page_id = p.id
      WHERE p.crawl_id = $1 ORDER BY p.id`,
     [crawlId],
@@ -81,13 +82,28 @@ function checkWarc(crawlId: string, records: ReadRecord[], pages: PageTableRow[]
   assert.equal(records[0]!.warc.get('WARC/1.1') ?? 'WARC/1.1', 'WARC/1.1');
   const byId = new Map(pages.map((page) => [page.id, page]));
   const fetched = pages.filter((page) => page.status !== null);
-  assert.equal(records.length, 1 + 2 * fetched.length, 'a request and a response per fetched page');
   let bodies = 0;
-  for (const [index, page] of fetched.entries()) {
-    const request = records[1 + 2 * index]!;
-    const response = records[2 + 2 * index]!;
+  let at = 1;
+  for (const page of fetched) {
     const pageId = Number(page.id);
     const target = page.final_url ?? page.url;
+    // each redirect hop first: a request and a 3xx response at the hop's URL, Location the next URL
+    const hops = redirectHops(page.redirects, target);
+    if (page.redirects?.length)
+      assert.equal(page.redirects[0]!.url, page.url, 'the hops start at the page URL');
+    for (const [index, hop] of hops.entries()) {
+      const [hopRequest, hopResponse] = [records[at++]!, records[at++]!];
+      assert.equal(hopRequest.type, 'request');
+      assert.equal(hopRequest.id, warcRecordId(crawlId, pageId, `request@${index}`));
+      assert.equal(hopRequest.target, hop.url);
+      assert.equal(hopResponse.type, 'response');
+      assert.equal(hopResponse.id, warcRecordId(crawlId, pageId, `response@${index}`));
+      assert.equal(hopResponse.target, hop.url);
+      assert.equal(hopResponse.status, hop.status);
+      assert.equal(hopResponse.http.get('location'), hops[index + 1]?.url ?? target);
+    }
+    const request = records[at++]!;
+    const response = records[at++]!;
     assert.equal(request.type, 'request');
     assert.equal(request.id, warcRecordId(crawlId, pageId, 'request'));
     assert.equal(request.target, target);
@@ -125,6 +141,7 @@ function checkWarc(crawlId: string, records: ReadRecord[], pages: PageTableRow[]
       assert.equal(response.warc.get('WARC-Truncated'), (page.bytes ?? 0) > 0 ? 'unspecified' : undefined);
     }
   }
+  assert.equal(at, records.length, 'no other records');
   return { bodies };
 }
 
@@ -207,7 +224,7 @@ test('a crawl exported as WARC, read back record by record', { timeout: 240_000 
     method: 'POST',
     url: '/v1/crawls',
     payload: crawlRequestFor(web, {
-      maxPages: 80,
+      maxPages: 400,
       store: { warc: true },
       fetch: { maxBytes: 200_000 },
     }),
@@ -232,6 +249,12 @@ test('a crawl exported as WARC, read back record by record', { timeout: 240_000 
   assert.ok(
     records.some((record) => record.type === 'revisit'),
     'duplicates are revisits',
+  );
+  assert.ok(
+    pages.some(
+      (page) => page.status === 200 && redirectHops(page.redirects, page.final_url ?? page.url).length > 0,
+    ),
+    'the crawl followed redirects',
   );
   assert.ok(
     pages.some((page) => page.type === 'INVALID' && page.status === 404 && page.body_gzip !== null),

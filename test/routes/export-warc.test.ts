@@ -8,9 +8,15 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { WARCParser } from 'warcio';
+import { WARC_1_1, WARCParser, WARCRecord, WARCSerializer } from 'warcio';
+import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
 import type { Runtime } from '../../src/runtime.js';
-import { redirectHops, storedHeaderBlock, warcRecordId } from '../../src/services/warc-records.js';
+import {
+  redirectHops,
+  serialized,
+  storedHeaderBlock,
+  warcRecordId,
+} from '../../src/services/warc-records.js';
 import { build, waitForCrawl } from '../helper.js';
 import { eventually } from '../support/eventually.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
@@ -192,6 +198,37 @@ test('storedHeaderBlock describes the stored payload and keeps the wire headers 
     ['content-type', 'text/html'],
     ['content-length', '5'],
   ]);
+});
+
+test('records are the bytes warcio writes with its own digests, gzipped member by member', async () => {
+  const payload = Buffer.from('<html><body>héllo</body></html>');
+  const make = (type: 'response' | 'request' | 'revisit') =>
+    WARCRecord.create(
+      {
+        url: 'http://127.0.0.1:1/a?b=c',
+        date: '2026-11-26T12:00:00.123Z',
+        type,
+        warcVersion: WARC_1_1,
+        warcHeaders: {
+          'WARC-Record-ID': warcRecordId('c', 1, 'response'),
+          ...(type === 'revisit' ? { 'WARC-Payload-Digest': 'sha256:00' } : {}),
+        },
+        statusline: type === 'request' ? 'GET /a?b=c HTTP/1.1' : 'HTTP/1.1 200 OK',
+        httpHeaders: [
+          ['content-type', 'text/html'],
+          ['x-archive-orig-content-encoding', 'gzip'],
+        ],
+        ...(type === 'revisit'
+          ? { refersToUrl: 'http://127.0.0.1:1/', refersToDate: '2026-11-26T11:00:00Z' }
+          : {}),
+      },
+      type === 'response' ? [payload] : [],
+    );
+  for (const type of ['response', 'request', 'revisit'] as const) {
+    const ours = gunzipSync(await serialized(make(type), type === 'response' ? payload : undefined));
+    const theirs = Buffer.from(await WARCSerializer.serialize(make(type), { gzip: false }));
+    assert.deepEqual(ours.toString('latin1'), theirs.toString('latin1'), type);
+  }
 });
 
 test('record ids are UUIDs derived from crawl, page and kind', () => {
@@ -401,16 +438,14 @@ test('a running crawl and a cancelled crawl export what they have', { timeout: 2
   const cancelled = await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
   assert.equal(cancelled.json().status, 'cancelled');
   assert.equal((await waitForCrawl(app, id, 60_000)).status, 'cancelled');
-  // the runner drains the fetches in flight after the cancel: read the table once no page is leased
+  // the runner drains the fetches in flight after the cancel (they may still land): export once its job ended
+  const crawlQueue = runtime.jobs.queue(CRAWL_QUEUE);
   await eventually(
-    async () =>
-      (
-        await runtime.db.pool.query(
-          'SELECT 1 FROM pages WHERE crawl_id = $1 AND leased_until IS NOT NULL LIMIT 1',
-          [id],
-        )
-      ).rowCount === 0,
-    { message: 'no page leased', timeoutMs: 60_000 },
+    async () => {
+      const counts = await crawlQueue.getJobCounts('active', 'waiting', 'delayed');
+      return Object.values(counts).every((count) => count === 0) ? counts : undefined;
+    },
+    { message: `the runner jobs of crawl ${id} to end after the cancel`, timeoutMs: 60_000 },
   );
   const after = await readWarc((await exportWarc(app, id)).rawPayload);
   const pages = await pageTable(runtime, id);

@@ -161,11 +161,7 @@ export async function openRuntime(
     },
     jobThresholds: { uploadBytes: config.rankJobUploadBytes, crawlLinks: config.rankJobCrawlLinks },
   });
-  const exports = new CrawlExportService({
-    crawls,
-    repository: new CrawlsRepository(db.pool),
-    maxConcurrent: config.exportConcurrency,
-  });
+
   const reports = new CrawlReportService({
     crawls,
     stats: crawlStats,
@@ -176,6 +172,12 @@ export async function openRuntime(
   const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
   const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
   const extraction = new ExtractionService(documents, cpu);
+  const exports = new CrawlExportService({
+    crawls,
+    repository: new CrawlsRepository(db.pool),
+    cpu,
+    maxConcurrent: config.exportConcurrency,
+  });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
   const corporaRepository = new CorporaRepository(db.pool);
   const corpora = new CorpusService({

@@ -284,7 +284,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .option('--status <code>', 'HTTP status', integer('--status'))
     .option('--host <host>', 'host or host:port')
     .option('--min-score <x>', 'pages scored at least this', decimal('--min-score'))
-    .option('--include <parts>', 'JSONL: comma list of links, images, html')
+    .option('--include <parts>', 'JSONL: comma list of links, images, html, text, markdown')
     .action(async (id: string, options: ExportOptions, command: Command) => {
       const ctx = context(command);
       const response = await ctx.client.request('GET', crawlPath(id, '/export'), {

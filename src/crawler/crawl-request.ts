@@ -119,7 +119,7 @@ export const CRAWL_REQUEST_DEFAULTS = {
   workers: 2,
   sitemaps: false,
   fetch: { timeoutMs: 30_000, maxBytes: DEFAULT_MAX_BODY_BYTES, retries: 2 },
-  store: { html: true },
+  store: { html: true, warc: false },
   extract: { enabled: true },
 } as const;
 
@@ -177,7 +177,8 @@ export interface NormalizedCrawlRequest {
   workers: number;
   sitemaps: boolean;
   fetch: FetchSettings;
-  store: { html: boolean };
+  /** warc: keep what a WARC export needs, every response's headers and body (implies html) */
+  store: { html: boolean; warc: boolean };
   extract: { enabled: boolean; method: ExtractionMethod };
   webhook: WebhookConfig | null;
 }
@@ -194,6 +195,9 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     concurrency: request.concurrency,
     ...request.fetch,
     storeHtml: request.store.html,
+    // what a WARC export needs (docs/reference.md#warc): the response headers with the bodies, every body with store.warc
+    storeHeaders: request.store.html || request.store.warc,
+    storeEveryBody: request.store.warc,
     sitemaps: request.sitemaps,
     strategy: request.strategy,
     relevance: request.relevance

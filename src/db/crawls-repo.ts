@@ -79,6 +79,21 @@ export interface PageRow {
   priority: number;
 }
 
+/** What a WARC export reads of a page beside its row (export_responses.sql). */
+export interface StoredResponseRow {
+  id: string;
+  truncated: boolean;
+  /** The redirects followed (or refused) on the way, in order: each hop's URL and 3xx status. */
+  redirects: Array<{ url: string; status: number }> | null;
+  /** [[name, value], …] as received; null: not kept (store.html and store.warc off, or before they were) */
+  headers: Array<[string, string]> | null;
+  body_gzip: Buffer | null;
+  /** A copy of another page's body: that page (id, URL after redirects, fetch time). */
+  original_id: string | null;
+  original_url: string | null;
+  original_fetched_at: Date | null;
+}
+
 export class CrawlsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -269,6 +284,11 @@ export class CrawlsRepository {
         [pageIds, want.html, want.text],
       )
     ).rows;
+  }
+
+  /** A WARC export's batch (export_responses.sql): each page's headers, stored body and the page it repeats. */
+  async batchResponses(pageIds: number[]): Promise<StoredResponseRow[]> {
+    return (await this.pool.query<StoredResponseRow>(sql('export_responses'), [pageIds])).rows;
   }
 
   async pageHtmlGzip(pageId: number): Promise<Buffer | null> {

@@ -273,7 +273,18 @@ export const CrawlRequest = Type.Object(
       Type.Object(
         {
           html: Type.Optional(
-            Type.Boolean({ default: DEFAULTS.store.html, description: 'keep page bodies (gzip-compressed)' }),
+            Type.Boolean({
+              default: DEFAULTS.store.html,
+              description:
+                "keep HTML page bodies (gzip-compressed) and every response's status and headers (a WARC export's response records)",
+            }),
+          ),
+          warc: Type.Optional(
+            Type.Boolean({
+              default: DEFAULTS.store.warc,
+              description:
+                'keep what a WARC export needs of every response: headers and body as read (error pages, text files too; implies html). Documents not downloaded (PDF, images) stay headers only',
+            }),
           ),
         },
         { additionalProperties: false },

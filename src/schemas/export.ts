@@ -1,11 +1,11 @@
-// GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines or CSV (services/crawl-export.ts).
+// GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines, CSV or WARC (services/crawl-export.ts).
 import { Type } from 'typebox';
 import { PAGE_TYPES } from '../crawler/crawl-request.js';
 
 /** The export's vocabulary: formats, the parts a JSON line may include, the page record's fields. */
-export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
+export const EXPORT_FORMATS = ['jsonl', 'csv', 'warc'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const EXPORT_INCLUDES = ['links', 'images', 'html', 'text'] as const;
+export const EXPORT_INCLUDES = ['links', 'images', 'html', 'text', 'markdown'] as const;
 export type ExportInclude = (typeof EXPORT_INCLUDES)[number];
 
 /** The page record's fields, in the order CSV columns take by default. */
@@ -42,7 +42,7 @@ export const ExportQuery = Type.Object(
       Type.String({
         enum: [...EXPORT_FORMATS],
         description:
-          'jsonl (one page record a line) or csv (RFC 4180, a header row); without it, Accept: text/csv gives csv, anything else jsonl',
+          'jsonl (one page record a line), csv (RFC 4180, a header row) or warc (WARC 1.1, gzip per record: request and response records of every fetched page, revisits for copies); without it, Accept: text/csv gives csv, Accept: application/warc warc, anything else jsonl',
       }),
     ),
     fields: Type.Optional(
@@ -55,7 +55,7 @@ export const ExportQuery = Type.Object(
       Type.String({
         pattern: list(EXPORT_INCLUDES),
         description:
-          'jsonl only, comma list: links (outgoing, with anchors), images, html (the stored body), text (the main text, once the crawl-text job stored it; null before)',
+          'jsonl only, comma list: links (outgoing, with anchors), images, html (the stored body), text (the main text, once the crawl-text job stored it; null before), markdown (the main content as Markdown, as GET …/pages/:pageId?include=markdown; null without a stored HTML body)',
       }),
     ),
     type: Type.Optional(Type.String({ enum: [...PAGE_TYPES] })),

@@ -8,7 +8,7 @@ import {
   type ExtractOptions,
   extractMainContent,
   htmlToMarkdown,
-  mainContentMarkdown,
+  pageMarkdown,
 } from '../crawler/extract/index.js';
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
 import { textPage } from '../crawler/parse/text-page.js';
@@ -69,11 +69,11 @@ export interface ExtractTask {
   fetched?: { url: string; truncated: boolean };
 }
 
-/** A stored page's HTML and what its Markdown needs: the crawl's extraction method and the page's URL. */
+/** A crawled page's stored HTML, its URL after redirects and the crawl's extraction method. */
 export interface MarkdownTask {
   html: string;
+  url: string;
   method: ExtractionMethod;
-  pageUrl: string;
 }
 
 /** A large JSON body of POST /v1/score or /v1/extract, read off the event loop (plugins/large-json-body.ts). */
@@ -98,7 +98,7 @@ export interface CpuTasks {
    * HTML, cloned back and serialized on the event loop, held it for as long as the rest of the request.
    */
   extract: (task: ExtractTask) => Uint8Array;
-  /** A stored page's main content as Markdown (?include=markdown). */
+  /** A stored page's main content as Markdown (the JSONL export's include=markdown). */
   markdown: (task: MarkdownTask) => string;
 }
 export type CpuTaskName = keyof CpuTasks;
@@ -191,20 +191,16 @@ function parseJsonBody(task: JsonBodyTask): JsonBodyResult {
   return issues ? { ok: false, issues } : { ok: true, body };
 }
 
-export const cpuTasks: CpuTasks = {
-  score,
-  extract,
-  parseJsonBody,
-  markdown: (task) => mainContentMarkdown(task.html, task),
-};
+const markdown = (task: MarkdownTask): string => pageMarkdown(task.html, task.url, task.method);
+
+export const cpuTasks: CpuTasks = { score, extract, parseJsonBody, markdown };
 
 const documentChars = (docs: readonly TaskDocument[]) =>
   docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
 
 /** The characters a task parses: what its cost grows with (cpu-pool.ts runs small tasks inline). */
 export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuTasks[N]>[0]): number {
-  if (name === 'extract') return (input as ExtractTask).html.length;
-  if (name === 'markdown') return (input as MarkdownTask).html.length;
+  if (name === 'extract' || name === 'markdown') return (input as ExtractTask | MarkdownTask).html.length;
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   const task = input as ScoreTask;
   return (

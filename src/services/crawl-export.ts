@@ -1,15 +1,21 @@
-// GET /v1/crawls/:id/export: a crawl's pages in one streamed response, JSON lines or CSV, whatever its size.
+// GET /v1/crawls/:id/export: a crawl's pages in one streamed response, JSON lines, CSV or WARC (warc-records.ts),
+// whatever its size.
 // Read in keyset batches by page id (never one long transaction holding a pool connection), each batch's
 // links, images, bodies and texts in one statement each, and produced as the client reads (an async generator
 // under a Readable: a slow client pauses the reads, so memory stays flat). Works on running and cancelled
 // crawls: what is stored so far. At most `maxConcurrent` exports run at once per process.
+
+import type { ExtractionMethod } from '../crawler/extract/index.js';
 import type { CrawlsRepository, PageRow } from '../db/crawls-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export.js';
+import type { CpuPool } from './cpu-pool.js';
 import type { CrawlReader } from './crawl-reader.js';
+import { storedCrawlRequest } from './crawl-request.js';
 import { storedBodyText } from './stored-body.js';
 import { pageSummaryView } from './views.js';
+import { pageRecords, type WarcExport, warcinfoRecord } from './warc-records.js';
 
 export interface ExportRequest {
   format: ExportFormat;
@@ -22,6 +28,8 @@ export interface ExportRequest {
 }
 
 const BATCH_PAGES = 500;
+/** A WARC batch holds its pages' bodies (gzip, up to fetch.maxBytes each before it) at once: fewer of them. */
+const WARC_BATCH_PAGES = 50;
 /** Seconds a client refused for the cap is told to wait (Retry-After). */
 const BUSY_RETRY_AFTER_SECS = 5;
 
@@ -43,6 +51,8 @@ export class CrawlExportService {
     private readonly options: {
       crawls: CrawlReader;
       repository: CrawlsRepository;
+      /** include=markdown's extraction, off the event loop for a large page */
+      cpu: CpuPool;
       maxConcurrent: number;
     },
   ) {}
@@ -51,8 +61,23 @@ export class CrawlExportService {
    * The export's lines, produced as they are read. Checks (404, the cap) happen before the first line, so a
    * refusal is a problem answer, not a broken stream.
    */
-  async open(crawlId: string, request: ExportRequest, scope: TenantScope): Promise<AsyncIterable<string>> {
+  async open(
+    crawlId: string,
+    request: ExportRequest,
+    scope: TenantScope,
+  ): Promise<AsyncIterable<string | Uint8Array>> {
     await this.options.crawls.requireVisible(crawlId, scope);
+    const crawl = await this.options.repository.get(crawlId, scope);
+    if (!crawl) throw new TrawlError('not_found', `no crawl with id ${crawlId}`);
+    const stored = storedCrawlRequest(crawl.request);
+    if (request.format === 'warc' && !stored.store.html && !stored.store.warc) {
+      // an archive of requests without responses is not one: say what is missing and how to get it
+      throw new TrawlError(
+        'conflict',
+        `crawl ${crawlId} kept no responses (store.html and store.warc were false): its WARC would hold requests only; crawl again with store.warc: true`,
+        { field: 'format', detail: { store: stored.store } },
+      );
+    }
     if (this.#running >= this.options.maxConcurrent) {
       throw new TrawlError(
         'unavailable',
@@ -70,7 +95,18 @@ export class CrawlExportService {
         released = true;
       };
     })();
-    const lines = this.#lines(crawlId, request);
+    const lines =
+      request.format === 'warc'
+        ? this.#warc(
+            {
+              crawlId,
+              request: stored,
+              createdAt: crawl.created_at,
+              filename: `crawl-${crawlId}.warc.gz`,
+            },
+            request,
+          )
+        : this.#lines(crawlId, request, stored.extract.method);
     return {
       [Symbol.asyncIterator]: () => {
         const iterator = lines[Symbol.asyncIterator]();
@@ -94,17 +130,16 @@ export class CrawlExportService {
     };
   }
 
-  async *#lines(crawlId: string, request: ExportRequest): AsyncGenerator<string> {
-    const { repository } = this.options;
-    if (request.format === 'csv') yield `${request.fields.join(',')}\r\n`;
+  /** The filtered pages in id order, a batch of `batchPages` at a time, each batch its own short query. */
+  async *#batches(crawlId: string, request: ExportRequest, batchPages: number): AsyncGenerator<PageRow[]> {
     let afterId = 0;
     for (;;) {
-      const rows = await repository.pages(crawlId, {
+      const rows = await this.options.repository.pages(crawlId, {
         afterId,
         type: request.type,
         status: request.status,
         host: request.host,
-        limit: BATCH_PAGES,
+        limit: batchPages,
         byScore: false,
         afterScore: null,
         minScore: request.minScore,
@@ -112,17 +147,42 @@ export class CrawlExportService {
       });
       if (rows.length === 0) return;
       afterId = rows[rows.length - 1]!.id;
+      yield rows;
+      if (rows.length < batchPages) return;
+    }
+  }
+
+  async *#lines(crawlId: string, request: ExportRequest, method: ExtractionMethod): AsyncGenerator<string> {
+    if (request.format === 'csv') yield `${request.fields.join(',')}\r\n`;
+    for await (const rows of this.#batches(crawlId, request, BATCH_PAGES)) {
       if (request.format === 'csv') {
         yield rows.map((row) => `${this.#csvRow(row, request.fields)}\r\n`).join('');
       } else {
-        const extras = await this.#extras(rows, request.include);
+        const extras = await this.#extras(rows, request.include, method);
         let chunk = '';
         for (const row of rows) {
           chunk += `${JSON.stringify({ ...this.#pick(row, request.fields), ...(await extras(row)) })}\n`;
         }
         yield chunk;
       }
-      if (rows.length < BATCH_PAGES) return;
+    }
+  }
+
+  /** The WARC: its warcinfo record, then each batch's records (warc-records.ts), gzip members end to end. */
+  async *#warc(warc: WarcExport, request: ExportRequest): AsyncGenerator<Uint8Array> {
+    yield await warcinfoRecord(warc);
+    for await (const rows of this.#batches(warc.crawlId, request, WARC_BATCH_PAGES)) {
+      const fetched = rows.filter((row) => row.status !== null);
+      if (fetched.length === 0) continue;
+      const stored = new Map(
+        (await this.options.repository.batchResponses(fetched.map((row) => row.id))).map((response) => [
+          Number(response.id),
+          response,
+        ]),
+      );
+      const records: Uint8Array[] = [];
+      for (const row of fetched) records.push(...(await pageRecords(warc, row, stored.get(row.id))));
+      yield Buffer.concat(records);
     }
   }
 
@@ -137,14 +197,17 @@ export class CrawlExportService {
   }
 
   /** The batch's included parts, read once for all its pages; a function giving each page its own. */
-  async #extras(rows: PageRow[], include: readonly ExportInclude[]) {
+  async #extras(rows: PageRow[], include: readonly ExportInclude[], method: ExtractionMethod) {
     const ids = rows.map((row) => row.id);
     const wanted = new Set(include);
     const [links, images, contents] = await Promise.all([
       wanted.has('links') ? this.options.repository.batchLinks(ids) : [],
       wanted.has('images') ? this.options.repository.batchImages(ids) : [],
-      wanted.has('html') || wanted.has('text')
-        ? this.options.repository.batchContents(ids, { html: wanted.has('html'), text: wanted.has('text') })
+      wanted.has('html') || wanted.has('text') || wanted.has('markdown')
+        ? this.options.repository.batchContents(ids, {
+            html: wanted.has('html') || wanted.has('markdown'),
+            text: wanted.has('text'),
+          })
         : [],
     ]);
     const group = <T>(items: T[], key: (item: T) => number) => {
@@ -164,10 +227,23 @@ export class CrawlExportService {
         extra.images = (imagesOf.get(row.id) ?? []).map(({ url, alt }) => ({ url, alt }));
       }
       const content = contentOf.get(row.id);
-      if (wanted.has('html')) {
-        extra.html = content?.html_gzip ? await storedBodyText(content.html_gzip, row.content_type) : null;
-      }
+      const html =
+        content?.html_gzip && (wanted.has('html') || wanted.has('markdown'))
+          ? await storedBodyText(content.html_gzip, row.content_type)
+          : null;
+      if (wanted.has('html')) extra.html = html;
       if (wanted.has('text')) extra.text = content?.main_text ?? null;
+      if (wanted.has('markdown')) {
+        // as GET …/pages/:pageId?include=markdown: an HTML page's main content, by the crawl's method
+        extra.markdown =
+          html !== null && row.type === 'HTML'
+            ? await this.options.cpu.run(
+                'markdown',
+                { html, url: row.final_url ?? row.url, method },
+                'include',
+              )
+            : null;
+      }
       return extra;
     };
   }

@@ -84,7 +84,11 @@ export function normalizeCrawlRequest(
       maxBytes: request.fetch?.maxBytes ?? DEFAULTS.fetch.maxBytes,
       retries: request.fetch?.retries ?? DEFAULTS.fetch.retries,
     },
-    store: { html: request.store?.html ?? DEFAULTS.store.html },
+    store: {
+      // a WARC holds the HTML bodies too: store.warc keeps them whatever store.html says
+      html: (request.store?.html ?? DEFAULTS.store.html) || (request.store?.warc ?? DEFAULTS.store.warc),
+      warc: request.store?.warc ?? DEFAULTS.store.warc,
+    },
     extract: {
       enabled: request.extract?.enabled ?? DEFAULTS.extract.enabled,
       method: request.extract?.method ?? DEFAULT_EXTRACTION_METHOD,

@@ -324,8 +324,8 @@ export class CrawlService implements CrawlReader {
     stored: NormalizedCrawlRequest,
   ): Promise<string> {
     if (!this.options.cpu) throw new Error('CrawlService was built without a CPU pool');
-    const pageUrl = page.final_url ?? page.url;
-    return this.options.cpu.run('markdown', { html, method: stored.extract.method, pageUrl }, 'include');
+    const url = page.final_url ?? page.url;
+    return this.options.cpu.run('markdown', { html, url, method: stored.extract.method }, 'include');
   }
 
   /**

@@ -21,6 +21,7 @@ export function htmlPageOutcome(fields: Partial<PageOutcome> = {}): PageOutcome 
     score: null,
     relevant: false,
     htmlGzip: null,
+    response: null,
     links: [],
     images: [],
     skipped: [],

@@ -24,6 +24,7 @@ import type {
   FrontierLimits,
   PageOutcome,
   SkippedUrl,
+  StoredResponse,
 } from './ports.js';
 import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
@@ -588,13 +589,31 @@ export class CrawlRunner {
     const stopped = refusal as RedirectRefusal | null;
     const original = await requestDone(!stopped && reading.ok && reading.isHtml ? reading.sha256 : null);
     const settled = settleOutcome(result, reading, stopped, original);
-    if (settled) return settled;
+    if (settled) return { ...settled, response: await this.storedResponse(result, settled) };
     // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
     // and so is the decoded text, so a page in flight holds little more than its body.
     const read = this.readHtml(result.text ?? '', result.finalUrl, page.depth);
     result.text = null;
     const htmlGzip = this.settings.storeHtml && result.body ? await gzip(result.body) : null;
-    return htmlOutcome(result, reading, read, htmlGzip, this.settings.relevance?.threshold ?? 1);
+    const outcome = htmlOutcome(result, reading, read, htmlGzip, this.settings.relevance?.threshold ?? 1);
+    return { ...outcome, response: await this.storedResponse(result, outcome) };
+  }
+
+  /**
+   * What a WARC export writes of the response, when the crawl keeps it: its headers, and with storeEveryBody
+   * the body of a page that is not HTML (an HTML body is htmlGzip; a copy's body is its original's).
+   */
+  private async storedResponse(result: FetchResult, outcome: PageOutcome): Promise<StoredResponse | null> {
+    if (!this.settings.storeHeaders || result.status === null) return null;
+    const keepBody =
+      this.settings.storeEveryBody &&
+      result.body !== null &&
+      outcome.htmlGzip === null &&
+      outcome.type !== 'DUPLICATE';
+    return {
+      headers: Object.entries(result.headers),
+      bodyGzip: keepBody && result.body ? await gzip(result.body) : null,
+    };
   }
 
   /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */

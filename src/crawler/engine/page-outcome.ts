@@ -56,6 +56,7 @@ export function blankOutcome(
     duplicateOf: null,
     requested: fields.requested ?? true,
     htmlGzip: null,
+    response: null,
     links: [],
     images: [],
     skipped: [],

@@ -14,6 +14,10 @@ export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   scope: { allowedDomains?: string[]; sameHost?: boolean; include?: string[]; exclude?: string[] };
   concurrency: number;
   storeHtml: boolean;
+  /** Keep each response's headers (a WARC export's header blocks). */
+  storeHeaders: boolean;
+  /** Keep every body read, not only HTML pages' (store.warc): 404 pages, text files. */
+  storeEveryBody: boolean;
   sitemaps: boolean;
   /** bfs: all links weigh the same; best-first: a link weighs its page's score; topic: docs/reference.md#topic-weights. */
   strategy: CrawlStrategy;
@@ -100,12 +104,21 @@ export interface PageOutcome {
   score: number | null;
   relevant: boolean;
   htmlGzip: Buffer | null;
+  /** The response as a WARC export writes it, when the crawl keeps it (storeHeaders); null without one. */
+  response: StoredResponse | null;
   /** Links to record (and queue when new), in document order, one per target. */
   links: DiscoveredUrl[];
   images: Array<{ url: string; alt: string }>;
   /** Links and images the crawl cannot keep (their URL is too long), each with the reason. */
   skipped: SkippedUrl[];
   document: { dataType: string; contentType: string | null; bytes: number | null } | null;
+}
+
+/** A response's headers as received (names lower-case), and its body when it is not the HTML body above. */
+export interface StoredResponse {
+  headers: Array<[string, string]>;
+  /** gzip of the body as read (Content-Encoding undone); null: the HTML body (htmlGzip) or none kept. */
+  bodyGzip: Buffer | null;
 }
 
 /** A link or image of a page that is neither crawled nor recorded as such; `url` is its first few hundred bytes. */

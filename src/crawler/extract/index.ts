@@ -11,4 +11,4 @@ export {
   extractMainContent,
   htmlToText,
 } from './extract.js';
-export { htmlToMarkdown, mainContentMarkdown } from './markdown.js';
+export { htmlToMarkdown, pageMarkdown } from './markdown.js';

@@ -77,13 +77,9 @@ export function htmlToMarkdown(html: string, baseUrl?: string): string {
 }
 
 /**
- * A page's main content as Markdown: the content `method` extracts (the crawl's own method), links and images
- * resolved against the page's URL. What ?include=markdown shows for a stored page, alone or in a list.
+ * A crawled page's main content as Markdown: extracted by the crawl's `method`, links resolved against the
+ * page's URL (after redirects). The one recipe of GET …/pages/:pageId?include=markdown and the JSONL export's.
  */
-export function mainContentMarkdown(
-  html: string,
-  options: { method: ExtractionMethod; pageUrl: string },
-): string {
-  const main = extractMainContent(html, { method: options.method, baseUrl: options.pageUrl });
-  return htmlToMarkdown(main.html, options.pageUrl);
+export function pageMarkdown(html: string, pageUrl: string, method: ExtractionMethod): string {
+  return htmlToMarkdown(extractMainContent(html, { method, baseUrl: pageUrl }).html, pageUrl);
 }

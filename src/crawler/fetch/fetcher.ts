@@ -114,6 +114,12 @@ export interface FetcherOptions {
   addressGuard?: AddressGuard;
 }
 
+/** The headers every request sends besides User-Agent (a WARC export's request records repeat them). */
+export const REQUEST_HEADERS = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'accept-encoding': 'gzip, deflate, br',
+} as const;
+
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const RETRY_STATUSES = new Set([429, 503]);
@@ -338,8 +344,7 @@ export class Fetcher {
       ...(opts.body !== undefined ? { body: opts.body } : {}),
       headers: {
         'user-agent': opts.userAgent,
-        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-        'accept-encoding': 'gzip, deflate, br',
+        ...REQUEST_HEADERS,
         ...opts.headers,
       },
       signal,

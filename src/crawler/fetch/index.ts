@@ -24,4 +24,4 @@ export type {
   RedirectDecision,
   RetryOptions,
 } from './fetcher.js';
-export { blankFetchResult, classifyFault, Fetcher, retryAfterMs } from './fetcher.js';
+export { blankFetchResult, classifyFault, Fetcher, REQUEST_HEADERS, retryAfterMs } from './fetcher.js';

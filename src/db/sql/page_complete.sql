@@ -18,7 +18,8 @@
 --   $11 title                           $25 link anchors (text[], same order as $24)
 --   $12 error, when the fetch failed     $26 crawl id
 --   $13 redirects (JSON, null: none)    $27 links and images it could not keep (JSON; null: none)
---   $14 page it duplicates (page id)
+--   $14 page it duplicates (page id)    $28 response headers for a WARC export (JSON [[name, value]]; null: not kept)
+--                                       $29 response body that is not the HTML body, gzip (bytea; null: none)
 WITH crawl AS (
   SELECT relevant_pages < coalesce((request ->> 'maxResults')::int, 2147483647) AS room
   FROM crawls WHERE $23::boolean AND id = $26
@@ -36,6 +37,11 @@ body AS (
   INSERT INTO page_contents (page_id, html_gzip)
   SELECT id, $15 FROM done WHERE $15::bytea IS NOT NULL
   ON CONFLICT (page_id) DO UPDATE SET html_gzip = EXCLUDED.html_gzip
+),
+response AS (
+  INSERT INTO page_responses (page_id, headers, body_gzip)
+  SELECT id, $28::jsonb, $29::bytea FROM done WHERE $28::jsonb IS NOT NULL
+  ON CONFLICT (page_id) DO UPDATE SET headers = EXCLUDED.headers, body_gzip = EXCLUDED.body_gzip
 ),
 shown AS (
   INSERT INTO images (page_id, url, alt)

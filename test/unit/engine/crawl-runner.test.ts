@@ -38,6 +38,8 @@ function settingsFor(overrides: Partial<CrawlSettings>): CrawlSettings {
     maxBytes: 1024 * 1024,
     retries: 0,
     storeHtml: false,
+    storeHeaders: false,
+    storeEveryBody: false,
     sitemaps: false,
     strategy: 'bfs',
     relevance: null,

@@ -218,7 +218,7 @@ export class PgCrawlStore implements CrawlStore {
     const disallowed =
       fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
     await this.pool.query(
-      // parameters $1…$27, in the order and with the meanings page_complete.sql's header lists
+      // parameters $1…$28, in the order and with the meanings page_complete.sql's header lists
       prepared('page_complete', [
         page.id, // $1
         outcome.type, // $2
@@ -247,6 +247,7 @@ export class PgCrawlStore implements CrawlStore {
         outcome.links.map((link) => pgSafeText(link.anchor)), // $25
         crawlId, // $26
         outcome.skipped.length === 0 ? null : JSON.stringify(pgSafeJson(outcome.skipped)), // $27
+        pgSafeNullable(outcome.text), // $28
       ]),
     );
     return disallowed;

@@ -25,6 +25,7 @@ export function htmlPageOutcome(fields: Partial<PageOutcome> = {}): PageOutcome 
     images: [],
     skipped: [],
     document: null,
+    text: null,
     ...fields,
   };
 }

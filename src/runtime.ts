@@ -167,13 +167,6 @@ export async function openRuntime(
   });
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
   const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
-  const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
-  // Their parsing, extraction and scoring: on worker threads, so the API's event loop stays free.
-  const cpu = new CpuPool({
-    threads: config.cpuPoolThreads,
-    timeoutMs: config.cpuTaskTimeoutMs,
-    onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
-  });
   // Documents' text, for the crawl runners of this process and the API's document URLs: threads of their own,
   // with a heap limit and a deadline, since a document is a hostile file until read.
   const documentPool = new DocumentPool({
@@ -182,6 +175,17 @@ export async function openRuntime(
     heapMb: config.documentHeapMb,
     maxUncompressedBytes: config.documentMaxUncompressedBytes,
     onError: (err) => log.child({ component: 'document-pool' }).error({ err }, 'document worker thread'),
+  });
+  const documents = new DocumentFetcher({
+    fetcher: apiFetcher,
+    userAgent: config.userAgent,
+    documentText: documentPool,
+  });
+  // Their parsing, extraction and scoring: on worker threads, so the API's event loop stays free.
+  const cpu = new CpuPool({
+    threads: config.cpuPoolThreads,
+    timeoutMs: config.cpuTaskTimeoutMs,
+    onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
   });
   const extraction = new ExtractionService(documents, cpu);
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.

@@ -57,10 +57,11 @@ export class ExtractionService {
 }
 
 function linesAsHtml(text: string): string {
-  const escape = (line: string) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escapeHtml = (line: string) =>
+    line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const paragraphs = text
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => `<p>${escape(line)}</p>`);
+    .map((line) => `<p>${escapeHtml(line)}</p>`);
   return `<!doctype html><html><body><article>${paragraphs.join('')}</article></body></html>`;
 }

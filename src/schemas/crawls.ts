@@ -576,7 +576,8 @@ export const PageDetail = Type.Object({
   ),
   text: Type.Optional(
     Nullable(Type.String(), {
-      description: 'main text (include=text); null when the page has no stored HTML body',
+      description:
+        'main text (include=text): of an HTML page its extracted main text, of a document (PDF, DOCX, PPTX, ODT) the text read from it; null when there is neither a stored HTML body nor a read document',
     }),
   ),
 });

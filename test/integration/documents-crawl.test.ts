@@ -89,6 +89,15 @@ test('documents are downloaded, hashed, read, scored, counted and made a corpus 
   assert.equal(readme.score, 0);
   assert.ok(!listed.items.some((item) => item.canonicalUrl.endsWith('/docs/never.html')), 'no links in text');
 
+  // the export carries the documents' text
+  const exported = await get(app, `/v1/crawls/${id}/export?fields=id,type&include=text&type=BINARY`);
+  assert.equal(exported.statusCode, 200, exported.body);
+  const lines = exported.body
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { id: number; text: string | null });
+  assert.match(lines.find((line) => line.id === guide.id)?.text ?? '', /Lighthouse keepers guide/);
+
   // the relevant guide counts as a result, as an HTML page would
   const results = (await get(app, `/v1/crawls/${id}/pages?limit=200&result=true`)).json() as {
     items: PageItem[];

@@ -72,6 +72,15 @@ export interface Config {
    * Default: one per core but one, which stays with the event loop.
    */
   cpuPoolThreads: number;
+  /**
+   * Documents' text (PDF, DOCX, PPTX, ODT) is read on worker threads of their own: this many per process, each
+   * read stopped past its deadline (from when a thread starts it), each thread's heap capped, and each zip
+   * document's inflated size capped (docs/reference.md#documents).
+   */
+  documentPoolThreads: number;
+  documentTimeoutMs: number;
+  documentHeapMb: number;
+  documentMaxUncompressedBytes: number;
   /** Crawl exports (GET /v1/crawls/:id/export) streaming at once in this process; more answer 503. */
   exportConcurrency: number;
   /** Such a task's deadline: running past it → 422 (the input costs too much), still queued → 503. */
@@ -179,5 +188,17 @@ export function loadConfig(env: Env = process.env): Config {
     cpuPoolThreads: integer(env, 'CPU_POOL_THREADS', Math.max(1, availableParallelism() - 1), 0, 256),
     exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
     cpuTaskTimeoutMs: integer(env, 'CPU_TASK_TIMEOUT_MS', 30_000, 100, 600_000),
+    documentPoolThreads: integer(env, 'DOCUMENT_POOL_THREADS', 1, 1, 64),
+    documentTimeoutMs: integer(env, 'DOCUMENT_TIMEOUT_MS', 30_000, 1, 600_000),
+    // the caps, not the heap limit, bound a read (V8 may end the process, not the thread, at a worker's heap
+    // limit): 50 MiB inflated stays well under a 512 MiB heap with its decoded copies
+    documentHeapMb: integer(env, 'DOCUMENT_HEAP_MB', 512, 16, 16_384),
+    documentMaxUncompressedBytes: integer(
+      env,
+      'DOCUMENT_MAX_UNCOMPRESSED_BYTES',
+      50 * 1024 * 1024,
+      1024,
+      2 ** 40,
+    ),
   };
 }

@@ -46,6 +46,7 @@ import { CrawlExportService } from './services/crawl-export.js';
 import { CrawlReportService } from './services/crawl-report.js';
 import { CrawlStatsService } from './services/crawl-stats.js';
 import { CrawlService } from './services/crawls.js';
+import { DocumentPool } from './services/document-pool.js';
 import { DocumentFetcher } from './services/documents.js';
 import { ExtractionService } from './services/extraction.js';
 import { KeyService } from './services/keys.js';
@@ -170,7 +171,20 @@ export async function openRuntime(
   });
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
   const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
-  const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
+  // Documents' text, for the crawl runners of this process and the API's document URLs: threads of their own,
+  // with a heap limit and a deadline, since a document is a hostile file until read.
+  const documentPool = new DocumentPool({
+    threads: config.documentPoolThreads,
+    timeoutMs: config.documentTimeoutMs,
+    heapMb: config.documentHeapMb,
+    maxUncompressedBytes: config.documentMaxUncompressedBytes,
+    onError: (err) => log.child({ component: 'document-pool' }).error({ err }, 'document worker thread'),
+  });
+  const documents = new DocumentFetcher({
+    fetcher: apiFetcher,
+    userAgent: config.userAgent,
+    documentText: documentPool,
+  });
   const extraction = new ExtractionService(documents, cpu);
   const exports = new CrawlExportService({
     crawls,
@@ -292,6 +306,7 @@ export async function openRuntime(
               shutdownGraceMs: config.shutdownGraceMs,
               corpora: { load: (id) => corporaRepository.loadCorpus(id, INTERNAL_SCOPE, 'relevance.corpus') },
               events,
+              documentText: documentPool,
             }),
         },
         // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
@@ -368,6 +383,7 @@ export async function openRuntime(
       await fetcher?.close();
       await apiFetcher.close();
       await cpu.close();
+      await documentPool.close();
       await webhookFetcher.close();
       await db.close();
     },

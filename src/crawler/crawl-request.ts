@@ -86,6 +86,33 @@ export function isHtmlBody(contentType: string | null, text: string | null): boo
   return text !== null && /^\s*(<!doctype html|<html|<head|<body)/i.test(text.slice(0, 512));
 }
 
+/**
+ * What a crawl downloads beside HTML (the request's `documents`, docs/reference.md#documents): office documents
+ * are hashed (a copy is a DUPLICATE) and their text read, scored and counted; `txt` parses text/plain pages as
+ * text; `image` downloads images linked as pages (hashed, no text). doc and ppt are hashed only: no well-kept
+ * library reads their text.
+ */
+export const DOCUMENT_FETCH_TYPES = ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'odt', 'txt', 'image'] as const;
+export type DocumentFetchType = (typeof DOCUMENT_FETCH_TYPES)[number];
+/** Every type but images: they are recorded by type and size, not downloaded, unless asked for. */
+export const DEFAULT_DOCUMENT_TYPES: readonly DocumentFetchType[] = DOCUMENT_FETCH_TYPES.filter(
+  (type) => type !== 'image',
+);
+
+/** The request's `documents`: maxBytes caps a document's download (fetch.maxBytes when absent). */
+export interface DocumentSettings {
+  fetch: boolean;
+  types: DocumentFetchType[];
+  maxBytes: number;
+}
+
+const PLAIN_TEXT_TYPE = /^text\/plain\b/i;
+
+/** A text/plain body: with `txt` in documents.types it is read as text (words, score, no links). */
+export function isPlainTextBody(contentType: string | null): boolean {
+  return contentType !== null && PLAIN_TEXT_TYPE.test(contentType.trim());
+}
+
 /** How a crawl orders its frontier (docs/reference.md#strategies). */
 export const CRAWL_STRATEGIES = ['bfs', 'best-first', 'topic'] as const;
 /**
@@ -121,6 +148,7 @@ export const CRAWL_REQUEST_DEFAULTS = {
   fetch: { timeoutMs: 30_000, maxBytes: DEFAULT_MAX_BODY_BYTES, retries: 2 },
   store: { html: true, warc: false },
   extract: { enabled: true },
+  documents: { fetch: true, types: DEFAULT_DOCUMENT_TYPES },
 } as const;
 
 /** A document of a similarity set: text, or HTML with the URL it came from. */
@@ -180,6 +208,8 @@ export interface NormalizedCrawlRequest {
   /** warc: keep what a WARC export needs, every response's headers and body (implies html) */
   store: { html: boolean; warc: boolean };
   extract: { enabled: boolean; method: ExtractionMethod };
+  /** absent in requests stored before it: the defaults */
+  documents?: DocumentSettings;
   webhook: WebhookConfig | null;
 }
 
@@ -219,5 +249,10 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     // the reference's topic crawl holds the first maxPages pages it discovers (docs/reference.md#topic-weights);
     // with cap `fetched`, maxPages caps what is fetched, as in the other strategies
     maxDiscovered: request.strategy === 'topic' && request.topic.cap !== 'fetched' ? request.maxPages : null,
+    documents: request.documents ?? {
+      fetch: CRAWL_REQUEST_DEFAULTS.documents.fetch,
+      types: [...CRAWL_REQUEST_DEFAULTS.documents.types],
+      maxBytes: request.fetch.maxBytes,
+    },
   };
 }

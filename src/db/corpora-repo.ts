@@ -40,11 +40,13 @@ export interface CorpusRow {
 export type CorpusListRow = Omit<CorpusRow, 'progress' | 'error' | 'text_settings'>;
 
 /** A stored page body of a crawl, one document of a corpus built from that crawl. */
+/** A crawl's document for a corpus: an HTML page's stored body, or the text read from a document. */
 export interface CrawlBody {
   id: number;
   url: string;
   content_type: string | null;
-  html_gzip: Buffer;
+  html_gzip: Buffer | null;
+  document_text: string | null;
 }
 
 // Rows per INSERT … unnest: amortizes round trips while keeping one bind message to a few hundred KB.
@@ -188,12 +190,12 @@ export class CorporaRepository {
     await this.pool.query(sql('corpus_fail'), [id, error, progress ? JSON.stringify(progress) : null]);
   }
 
-  /** HTML pages of `crawlId` with a stored body. */
+  /** HTML pages of `crawlId` with a stored body, and documents whose text was read. */
   async crawlBodyCount(crawlId: string): Promise<number> {
     return (await this.pool.query<{ n: number }>(sql('corpus_crawl_page_count'), [crawlId])).rows[0]?.n ?? 0;
   }
 
-  /** The next `limit` stored HTML bodies of `crawlId` after page `afterId` (keyset on the page id). */
+  /** The next `limit` stored HTML bodies and document texts of `crawlId` after page `afterId` (keyset on the page id). */
   async crawlBodies(crawlId: string, afterId: number, limit: number): Promise<CrawlBody[]> {
     const result = await this.pool.query<CrawlBody & { id: string | number }>(sql('corpus_crawl_pages'), [
       crawlId,

@@ -218,7 +218,7 @@ export class PgCrawlStore implements CrawlStore {
     const disallowed =
       fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
     await this.pool.query(
-      // parameters $1…$29, in the order and with the meanings page_complete.sql's header lists
+      // parameters $1…$30, in the order and with the meanings page_complete.sql's header lists
       prepared('page_complete', [
         page.id, // $1
         outcome.type, // $2
@@ -249,6 +249,7 @@ export class PgCrawlStore implements CrawlStore {
         outcome.skipped.length === 0 ? null : JSON.stringify(pgSafeJson(outcome.skipped)), // $27
         outcome.response === null ? null : JSON.stringify(pgSafeJson(outcome.response.headers)), // $28
         outcome.response?.bodyGzip ?? null, // $29
+        pgSafeNullable(outcome.text), // $30
       ]),
     );
     return disallowed;

@@ -12,10 +12,13 @@ import { withTransaction } from './transaction.js';
  */
 const TEXT_BATCH_MAX_GZIP_BYTES = 32 * 1024 * 1024;
 
+/** A page waiting for the text job: an HTML page's stored body, or a document's text read as it was fetched. */
 export interface PendingTextRow {
   id: number;
+  type: 'HTML' | 'BINARY';
   content_type: string | null;
-  html_gzip: Buffer;
+  html_gzip: Buffer | null;
+  main_text: string | null;
 }
 
 export interface WordStatsRow {
@@ -61,7 +64,7 @@ function versionOf(row: { pages_counted: number; total_words: number; updated_at
 export class StatsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Up to `limit` HTML pages after `afterId` whose stored body has no extracted text yet. */
+  /** Up to `limit` pages after `afterId` whose text is not counted yet (HTML bodies, documents' text). */
   async pendingText(crawlId: string, afterId: number, limit: number): Promise<PendingTextRow[]> {
     // bigint ids arrive as numbers (database.ts sets the int8 parser)
     return (
@@ -147,14 +150,21 @@ export class StatsRepository {
 
   async textProgress(
     crawlId: string,
-  ): Promise<{ htmlPages: number; pendingPages: number; failedPages: number }> {
+  ): Promise<{ htmlPages: number; documentPages: number; pendingPages: number; failedPages: number }> {
     const row = (
-      await this.pool.query<{ html_pages: number; pending_pages: number; failed_pages: number }>(
-        sql('stats_text_progress'),
-        [crawlId],
-      )
+      await this.pool.query<{
+        html_pages: number;
+        document_pages: number;
+        pending_pages: number;
+        failed_pages: number;
+      }>(sql('stats_text_progress'), [crawlId])
     ).rows[0]!;
-    return { htmlPages: row.html_pages, pendingPages: row.pending_pages, failedPages: row.failed_pages };
+    return {
+      htmlPages: row.html_pages,
+      documentPages: row.document_pages,
+      pendingPages: row.pending_pages,
+      failedPages: row.failed_pages,
+    };
   }
 
   async pageText(crawlId: string, pageId: number): Promise<PageTextRow | null> {

@@ -4,6 +4,7 @@ import {
   CRAWL_STATUSES,
   CRAWL_STRATEGIES,
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
+  DOCUMENT_FETCH_TYPES,
   PAGE_TYPES,
   TOPIC_CAPS,
   WEBHOOK_EVENTS,
@@ -310,6 +311,37 @@ export const CrawlRequest = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    documents: Type.Optional(
+      Type.Object(
+        {
+          fetch: Type.Optional(
+            Type.Boolean({
+              default: DEFAULTS.documents.fetch,
+              description:
+                'download the documents of `types` (false: record them by type and size only, as images are by default)',
+            }),
+          ),
+          types: Type.Optional(
+            Type.Array(Type.String({ enum: [...DOCUMENT_FETCH_TYPES] }), {
+              uniqueItems: true,
+              maxItems: DOCUMENT_FETCH_TYPES.length,
+              default: [...DEFAULTS.documents.types],
+              description:
+                'documents downloaded and hashed (a copy is a DUPLICATE); pdf, docx, pptx and odt also have their text read, scored and counted (doc and ppt: no text, no well-kept reader exists); txt reads text/plain pages as text (recorded HTML with content type text/plain); image downloads images linked as pages',
+            }),
+          ),
+          maxBytes: Type.Optional(
+            Type.Integer({
+              minimum: 1024,
+              maximum: 104_857_600,
+              description:
+                'largest document downloaded and read; default and at most fetch.maxBytes (a larger one is recorded by type and size only)',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     webhook: Type.Optional(
       Type.Object(
         {
@@ -574,7 +606,8 @@ export const PageDetail = Type.Object({
   ),
   text: Type.Optional(
     Nullable(Type.String(), {
-      description: 'main text (include=text); null when the page has no stored HTML body',
+      description:
+        'main text (include=text): of an HTML page its extracted main text, of a document (PDF, DOCX, PPTX, ODT) the text read from it; null when there is neither a stored HTML body nor a read document',
     }),
   ),
 });

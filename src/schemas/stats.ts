@@ -33,8 +33,13 @@ export const WordStats = Type.Object(
   {
     totalWords: Type.Integer(),
     distinctWords: Type.Integer(),
-    pagesCounted: Type.Integer({ description: 'HTML pages whose main text is counted so far' }),
-    htmlPages: Type.Integer({ description: 'HTML pages of the crawl so far' }),
+    pagesCounted: Type.Integer({
+      description: 'HTML pages and documents whose main text is counted so far',
+    }),
+    htmlPages: Type.Integer({ description: 'HTML pages of the crawl so far (text/plain pages among them)' }),
+    documentPages: Type.Integer({
+      description: 'documents (PDF, DOCX, PPTX, ODT) of the crawl whose text was read, so far',
+    }),
     pagesFailed: Type.Integer({
       description: 'HTML pages that could not be counted (an unreadable body, an internal fault)',
     }),

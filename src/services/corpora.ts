@@ -3,6 +3,7 @@
 // URLs (DocumentFetcher: robots.txt, SSRF guard) or a finished crawl's stored pages, each parsed as the crawl
 // parses a page and its `words` counted once per document by a CorpusBuilder.
 import { randomUUID } from 'node:crypto';
+import { isPlainTextBody } from '../crawler/crawl-request.js';
 import { textPage } from '../crawler/parse/text-page.js';
 import { CorpusBuilder } from '../crawler/score/index.js';
 import { settingsMismatch, type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
@@ -237,6 +238,11 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
     while (!aborted()) {
       const batch = await repository.crawlBodies(source.crawlId, afterId, CRAWL_BATCH);
       for (const body of batch) {
+        // a document's text as read when it was fetched
+        if (body.html_gzip === null) {
+          added(wordsOf(textPage(body.document_text ?? '')));
+          continue;
+        }
         let html: string;
         try {
           html = await storedBodyText(body.html_gzip, body.content_type);
@@ -244,7 +250,12 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
           skipped(body.url, `stored body unreadable: ${(error as Error).message}`);
           continue;
         }
-        added(wordsOf(parseAsCrawled(html, body.url, userAgent)));
+        // a text/plain page is words, as the crawl scored it
+        added(
+          wordsOf(
+            isPlainTextBody(body.content_type) ? textPage(html) : parseAsCrawled(html, body.url, userAgent),
+          ),
+        );
       }
       const last = batch[batch.length - 1];
       if (batch.length < CRAWL_BATCH || !last) break;
@@ -257,7 +268,9 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
   const { documentCount, frequencies } = builder.toJSON();
   if (documentCount === 0) {
     const why =
-      source.kind === 'crawl' ? 'the crawl has no HTML page with a stored body' : 'no document could be read';
+      source.kind === 'crawl'
+        ? 'the crawl has no HTML page with a stored body and no document with text'
+        : 'no document could be read';
     await repository.fail(corpusId, why, progress);
     return 'failed';
   }

@@ -4,6 +4,7 @@
 import {
   type CrawlStrategy,
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
+  type DocumentFetchType,
   type NormalizedCrawlRequest,
   normalizeWebhook,
   type TopicCap,
@@ -92,6 +93,15 @@ export function normalizeCrawlRequest(
     extract: {
       enabled: request.extract?.enabled ?? DEFAULTS.extract.enabled,
       method: request.extract?.method ?? DEFAULT_EXTRACTION_METHOD,
+    },
+    documents: {
+      fetch: request.documents?.fetch ?? DEFAULTS.documents.fetch,
+      types: (request.documents?.types as DocumentFetchType[] | undefined) ?? [...DEFAULTS.documents.types],
+      // bounded by fetch.maxBytes: the fetch itself stops there
+      maxBytes: Math.min(
+        request.documents?.maxBytes ?? Number.POSITIVE_INFINITY,
+        request.fetch?.maxBytes ?? DEFAULTS.fetch.maxBytes,
+      ),
     },
     webhook: request.webhook ? normalizeWebhook(request.webhook) : null,
   };

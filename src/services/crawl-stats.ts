@@ -1,7 +1,7 @@
 // Use cases of a crawl's text statistics (docs/reference.md#crawl-records): the crawl-text job's work (main text of each stored
 // HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
 // rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
-import { isFinished } from '../crawler/crawl-request.js';
+import { isFinished, isPlainTextBody } from '../crawler/crawl-request.js';
 import {
   DEFAULT_EXTRACTION_METHOD,
   EXTRACTION_METHODS,
@@ -83,13 +83,18 @@ export class CrawlStatsService {
     return row;
   }
 
-  /** Main text of one stored body, decoded the way the crawl decodes it (BOM, header, meta, UTF-8). */
+  /**
+   * Main text of one stored body, decoded the way the crawl decodes it (BOM, header, meta, UTF-8): a text/plain
+   * page's text is all of it (HTML extraction would read its `<` as tags).
+   */
   private async mainText(
     htmlGzip: Buffer,
     contentType: string | null,
     method: ExtractionMethod,
   ): Promise<string> {
-    return extractMainContent(await storedBodyText(htmlGzip, contentType), { method }).text;
+    const body = await storedBodyText(htmlGzip, contentType);
+    if (isPlainTextBody(contentType)) return body.replace(/\s+/g, ' ').trim();
+    return extractMainContent(body, { method }).text;
   }
 
   /**
@@ -119,7 +124,11 @@ export class CrawlStatsService {
       const unreadable: number[] = [];
       for (const row of rows) {
         try {
-          const text = await this.mainText(row.html_gzip, row.content_type, method);
+          // a document's text was read as it was fetched; an HTML body's main text is extracted here
+          const text =
+            row.html_gzip === null
+              ? (row.main_text ?? '')
+              : await this.mainText(row.html_gzip, row.content_type, method);
           texts.push({ pageId: row.id, text });
           words.set(row.id, tokenize(text));
         } catch (error) {
@@ -213,6 +222,7 @@ export class CrawlStatsService {
       method: settings.method,
       pagesCounted,
       htmlPages: progress.htmlPages,
+      documentPages: progress.documentPages,
       pagesFailed: progress.failedPages,
       failedPages,
       complete: isFinished(crawl.status) && progress.pendingPages === 0,
@@ -220,13 +230,14 @@ export class CrawlStatsService {
   }
 
   async words(crawlId: string, top: number, scope: TenantScope): Promise<WordStats> {
-    const { counter, method, pagesCounted, htmlPages, pagesFailed, failedPages, complete } =
+    const { counter, method, pagesCounted, htmlPages, documentPages, pagesFailed, failedPages, complete } =
       await this.current(crawlId, scope);
     return {
       totalWords: counter.totalWords,
       distinctWords: counter.distinctWords,
       pagesCounted,
       htmlPages,
+      documentPages,
       pagesFailed,
       failedPages,
       complete,
@@ -262,7 +273,8 @@ export class CrawlStatsService {
     const row = await this.options.repository.pageText(crawl.id, pageId);
     if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
     if (row.text_extracted_at) return row.main_text ?? '';
-    if (!row.html_gzip) return null;
+    // a document's text, read as it was fetched, waiting to be counted (null: a page with no stored body)
+    if (!row.html_gzip || row.type === 'BINARY') return row.main_text;
     // as the job would store it
     return pgSafeText(
       await this.mainText(row.html_gzip, row.content_type, textSettings(crawl.request).method),

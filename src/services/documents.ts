@@ -3,8 +3,10 @@
 // for the page and every redirect hop (RFC 9309), and parsed with the crawl's own parseHtml options.
 // A document the service cannot get is the caller's problem, not ours: a 422 naming the request field.
 import { DEFAULT_MAX_BODY_BYTES, isHtmlBody, isTextualContentType } from '../crawler/crawl-request.js';
+import type { DocumentTextReader } from '../crawler/engine/ports.js';
 import type { Fetcher, FetchResult } from '../crawler/fetch/index.js';
 import { canonicalizeUrl } from '../crawler/frontier/canonicalize.js';
+import { documentTypeFor } from '../crawler/frontier/url-kind.js';
 import { type ParsedPage, parseHtml } from '../crawler/parse/parse-html.js';
 import { fetchRobots, productToken, RobotsCache } from '../crawler/robots/index.js';
 import { TrawlError } from '../errors.js';
@@ -18,6 +20,8 @@ export interface DocumentFetcherOptions {
   maxBytes?: number;
   /** Documents fetched at the same time within one request. Default 8. */
   concurrency?: number;
+  /** Reads the text of PDF, DOCX, PPTX and ODT documents (the document pool); without it they are refused. */
+  documentText?: DocumentTextReader | null;
 }
 
 export interface FetchedDocument {
@@ -29,6 +33,8 @@ export interface FetchedDocument {
   /** Served as HTML (or untyped and looking like it), as the crawl decides; else plain text. */
   isHtml: boolean;
   truncated: boolean;
+  /** A document (PDF, DOCX, PPTX, ODT) whose text was read, as the crawl reads it; null for a page. */
+  documentType: string | null;
 }
 
 type Outcome = { document: FetchedDocument } | { reason: string; detail: Record<string, unknown> };
@@ -113,7 +119,8 @@ export class DocumentSession {
       timeoutMs: this.options.timeoutMs,
       maxBytes: this.options.maxBytes,
       // the crawl's own tests (crawl-request.ts), so a document is read as the crawl would read it
-      acceptBody: isTextualContentType,
+      acceptBody: (contentType, _length, answering) =>
+        isTextualContentType(contentType) || this.readableType(contentType, answering) !== null,
       beforeRedirect: async (_from, to) => {
         const disallowed = await this.refusal(to);
         if (disallowed === null) return { follow: true };
@@ -132,6 +139,30 @@ export class DocumentSession {
     if (status < 200 || status >= 300) {
       return { reason: `answered HTTP ${status}`, detail: { httpStatus: status } };
     }
+    const documentType = result.text === null ? this.readableType(result.contentType, result.finalUrl) : null;
+    if (documentType !== null && result.body) {
+      if (result.truncated) {
+        return {
+          reason: `is a document larger than ${this.options.maxBytes} bytes`,
+          detail: { truncated: true },
+        };
+      }
+      const read = await this.options.documentText!.read(documentType, result.body, {
+        maxChars: this.options.maxBytes,
+      });
+      if ('error' in read) return { reason: read.error, detail: { documentType } };
+      return {
+        document: {
+          url,
+          finalUrl: result.finalUrl,
+          contentType: result.contentType,
+          text: read.text,
+          isHtml: false,
+          truncated: read.truncated,
+          documentType,
+        },
+      };
+    }
     if (result.text === null) {
       return {
         reason: `is not HTML or text (${result.contentType ?? 'no content type'})`,
@@ -147,8 +178,16 @@ export class DocumentSession {
         text: result.text,
         isHtml,
         truncated: result.truncated,
+        documentType: null,
       },
     };
+  }
+
+  /** The data type of a document whose text can be read here, or null. */
+  private readableType(contentType: string | null, url: string): string | null {
+    const reader = this.options.documentText;
+    const type = documentTypeFor(contentType, url);
+    return reader && type !== null && reader.reads(type) ? type : null;
   }
 }
 
@@ -161,6 +200,7 @@ export class DocumentFetcher {
       timeoutMs: 30_000,
       maxBytes: DEFAULT_MAX_BODY_BYTES,
       concurrency: 8,
+      documentText: null,
       ...options,
     };
   }

@@ -35,7 +35,9 @@ export class ExtractionService {
       throw new InputError('baseUrl goes with html; a fetched page resolves against its own URL', 'baseUrl');
     }
     const document = await this.documents.session().get(request.url, 'url');
-    if (!document.isHtml) {
+    // a document's text (PDF, DOCX, …) is its content: its lines become the paragraphs the extractor reads
+    const html = document.documentType !== null ? linesAsHtml(document.text) : document.text;
+    if (!document.isHtml && document.documentType === null) {
       throw new TrawlError('unprocessable', `${request.url} is not an HTML page`, {
         field: 'url',
         detail: { url: request.url, contentType: document.contentType },
@@ -44,7 +46,7 @@ export class ExtractionService {
     return this.cpu.run(
       'extract',
       {
-        html: document.text,
+        html,
         options: { ...options, baseUrl: document.finalUrl },
         fetched: { url: document.finalUrl, truncated: document.truncated },
         markdown,
@@ -52,4 +54,14 @@ export class ExtractionService {
       'url',
     );
   }
+}
+
+function linesAsHtml(text: string): string {
+  const escapeHtml = (line: string) =>
+    line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const paragraphs = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => `<p>${escapeHtml(line)}</p>`);
+  return `<!doctype html><html><body><article>${paragraphs.join('')}</article></body></html>`;
 }

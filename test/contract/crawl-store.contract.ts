@@ -19,8 +19,10 @@ export interface StoreHarness {
   }): Promise<string>;
   /** Cancels the crawl as the API does. */
   cancel(crawlId: string): Promise<void>;
-  /** The crawl's pages in id order. */
-  pages(crawlId: string): Promise<Array<{ id: number; url: string; type: string; result: boolean }>>;
+  /** The crawl's pages in id order, with the text read from a document (null: none). */
+  pages(
+    crawlId: string,
+  ): Promise<Array<{ id: number; url: string; type: string; result: boolean; text: string | null }>>;
 }
 
 const ORIGIN = 'http://site.test';
@@ -279,6 +281,33 @@ export function crawlStoreContract(open: (t: TestContext) => Promise<StoreHarnes
     assert.equal(await h.store.requestDone(crawlId, a!, 0, sha), null);
     assert.equal(await h.store.requestDone(crawlId, b!, 0, sha), a!.id);
     assert.equal(await h.store.requestDone(crawlId, a!, 0, sha), null, 'its own hash');
+  });
+
+  test('documents: a read document keeps its text and score, and counts as a result when relevant', async (t) => {
+    const h = await open(t);
+    const { crawlId } = await runningCrawl(h, {
+      seeds: [`${ORIGIN}/a.pdf`, `${ORIGIN}/b.doc`],
+      slotsPerHost: 2,
+    });
+    const [a, b] = (await h.store.claim(crawlId, W1, 10, 30)).pages;
+    const document = { dataType: 'PDF', contentType: 'application/pdf', bytes: 10 };
+    await h.store.requestDone(crawlId, a!, 0, 'b'.repeat(64));
+    await h.store.completePage(
+      crawlId,
+      a!,
+      outcome({ type: 'BINARY', document, text: 'tennis\u0000 rackets', score: 0.8, relevant: true }),
+      frontier(2),
+    );
+    await h.store.requestDone(crawlId, b!, 0, 'c'.repeat(64));
+    await h.store.completePage(crawlId, b!, outcome({ type: 'BINARY', document: null }), frontier(2));
+    const pages = await h.pages(crawlId);
+    assert.deepEqual(
+      pages.map((p) => [p.type, p.result, p.text === null ? null : p.text.replace('\u0000', '')]),
+      [
+        ['BINARY', true, 'tennis rackets'],
+        ['BINARY', false, null],
+      ],
+    );
   });
 
   test('maxResults: results count in recording order; reaching it leaves no budget', async (t) => {

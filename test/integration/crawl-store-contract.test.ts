@@ -28,8 +28,15 @@ crawlStoreContract(async (t) => {
       await crawls.cancel(crawlId);
     },
     async pages(crawlId) {
-      const result = await pool.query<{ id: string; url: string; type: string; result: boolean }>(
-        'SELECT id, url, type, result FROM pages WHERE crawl_id = $1 ORDER BY id',
+      const result = await pool.query<{
+        id: string;
+        url: string;
+        type: string;
+        result: boolean;
+        text: string | null;
+      }>(
+        `SELECT p.id, p.url, p.type, p.result, c.main_text AS text
+         FROM pages p LEFT JOIN page_contents c ON c.page_id = p.id WHERE p.crawl_id = $1 ORDER BY p.id`,
         [crawlId],
       );
       return result.rows.map((row) => ({ ...row, id: Number(row.id) }));

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { blankFetchResult, type FetchOptions, type FetchResult } from '../../src/crawler/fetch/index.js';
 
 export type FakeResponse =
-  | { status?: number; contentType?: string; body?: string }
+  | { status?: number; contentType?: string; body?: string | Buffer }
   | { redirect: string; status?: number }
   | { hang: true };
 
@@ -58,11 +58,13 @@ export class FakeFetcher {
       result.status = response.status ?? 200;
       result.contentType = response.contentType ?? (response.body === undefined ? null : 'text/html');
       result.headers = result.contentType ? { 'content-type': result.contentType } : {};
-      if (opts.acceptBody && !opts.acceptBody(result.contentType, null)) return finish();
+      if (opts.acceptBody && !opts.acceptBody(result.contentType, null, result.finalUrl)) return finish();
       const body = Buffer.from(response.body ?? '');
       result.body = body;
       result.bytes = body.length;
-      result.text = body.toString('utf8');
+      // a Buffer is a binary body (a document): no text, as the real client decodes only textual bodies
+      result.text =
+        typeof response.body === 'string' || response.body === undefined ? body.toString('utf8') : null;
       return finish();
     }
   }

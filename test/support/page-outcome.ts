@@ -26,6 +26,7 @@ export function htmlPageOutcome(fields: Partial<PageOutcome> = {}): PageOutcome 
     images: [],
     skipped: [],
     document: null,
+    text: null,
     ...fields,
   };
 }

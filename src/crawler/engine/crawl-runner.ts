@@ -6,21 +6,31 @@ import { setMaxListeners } from 'node:events';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
-import { DEFAULT_MAX_BODY_BYTES, isTextualContentType } from '../crawl-request.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../crawl-request.js';
 import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope, type ScopeVerdict } from '../frontier/scope.js';
 import { parseHtml } from '../parse/parse-html.js';
+import { textPage } from '../parse/text-page.js';
 import { productToken } from '../robots/index.js';
 import { type HeldSlot, HostTurns } from './host-turns.js';
 import { originOf, selectLinks } from './link-selection.js';
-import { blankOutcome, htmlOutcome, type RedirectRefusal, readFetch, settleOutcome } from './page-outcome.js';
+import {
+  blankOutcome,
+  bodyWanted,
+  documentOutcome,
+  htmlOutcome,
+  type RedirectRefusal,
+  readFetch,
+  settleOutcome,
+} from './page-outcome.js';
 import type {
   ClaimedPage,
   CrawlEventSink,
   CrawlSettings,
   CrawlStore,
   DiscoveredUrl,
+  DocumentTextReader,
   FrontierLimits,
   PageOutcome,
   SkippedUrl,
@@ -60,6 +70,8 @@ export interface RunnerOptions {
   events?: CrawlEventSink;
   /** The process's budget of body bytes in memory: each page holds its body's share until it is stored. */
   bodyBudget?: BodyBudget;
+  /** Reads the text of downloaded documents (PDF, DOCX, PPTX, ODT); without it they are hashed, not read. */
+  documentText?: DocumentTextReader;
 }
 
 export type RunnerExit = 'finished' | 'stopped' | 'aborted';
@@ -76,6 +88,8 @@ const MAX_REMEMBERED_URLS = 500_000;
  * raises maxBytes to 100 MiB must not multiply that by ten. Search engines stop earlier (Googlebot: 15 MB).
  */
 export const PARSE_MAX_BYTES = DEFAULT_MAX_BODY_BYTES;
+/** A document's text is kept and scored up to this many characters, for the same reason. */
+export const DOCUMENT_TEXT_MAX_CHARS = DEFAULT_MAX_BODY_BYTES;
 /**
  * A page whose lease ran out this many times is recorded INVALID ("worker-lost") instead of being fetched
  * again: once, a page in flight beside a poison page may have been an innocent bystander, so it is retried
@@ -545,7 +559,7 @@ export class CrawlRunner {
       retry: { ...options.retry, minDelayMs: held.current?.delayMs ?? this.settings.delayMs },
       ...(hold ? { budgetHold: hold } : {}),
       maxTextBytes: PARSE_MAX_BYTES,
-      acceptBody: isTextualContentType,
+      acceptBody: bodyWanted(this.settings.documents),
       beforeRedirect: async (_from, to) => {
         const checked = checkRedirectTarget(to, page.depth, (url, depth) => this.inScope(url, depth));
         if ('refusal' in checked) {
@@ -585,17 +599,32 @@ export class CrawlRunner {
       },
     });
 
-    const reading = readFetch(result);
+    const reading = readFetch(result, this.settings.documents);
     const stopped = refusal as RedirectRefusal | null;
-    const original = await requestDone(!stopped && reading.ok && reading.isHtml ? reading.sha256 : null);
+    const original = await requestDone(
+      !stopped && reading.ok && reading.read !== null ? reading.sha256 : null,
+    );
     const settled = settleOutcome(result, reading, stopped, original);
-    if (settled) return { ...settled, response: await this.storedResponse(result, settled) };
+    const threshold = this.settings.relevance?.threshold ?? 1;
+    if (settled) {
+      // kept for a WARC export before the body is handed to the document reader
+      const withResponse = { ...settled, response: await this.storedResponse(result, settled) };
+      // the host's slot is free by now: a slow document keeps no other request of its host waiting
+      if (settled.type !== 'BINARY' || reading.read !== 'document' || !result.body) return withResponse;
+      const body = result.body;
+      result.body = null;
+      return this.readDocument(withResponse, body, hold, threshold);
+    }
     // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
-    // and so is the decoded text, so a page in flight holds little more than its body.
-    const read = this.readHtml(result.text ?? '', result.finalUrl, page.depth);
+    // and so is the decoded text, so a page in flight holds little more than its body. A text/plain page is
+    // recorded as HTML (parsed, scored, counted) with its own content type: words, no links.
+    const read =
+      reading.read === 'text'
+        ? this.readText(result.text ?? '')
+        : this.readHtml(result.text ?? '', result.finalUrl, page.depth);
     result.text = null;
     const htmlGzip = this.settings.storeHtml && result.body ? await gzip(result.body) : null;
-    const outcome = htmlOutcome(result, reading, read, htmlGzip, this.settings.relevance?.threshold ?? 1);
+    const outcome = htmlOutcome(result, reading, read, htmlGzip, threshold);
     return { ...outcome, response: await this.storedResponse(result, outcome) };
   }
 
@@ -614,6 +643,48 @@ export class CrawlRunner {
       headers: Object.entries(result.headers),
       bodyGzip: keepBody && result.body ? await gzip(result.body) : null,
     };
+  }
+
+  /** A text/plain page: its words scored, no title, links or images. */
+  private readText(text: string) {
+    const score = this.relevance ? this.relevance.score(textPage(text)) : null;
+    return { title: null, score, links: [], images: [], skipped: [] };
+  }
+
+  /**
+   * A downloaded document's text, read on the document reader's threads, and its score. The text takes the
+   * body's place in the page's share of the memory budget (growing it when the text is the larger) until the
+   * page is stored; text the budget cannot cover is cut.
+   */
+  private async readDocument(
+    binary: PageOutcome,
+    body: Buffer,
+    hold: BudgetHold | undefined,
+    threshold: number,
+  ): Promise<PageOutcome> {
+    const reader = this.options.documentText;
+    const dataType = binary.document?.dataType ?? null;
+    if (!reader || dataType === null || !reader.reads(dataType)) return binary;
+    const read = await reader.read(dataType, body, {
+      maxChars: DOCUMENT_TEXT_MAX_CHARS,
+      signal: this.halt.signal,
+    });
+    if ('error' in read) return documentOutcome(binary, { text: null, error: read.error }, null, threshold);
+    let text = read.text;
+    let error: string | null = read.truncated
+      ? `document text cut at ${DOCUMENT_TEXT_MAX_CHARS} characters`
+      : null;
+    if (hold) {
+      const textBytes = Buffer.byteLength(text);
+      if (textBytes <= hold.heldBytes) hold.shrinkTo(textBytes);
+      else if (!(await hold.grow(textBytes - hold.heldBytes, this.halt.signal))) {
+        // a character takes up to 3 bytes in UTF-8: this many surely fit in what is held
+        text = text.slice(0, Math.floor(hold.heldBytes / 3));
+        error = `document text cut at ${text.length} characters: the worker's memory budget for bodies was full`;
+      }
+    }
+    const score = this.relevance ? this.relevance.score(textPage(text)) : null;
+    return documentOutcome(binary, { text, error }, score, threshold);
   }
 
   /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */

@@ -1,10 +1,15 @@
 // Turning a fetch result into a page outcome: pure, apart from the runner's request bookkeeping (it frees
-// the host's slot and learns whether an HTML body was seen before) and the HTML reading, which it does
-// between readFetch and settleOutcome / htmlOutcome.
+// the host's slot and learns whether a body was seen before) and the reading of HTML, text and documents,
+// which it does between readFetch and settleOutcome / htmlOutcome / documentOutcome.
 import { createHash } from 'node:crypto';
-import { isHtmlBody } from '../crawl-request.js';
+import {
+  type DocumentFetchType,
+  type DocumentSettings,
+  isHtmlBody,
+  isTextualContentType,
+} from '../crawl-request.js';
 import type { FetchResult } from '../fetch/index.js';
-import { documentTypeFor } from '../frontier/url-kind.js';
+import { documentFetchTypeFor, documentTypeFor } from '../frontier/url-kind.js';
 import type { DiscoveredUrl, PageOutcome, SkippedUrl } from './ports.js';
 
 /** Why a redirect stopped, when it did: the hop was refused by scope, robots.txt or deduplication. */
@@ -32,6 +37,40 @@ export interface FetchReading {
   sha256: string | null;
   /** A 2xx answer without a fault. */
   ok: boolean;
+  /**
+   * How the body is read: `html` parsed, `text` (text/plain with `txt` asked for) read as words, `document`
+   * a whole document of documents.types (hashed, its text read where a reader exists); null: recorded only.
+   * Every body read is hashed, and a body seen before is a DUPLICATE.
+   */
+  read: 'html' | 'text' | 'document' | null;
+  /** Why a document asked for is recorded without being read (too large, cut), else null. */
+  unread: string | null;
+}
+
+/**
+ * Whether the fetcher downloads a response's body: textual bodies always (HTML may come as any text type or
+ * none), and documents of documents.types announced no larger than documents.maxBytes.
+ */
+export function bodyWanted(
+  documents: DocumentSettings,
+): (contentType: string | null, contentLength: number | null, url: string) => boolean {
+  return (contentType, contentLength, url) => {
+    if (isTextualContentType(contentType)) return true;
+    return (
+      wantedType(documents, contentType, url) !== null &&
+      (contentLength === null || contentLength <= documents.maxBytes)
+    );
+  };
+}
+
+function wantedType(
+  documents: DocumentSettings,
+  contentType: string | null,
+  url: string,
+): DocumentFetchType | null {
+  if (!documents.fetch) return null;
+  const type = documentFetchTypeFor(contentType, url);
+  return type !== null && documents.types.includes(type) ? type : null;
 }
 
 export function blankOutcome(
@@ -61,11 +100,27 @@ export function blankOutcome(
     images: [],
     skipped: [],
     document: null,
+    text: null,
   };
 }
 
-export function readFetch(result: FetchResult): FetchReading {
+export function readFetch(result: FetchResult, documents: DocumentSettings): FetchReading {
   const status = result.status ?? 0;
+  const isHtml = isHtmlBody(result.contentType, result.text);
+  const wanted = isHtml ? null : wantedType(documents, result.contentType, result.finalUrl);
+  let read: FetchReading['read'] = isHtml ? 'html' : null;
+  let unread: string | null = null;
+  if (wanted === 'txt' && result.text !== null) read = 'text';
+  else if (wanted !== null && wanted !== 'txt') {
+    const size = result.body ? result.bytes : result.contentLength;
+    if (size !== null && size > documents.maxBytes) {
+      unread = `document of ${size} bytes, over documents.maxBytes (${documents.maxBytes}): not read`;
+    } else if (result.budgetCut) {
+      unread = `document cut at ${result.bytes} bytes: the worker's memory budget for bodies was full`;
+    } else if (result.truncated) {
+      unread = `document cut at ${result.bytes} bytes (fetch.maxBytes): not read`;
+    } else if (result.body) read = 'document';
+  }
   return {
     base: {
       status: result.status,
@@ -80,16 +135,19 @@ export function readFetch(result: FetchResult): FetchReading {
         : null,
       requested: true,
     },
-    isHtml: isHtmlBody(result.contentType, result.text),
+    isHtml,
     sha256: result.body ? createHash('sha256').update(result.body).digest('hex') : null,
     ok: !result.error && status >= 200 && status < 300,
+    read,
+    unread,
   };
 }
 
 /**
  * The outcome of a request whose body is not read as a page: a refused redirect, a fault, a non-2xx
- * status, a binary document, or HTML already seen (`original`: the page holding the same body). Null: an
- * HTML page to read (htmlOutcome).
+ * status, a binary document (BINARY; a `document` reading is then given its text by documentOutcome), or a
+ * body already seen (`original`: the page holding the same body). Null: an HTML or text page to read
+ * (htmlOutcome).
  */
 export function settleOutcome(
   result: FetchResult,
@@ -118,14 +176,13 @@ export function settleOutcome(
       ...base,
     };
   }
-  if (!reading.isHtml) {
+  if (reading.read === null || reading.read === 'document') {
     const dataType = documentTypeFor(result.contentType, result.finalUrl);
-    return {
-      ...blankOutcome('BINARY', {}),
-      ...base,
-      sha256,
-      document: dataType ? { dataType, contentType: result.contentType, bytes: base.bytes } : null,
-    };
+    const document = dataType ? { dataType, contentType: result.contentType, bytes: base.bytes } : null;
+    if (reading.read === 'document' && original !== null) {
+      return { ...blankOutcome('DUPLICATE', {}), ...base, sha256, duplicateOf: original, document };
+    }
+    return { ...blankOutcome('BINARY', { error: reading.unread }), ...base, sha256, document };
   }
   if (original !== null) {
     return { ...blankOutcome('DUPLICATE', { error: null }), ...base, sha256, duplicateOf: original };
@@ -162,5 +219,24 @@ export function htmlOutcome(
     skipped: page.skipped,
     score: page.score,
     relevant: page.score !== null && page.score >= threshold,
+  };
+}
+
+/**
+ * A read document's outcome: its BINARY outcome with the text read from it (null: none could be read, `error`
+ * says why when something went wrong) and that text's relevance score.
+ */
+export function documentOutcome(
+  binary: PageOutcome,
+  read: { text: string | null; error: string | null },
+  score: number | null,
+  threshold: number,
+): PageOutcome {
+  return {
+    ...binary,
+    text: read.text,
+    error: read.error ?? binary.error,
+    score,
+    relevant: score !== null && score >= threshold,
   };
 }

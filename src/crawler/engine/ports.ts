@@ -1,7 +1,13 @@
 // The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
-import type { CrawlStrategy, FetchSettings, PageType, PolitenessSettings } from '../crawl-request.js';
+import type {
+  CrawlStrategy,
+  DocumentSettings,
+  FetchSettings,
+  PageType,
+  PolitenessSettings,
+} from '../crawl-request.js';
 import type { TextSettings } from '../text/word-model.js';
 
 export type { PageType };
@@ -38,6 +44,8 @@ export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   topicOptions: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean };
   /** Pages the crawl may discover at most (the topic crawl's graph: its first maxPages pages). */
   maxDiscovered: number | null;
+  /** Which documents are downloaded, hashed and read (the request's `documents`). */
+  documents: DocumentSettings;
 }
 
 /** A frontier URL leased to this worker together with one politeness slot of its host. */
@@ -112,6 +120,11 @@ export interface PageOutcome {
   /** Links and images the crawl cannot keep (their URL is too long), each with the reason. */
   skipped: SkippedUrl[];
   document: { dataType: string; contentType: string | null; bytes: number | null } | null;
+  /**
+   * The text read from a document (BINARY), stored as its main text for the word statistics, corpora and
+   * ?include=text; null for HTML and text pages (the text job reads their stored body) and unread documents.
+   */
+  text: string | null;
 }
 
 /** A response's headers as received (names lower-case), and its body when it is not the HTML body above. */
@@ -218,6 +231,21 @@ export interface CrawlStore {
   /** queued → running; called again every few seconds as the runner's heartbeat. */
   markRunning(crawlId: string): Promise<void>;
   finishCrawl(crawlId: string, status: 'completed' | 'failed', error: string | null): Promise<void>;
+}
+
+/**
+ * Reads the text of a downloaded document off the event loop, within limits (time, memory, uncompressed
+ * size): services/document-pool.ts runs it on worker threads.
+ */
+export interface DocumentTextReader {
+  /** Whether documents of this data type (PDF, DOCX, …) have a reader: DOC and PPT have none. */
+  reads(dataType: string): boolean;
+  /** The document's text, at most maxChars of it; `error` when it cannot be read (broken, hostile, too costly). */
+  read(
+    dataType: string,
+    body: Buffer,
+    limits: { maxChars: number; signal?: AbortSignal },
+  ): Promise<{ text: string; truncated: boolean } | { error: string }>;
 }
 
 /** What the engine tells the outside world as it goes (metrics, live progress, webhooks); all optional. */

@@ -68,8 +68,11 @@ export interface FetchOptions {
    * caller's own fault (its database, say), not the network's, and not the page's error.
    */
   beforeRedirect?: (from: string, to: string, status: number) => Promise<RedirectDecision>;
-  /** false → the body is not downloaded (binary documents); its size comes from Content-Length. */
-  acceptBody?: (contentType: string | null, contentLength: number | null) => boolean;
+  /**
+   * false → the body is not downloaded (binary documents not asked for); its size comes from Content-Length.
+   * `url` is the URL answering, after redirects (its extension types an untyped document).
+   */
+  acceptBody?: (contentType: string | null, contentLength: number | null, url: string) => boolean;
   /** For 429/503 and transient network faults; Retry-After is honoured, bounded by maxDelayMs. */
   retry?: RetryOptions;
   signal?: AbortSignal;
@@ -246,7 +249,7 @@ export class Fetcher {
         result.contentType = contentType;
         result.contentLength =
           lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
-        if (opts.acceptBody && !opts.acceptBody(contentType, result.contentLength)) {
+        if (opts.acceptBody && !opts.acceptBody(contentType, result.contentLength, current.href)) {
           // Aborting after the headers closes the connection before the document is transferred.
           response.body.destroy();
           return finish();

@@ -1,9 +1,10 @@
 // What a link probably points at, before and after fetching it (docs/reference.md#document-model): pages are parsed, binary
-// documents (pdf, doc, docx, ppt, pptx) and images are recorded with URL, type and size. Before the fetch only
+// documents (pdf, doc, docx, ppt, pptx, odt) and images are recorded with URL, type and size. Before the fetch only
 // the path's extension is known; after it, the Content-Type header wins over the extension.
+import { type DocumentFetchType, isPlainTextBody } from '../crawl-request.js';
 
 export type UrlKind = 'page' | 'document' | 'image';
-export type DocumentType = 'PDF' | 'DOC' | 'DOCX' | 'PPT' | 'PPTX';
+export type DocumentType = 'PDF' | 'DOC' | 'DOCX' | 'PPT' | 'PPTX' | 'ODT';
 
 const DOCUMENT_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   pdf: 'PDF',
@@ -11,6 +12,7 @@ const DOCUMENT_EXTENSIONS: Readonly<Record<string, DocumentType>> = {
   docx: 'DOCX',
   ppt: 'PPT',
   pptx: 'PPTX',
+  odt: 'ODT',
 };
 
 const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -25,7 +27,7 @@ const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
   'avif',
 ]);
 
-/** IANA media types of the five document types (plus the pre-registration application/x-pdf still seen). */
+/** IANA media types of the six document types (plus the pre-registration application/x-pdf still seen). */
 const DOCUMENT_MEDIA_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/pdf': 'PDF',
   'application/x-pdf': 'PDF',
@@ -33,6 +35,7 @@ const DOCUMENT_MEDIA_TYPES: Readonly<Record<string, DocumentType>> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
   'application/vnd.ms-powerpoint': 'PPT',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PPTX',
+  'application/vnd.oasis.opendocument.text': 'ODT',
 };
 
 /** Content types that say nothing about the body: the extension decides. */
@@ -84,4 +87,20 @@ export function documentTypeFor(contentType: string | null, url: string): Docume
     return DOCUMENT_MEDIA_TYPES[mediaType] ?? null;
   }
   return DOCUMENT_EXTENSIONS[pathExtension(url)] ?? null;
+}
+
+/**
+ * The `documents.types` entry a fetched resource falls under, or null when none does (HTML, other text): its
+ * document type, `txt` for text/plain, `image` for an image (by media type, or by extension when untyped).
+ */
+export function documentFetchTypeFor(contentType: string | null, url: string): DocumentFetchType | null {
+  const document = documentTypeFor(contentType, url);
+  if (document !== null) return document.toLowerCase() as DocumentFetchType;
+  if (isPlainTextBody(contentType)) return 'txt';
+  const mediaType = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType.startsWith('image/')) return 'image';
+  if (mediaType === '' || UNINFORMATIVE_MEDIA_TYPES.has(mediaType)) {
+    return IMAGE_EXTENSIONS.has(pathExtension(url)) ? 'image' : null;
+  }
+  return null;
 }

@@ -1,4 +1,6 @@
--- HTML pages of a crawl whose body is stored: the documents a corpus built from that crawl will have.
+-- HTML pages of a crawl whose body is stored and documents whose text was read: the documents a corpus built
+-- from that crawl will have.
 SELECT count(*)::integer AS n
 FROM pages p JOIN page_contents c ON c.page_id = p.id
-WHERE p.crawl_id = $1 AND p.type = 'HTML' AND c.html_gzip IS NOT NULL
+WHERE p.crawl_id = $1
+  AND ((p.type = 'HTML' AND c.html_gzip IS NOT NULL) OR (p.type = 'BINARY' AND c.main_text IS NOT NULL))

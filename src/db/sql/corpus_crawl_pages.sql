@@ -1,6 +1,10 @@
--- The next batch of a crawl's stored HTML bodies (gzip) after page id $2, keyset on pages_by_crawl.
-SELECT p.id, coalesce(p.final_url, p.url) AS url, p.content_type, c.html_gzip
+-- The next batch of a crawl's documents for a corpus after page id $2, keyset on pages_by_crawl: HTML pages with
+-- their stored body (gzip), and documents (BINARY) with the text read from them.
+SELECT p.id, coalesce(p.final_url, p.url) AS url, p.content_type,
+       CASE WHEN p.type = 'HTML' THEN c.html_gzip END AS html_gzip,
+       CASE WHEN p.type = 'BINARY' THEN c.main_text END AS document_text
 FROM pages p JOIN page_contents c ON c.page_id = p.id
-WHERE p.crawl_id = $1 AND p.id > $2 AND p.type = 'HTML' AND c.html_gzip IS NOT NULL
+WHERE p.crawl_id = $1 AND p.id > $2
+  AND ((p.type = 'HTML' AND c.html_gzip IS NOT NULL) OR (p.type = 'BINARY' AND c.main_text IS NOT NULL))
 ORDER BY p.id
 LIMIT $3

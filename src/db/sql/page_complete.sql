@@ -20,6 +20,7 @@
 --   $13 redirects (JSON, null: none)    $27 links and images it could not keep (JSON; null: none)
 --   $14 page it duplicates (page id)    $28 response headers for a WARC export (JSON [[name, value]]; null: not kept)
 --                                       $29 response body that is not the HTML body, gzip (bytea; null: none)
+--                                       $30 text read from a document (null: none), its main text
 WITH crawl AS (
   SELECT relevant_pages < coalesce((request ->> 'maxResults')::int, 2147483647) AS room
   FROM crawls WHERE $23::boolean AND id = $26
@@ -67,6 +68,12 @@ document AS (
   INSERT INTO page_data (page_id, data_type, content_type, bytes)
   SELECT id, $19, $20, $21 FROM done WHERE $19::text IS NOT NULL
   ON CONFLICT (page_id) DO NOTHING
+),
+-- A document's text waits for the text job as an HTML body does (text_extracted_at null), already read.
+document_text AS (
+  INSERT INTO page_contents (page_id, main_text)
+  SELECT id, $30 FROM done WHERE $30::text IS NOT NULL
+  ON CONFLICT (page_id) DO UPDATE SET main_text = EXCLUDED.main_text, text_extracted_at = NULL
 )
 UPDATE crawls
 SET claimed_pages = greatest(claimed_pages - CASE WHEN $16::boolean THEN 1 ELSE 0 END, 0),

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { crawlSettings, isFinished } from '../../crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../../crawler/engine/crawl-runner.js';
-import type { CrawlEventSink } from '../../crawler/engine/ports.js';
+import type { CrawlEventSink, DocumentTextReader } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
@@ -33,6 +33,8 @@ export interface CrawlProcessorDeps {
   corpora?: CorpusSource;
   /** Metrics, live progress and webhooks hear of written pages and the crawl's end through this. */
   events?: CrawlEventSink;
+  /** Reads downloaded documents' text (the document pool); without it documents are hashed, not read. */
+  documentText?: DocumentTextReader;
 }
 
 const TEXT_REFRESH_MS = 20_000;
@@ -75,6 +77,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         graceMs: deps.shutdownGraceMs,
         ...(deps.corpora ? { corpora: deps.corpora } : {}),
         ...(deps.events ? { events: deps.events } : {}),
+        ...(deps.documentText ? { documentText: deps.documentText } : {}),
       }).run();
     } catch (error) {
       if (isLastAttempt(job)) {

@@ -166,7 +166,8 @@ export function computeGroundTruth(
       continue;
     }
     if (resource.kind === 'binary' || resource.kind === 'file') {
-      expected.set(url, { status: 200, type: 'BINARY', contentType: resource.contentType, ...redirectsTo });
+      const type = (resource.kind === 'file' && resource.expectedType) || 'BINARY';
+      expected.set(url, { status: 200, type, contentType: resource.contentType, ...redirectsTo });
       continue;
     }
     if (resource.kind === 'redirect') continue; // unreachable: the loop above consumed redirects

@@ -67,6 +67,8 @@ export interface FileResource {
   body: Buffer;
   /** A sitemap or robots.txt: not a page. */
   auxiliary: boolean;
+  /** What a correct crawl records it as, when not BINARY: text/plain is HTML, a copy of a document DUPLICATE. */
+  expectedType?: 'HTML' | 'DUPLICATE';
 }
 
 export type Resource = PageResource | RedirectResource | StatusResource | BinaryResource | FileResource;

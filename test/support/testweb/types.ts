@@ -10,6 +10,7 @@ export type Feature =
   | 'duplicates'
   | 'binaries'
   | 'bigBinary'
+  | 'documents'
   | 'charsets'
   | 'malformed'
   | 'slow'
@@ -27,6 +28,7 @@ export const ALL_FEATURES: readonly Feature[] = [
   'duplicates',
   'binaries',
   'bigBinary',
+  'documents',
   'charsets',
   'malformed',
   'slow',

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_DOCUMENT_TYPES } from '../../../src/crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../../../src/crawler/engine/crawl-runner.js';
-import type { CrawlSettings } from '../../../src/crawler/engine/ports.js';
+import type { CrawlSettings, DocumentTextReader } from '../../../src/crawler/engine/ports.js';
 import { FakeFetcher, type FakeResponse } from '../../support/fake-fetcher.js';
 import { MemoryCrawlStore } from '../../support/memory-crawl-store.js';
 
@@ -48,6 +49,7 @@ function settingsFor(overrides: Partial<CrawlSettings>): CrawlSettings {
     topics: [],
     topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
     maxDiscovered: null,
+    documents: { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1024 * 1024 },
     ...overrides,
   };
 }
@@ -56,6 +58,7 @@ async function crawl(
   routes: Record<string, FakeResponse>,
   overrides: Partial<CrawlSettings> = {},
   store = new MemoryCrawlStore(),
+  documentText?: DocumentTextReader,
 ) {
   const settings = settingsFor(overrides);
   await store.createCrawl({
@@ -64,10 +67,16 @@ async function crawl(
     maxPages: settings.maxPages,
     slotsPerHost: settings.perHostConcurrency,
   });
-  return { settings, store, ...runnerOn(settings, store, new FakeFetcher(routes)) };
+  return { settings, store, ...runnerOn(settings, store, new FakeFetcher(routes), 'w1', documentText) };
 }
 
-function runnerOn(settings: CrawlSettings, store: MemoryCrawlStore, fetcher: FakeFetcher, workerId = 'w1') {
+function runnerOn(
+  settings: CrawlSettings,
+  store: MemoryCrawlStore,
+  fetcher: FakeFetcher,
+  workerId = 'w1',
+  documentText?: DocumentTextReader,
+) {
   const controller = new AbortController();
   const runner = new CrawlRunner(settings, {
     workerId,
@@ -77,6 +86,7 @@ function runnerOn(settings: CrawlSettings, store: MemoryCrawlStore, fetcher: Fak
     log: silent,
     concurrency: settings.concurrency,
     signal: controller.signal,
+    ...(documentText ? { documentText } : {}),
   });
   return { fetcher, controller, run: () => bounded(runner.run(), controller) };
 }
@@ -358,4 +368,73 @@ test('robots.txt: read once per origin, its group chosen by the product token of
   assert.equal(pages.get(u('/theirs'))?.type, 'HTML', 'the * group is not ours');
   assert.equal(fetcher.requested(u('/mine')), 0);
   assert.equal(fetcher.requested(u('/robots.txt')), 1);
+});
+
+test('documents: downloaded and hashed (a copy is a DUPLICATE), read and scored; text/plain is a text page', async () => {
+  const pdf = Buffer.from('%PDF-1.4 tennis');
+  // reads "text" out of a fake document: what follows its first space
+  const reader: DocumentTextReader = {
+    reads: (dataType) => dataType === 'PDF',
+    read: async (_type, body) => ({
+      text: body.toString('latin1').split(' ').slice(1).join(' '),
+      truncated: false,
+    }),
+  };
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/')]: html(['/notes.txt', '/a.pdf', '/b.pdf', '/old.doc', '/photo.png']),
+      [u('/notes.txt')]: { contentType: 'text/plain', body: 'tennis rackets <a href="/x">not a link</a>' },
+      [u('/a.pdf')]: { contentType: 'application/pdf', body: pdf },
+      [u('/b.pdf')]: { contentType: 'application/pdf', body: Buffer.from(pdf) },
+      [u('/old.doc')]: { contentType: 'application/msword', body: Buffer.from([0xd0, 0xcf, 0x11, 0xe0]) },
+      [u('/photo.png')]: { contentType: 'image/png', body: Buffer.from([0x89, 0x50]) },
+    },
+    { relevance: { query: 'tennis', threshold: 0.1 } },
+    new MemoryCrawlStore(),
+    reader,
+  );
+  assert.equal(await run(), 'finished');
+  const pages = byUrl(store, settings.crawlId);
+  const notes = pages.get(u('/notes.txt'));
+  assert.deepEqual([notes?.type, notes?.outcome?.contentType], ['HTML', 'text/plain']);
+  assert.ok((notes?.score ?? 0) > 0, 'the text is scored');
+  assert.equal(pages.has(u('/x')), false, 'a text page has no links');
+  const first = pages.get(u('/a.pdf'));
+  assert.deepEqual([first?.type, first?.outcome?.text], ['BINARY', 'tennis']);
+  assert.ok((first?.score ?? 0) > 0 && first?.result, 'the document text is scored, and relevant');
+  assert.match(first?.outcome?.sha256 ?? '', /^[0-9a-f]{64}$/);
+  const copy = pages.get(u('/b.pdf'));
+  assert.deepEqual([copy?.type, copy?.duplicateOf, copy?.outcome?.text], ['DUPLICATE', first?.id, null]);
+  const doc = pages.get(u('/old.doc'));
+  assert.deepEqual([doc?.type, doc?.outcome?.text, doc?.score], ['BINARY', null, null], 'no reader for .doc');
+  assert.match(doc?.outcome?.sha256 ?? '', /^[0-9a-f]{64}$/, 'but it is hashed');
+  const image = pages.get(u('/photo.png'));
+  assert.deepEqual([image?.type, image?.outcome?.sha256], ['BINARY', null], 'images are not downloaded');
+  assert.equal(fetcher.requested(u('/photo.png')), 1);
+});
+
+test('documents: fetch false records them by type and size only, and text/plain as before', async () => {
+  const pdf = Buffer.from('%PDF-1.4 x');
+  const { settings, store, run } = await crawl(
+    {
+      [u('/')]: html(['/a.pdf', '/b.pdf', '/notes.txt']),
+      [u('/notes.txt')]: { contentType: 'text/plain', body: 'words' },
+      [u('/a.pdf')]: { contentType: 'application/pdf', body: pdf },
+      [u('/b.pdf')]: { contentType: 'application/pdf', body: pdf },
+    },
+    { documents: { fetch: false, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1024 } },
+  );
+  assert.equal(await run(), 'finished');
+  const pages = byUrl(store, settings.crawlId);
+  assert.deepEqual(
+    [u('/a.pdf'), u('/b.pdf'), u('/notes.txt')].map((url) => [
+      pages.get(url)?.type,
+      pages.get(url)?.outcome?.sha256 ?? null,
+    ]),
+    [
+      ['BINARY', null],
+      ['BINARY', null],
+      ['BINARY', pages.get(u('/notes.txt'))?.outcome?.sha256 ?? null],
+    ],
+  );
 });

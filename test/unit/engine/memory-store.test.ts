@@ -16,7 +16,13 @@ crawlStoreContract(async () => {
       await store.cancel(crawlId);
     },
     async pages(crawlId) {
-      return store.pages(crawlId).map(({ id, url, type, result }) => ({ id, url, type, result }));
+      return store.pages(crawlId).map(({ id, url, type, result, outcome }) => ({
+        id,
+        url,
+        type,
+        result,
+        text: outcome?.text ?? null,
+      }));
     },
   };
 });

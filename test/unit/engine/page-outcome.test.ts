@@ -1,8 +1,18 @@
 // A fetch result turned into a page outcome, without a store or a network.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { htmlOutcome, readFetch, settleOutcome } from '../../../src/crawler/engine/page-outcome.js';
+import { DEFAULT_DOCUMENT_TYPES, type DocumentSettings } from '../../../src/crawler/crawl-request.js';
+import {
+  bodyWanted,
+  documentOutcome,
+  htmlOutcome,
+  readFetch as readFetchWith,
+  settleOutcome,
+} from '../../../src/crawler/engine/page-outcome.js';
 import type { FetchResult } from '../../../src/crawler/fetch/index.js';
+
+const DOCUMENTS: DocumentSettings = { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1000 };
+const readFetch = (result: FetchResult) => readFetchWith(result, DOCUMENTS);
 
 function fetched(fields: Partial<FetchResult> = {}): FetchResult {
   const body = Buffer.from('<html><body>hi</body></html>');
@@ -89,4 +99,50 @@ test('htmlOutcome: relevant at the threshold; a body cut by the memory budget sa
   assert.deepEqual([outcome.type, outcome.title, outcome.relevant], ['HTML', 'T', true]);
   assert.match(outcome.error ?? '', /memory budget/);
   assert.equal(htmlOutcome(fetched(), readFetch(fetched()), page, null, 0.6).relevant, false);
+});
+
+test('bodyWanted: text always; documents of documents.types up to documents.maxBytes; images only when asked', () => {
+  const wanted = bodyWanted(DOCUMENTS);
+  assert.equal(wanted('text/html', null, 'http://a.test/'), true);
+  assert.equal(wanted('application/pdf', 900, 'http://a.test/x'), true);
+  assert.equal(wanted('application/pdf', 1001, 'http://a.test/x'), false, 'over documents.maxBytes');
+  assert.equal(wanted('application/octet-stream', null, 'http://a.test/x.docx'), true, 'typed by extension');
+  assert.equal(wanted('application/vnd.oasis.opendocument.text', null, 'http://a.test/x'), true);
+  assert.equal(wanted('image/png', 10, 'http://a.test/x.png'), false, 'images are not fetched by default');
+  assert.equal(bodyWanted({ ...DOCUMENTS, types: ['image'] })('image/png', 10, 'http://a.test/x.png'), true);
+  assert.equal(bodyWanted({ ...DOCUMENTS, fetch: false })('application/pdf', 10, 'http://a.test/x'), false);
+});
+
+test('readFetch: text/plain is read as text with txt; a document is read whole, or recorded with why not', () => {
+  const plain = fetched({ contentType: 'text/plain; charset=utf-8', text: 'plain words' });
+  assert.equal(readFetch(plain).read, 'text');
+  assert.equal(readFetchWith(plain, { ...DOCUMENTS, types: ['pdf'] }).read, null);
+  assert.equal(settleOutcome(plain, readFetch(plain), null, null), null, 'a text page to read');
+  const pdfBody = Buffer.from('%PDF-1.4 whole');
+  const pdf = fetched({ contentType: 'application/pdf', body: pdfBody, text: null, bytes: pdfBody.length });
+  const reading = readFetch(pdf);
+  assert.equal(reading.read, 'document');
+  assert.match(reading.sha256 ?? '', /^[0-9a-f]{64}$/);
+  const binary = settleOutcome(pdf, reading, null, null);
+  assert.deepEqual([binary?.type, binary?.sha256, binary?.error], ['BINARY', reading.sha256, null]);
+  const copy = settleOutcome(pdf, reading, null, 4);
+  assert.deepEqual([copy?.type, copy?.duplicateOf, copy?.document?.dataType], ['DUPLICATE', 4, 'PDF']);
+  const cut = fetched({ ...pdf, truncated: true });
+  assert.equal(readFetch(cut).read, null);
+  assert.match(
+    settleOutcome(cut, readFetch(cut), null, null)?.error ?? '',
+    /cut at 14 bytes \(fetch\.maxBytes\)/,
+  );
+  const big = fetched({ ...pdf, body: null, contentLength: 5000 });
+  assert.match(settleOutcome(big, readFetch(big), null, null)?.error ?? '', /over documents\.maxBytes/);
+  assert.equal(settleOutcome(big, readFetch(big), null, 4)?.type, 'BINARY', 'unread: never a duplicate');
+});
+
+test('documentOutcome: the text, its score and relevance, or why no text', () => {
+  const pdf = fetched({ contentType: 'application/pdf', body: Buffer.from('%PDF'), text: null, bytes: 4 });
+  const binary = settleOutcome(pdf, readFetch(pdf), null, null)!;
+  const read = documentOutcome(binary, { text: 'words', error: null }, 0.7, 0.5);
+  assert.deepEqual([read.type, read.text, read.score, read.relevant], ['BINARY', 'words', 0.7, true]);
+  const broken = documentOutcome(binary, { text: null, error: 'pdf: bad xref' }, null, 0.5);
+  assert.deepEqual([broken.text, broken.error, broken.relevant], [null, 'pdf: bad xref', false]);
 });

@@ -107,6 +107,8 @@ export async function walk(
     return response;
   };
 
+  /** Bodies of documents and text pages already seen (apart from HTML's duplicate groups). */
+  const documentHashes = new Set<string>();
   for (const seed of seeds) enqueue(canon(seed), 0);
   while (queue.length > 0) {
     const { url, depth } = queue.shift()!;
@@ -148,8 +150,21 @@ export async function walk(
       continue;
     }
     if (!contentType.startsWith('text/html')) {
-      await response.body?.cancel(); // never download a binary whole
-      records.set(url, { type: 'BINARY', status: response.status });
+      // a text/plain page is read as text (HTML, no links); a small document is hashed, so a copy is a
+      // DUPLICATE; a large binary is never downloaded whole
+      const length = Number(response.headers.get('content-length') ?? Number.POSITIVE_INFINITY);
+      const plain = contentType.startsWith('text/plain');
+      if (!plain && length > 256 * 1024) {
+        await response.body?.cancel();
+        records.set(url, { type: 'BINARY', status: response.status });
+        continue;
+      }
+      const hash = createHash('sha256')
+        .update(Buffer.from(await response.arrayBuffer()))
+        .digest('hex');
+      const seen = documentHashes.has(hash);
+      documentHashes.add(hash);
+      records.set(url, { type: seen ? 'DUPLICATE' : plain ? 'HTML' : 'BINARY', status: response.status });
       continue;
     }
     const bytes = Buffer.from(await response.arrayBuffer());

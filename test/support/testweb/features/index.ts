@@ -4,6 +4,7 @@ import type { FeatureModule } from '../site.js';
 import { bigBinary, binaries } from './binaries.js';
 import { canonicalization } from './canonicalization.js';
 import { charsets } from './charsets.js';
+import { documents } from './documents.js';
 import { duplicates } from './duplicates.js';
 import { errors } from './errors.js';
 import { hostile } from './hostile.js';
@@ -26,6 +27,7 @@ export const FEATURE_MODULES: FeatureModule[] = [
   duplicates,
   binaries,
   bigBinary,
+  documents,
   charsets,
   malformed,
   slow,

@@ -4,7 +4,8 @@ import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { BodyBudget, Fetcher } from './crawler/fetch/index.js';
+import { BodyBudget, Fetcher, fetcherGuard } from './crawler/fetch/index.js';
+import { ChromiumRenderer } from './crawler/render/chromium.js';
 import { CorporaRepository } from './db/corpora-repo.js';
 import { CrawlsRepository } from './db/crawls-repo.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -165,7 +166,7 @@ export async function openRuntime(
     repository: new ReportRepository(db.pool),
   });
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
-  const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const apiFetcher = new Fetcher(fetcherGuard(config));
   const documents = new DocumentFetcher({ fetcher: apiFetcher, userAgent: config.userAgent });
   // Their parsing, extraction and scoring: on worker threads, so the API's event loop stays free.
   const cpu = new CpuPool({
@@ -207,7 +208,7 @@ export async function openRuntime(
     onError: (err) => log.warn({ err }, 'webhook event of a cancel'),
   });
   // Deliveries go through an SSRF-guarded client of their own: a receiver's slowness never holds crawl sockets.
-  const webhookFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const webhookFetcher = new Fetcher(fetcherGuard(config));
   const webhooks = new WebhookDeliverer({
     repository: webhooksRepository,
     crawls,
@@ -226,6 +227,8 @@ export async function openRuntime(
   const workers: Array<{ queue: string; worker: { close(): Promise<void> } }> = [];
   let orphanSweeper: { stop(): void } | null = null;
   let fetcher: Fetcher | null = null;
+  /** Headless Chromium for crawls that render: launched by the first page that needs it, closed last. */
+  let renderer: ChromiumRenderer | null = null;
   return {
     config,
     db,
@@ -245,9 +248,21 @@ export async function openRuntime(
     webhooks,
     startWorker() {
       if (workers.length > 0) return;
-      const workerFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+      const workerFetcher = new Fetcher(fetcherGuard(config));
       fetcher = workerFetcher;
       const workerLog = log.child({ component: 'crawl-worker' });
+      // Chromium found at start → this worker can render (it launches only when a crawl asks)
+      const canRender = ChromiumRenderer.available(config.chromiumPath);
+      renderer = canRender
+        ? new ChromiumRenderer({
+            executablePath: config.chromiumPath,
+            concurrency: config.renderConcurrency,
+            recyclePages: config.renderRecyclePages,
+            log: log.child({ component: 'renderer' }),
+          })
+        : null;
+      if (!canRender)
+        workerLog.info({ chromiumPath: config.chromiumPath }, 'no Chromium: this worker cannot render pages');
       // The engine's events: metrics, wake-ups for live streams (batched every 250 ms), webhook events.
       const onSinkError = (err: unknown) => workerLog.warn({ err }, 'crawl event sink');
       publishing = new PublishingEventSink(bus, { intervalMs: 250, onError: onSinkError });
@@ -288,6 +303,7 @@ export async function openRuntime(
               shutdownGraceMs: config.shutdownGraceMs,
               corpora: { load: (id) => corporaRepository.loadCorpus(id, INTERNAL_SCOPE, 'relevance.corpus') },
               events,
+              ...(renderer ? { renderer } : {}),
             }),
         },
         // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
@@ -351,6 +367,8 @@ export async function openRuntime(
       orphanSweeper?.stop();
       const producing = workers.filter((entry) => entry.queue !== WEBHOOK_QUEUE);
       await Promise.all(producing.map((entry) => entry.worker.close()));
+      // no runner renders any more: the browser goes before the connections its pages were served through
+      await renderer?.close();
       // the last page batches and lifecycle events become rows (and jobs) before the queues close
       publishing?.flush();
       await webhookEvents?.flush();

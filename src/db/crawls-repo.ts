@@ -77,6 +77,15 @@ export interface PageRow {
   result: boolean;
   /** The weight it was queued with (docs/reference.md#weighted-queue): the frontier's order. */
   priority: number;
+  crawl_id: string;
+  /** How it was read in a crawl that renders (docs/reference.md#rendering). */
+  rendered: boolean;
+  render_reason: string | null;
+  fetch_ms: number | null;
+  render_ms: number | null;
+  render_note: string | null;
+  navigated_from: string | null;
+  has_screenshot: boolean;
 }
 
 export class CrawlsRepository {

@@ -5,6 +5,7 @@ import {
   type CrawlStrategy,
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
   type NormalizedCrawlRequest,
+  normalizeRender,
   normalizeWebhook,
   type TopicCap,
 } from '../crawler/crawl-request.js';
@@ -90,6 +91,7 @@ export function normalizeCrawlRequest(
       method: request.extract?.method ?? DEFAULT_EXTRACTION_METHOD,
     },
     webhook: request.webhook ? normalizeWebhook(request.webhook) : null,
+    render: normalizeRender(request.render),
   };
 }
 

@@ -1,7 +1,13 @@
 // The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
-import type { CrawlStrategy, FetchSettings, PageType, PolitenessSettings } from '../crawl-request.js';
+import type {
+  CrawlStrategy,
+  FetchSettings,
+  PageType,
+  PolitenessSettings,
+  RenderSettings,
+} from '../crawl-request.js';
 import type { TextSettings } from '../text/word-model.js';
 
 export type { PageType };
@@ -34,6 +40,8 @@ export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   topicOptions: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean };
   /** Pages the crawl may discover at most (the topic crawl's graph: its first maxPages pages). */
   maxDiscovered: number | null;
+  /** Rendering in headless Chromium; absent: never. */
+  render?: RenderSettings;
 }
 
 /** A frontier URL leased to this worker together with one politeness slot of its host. */
@@ -106,6 +114,24 @@ export interface PageOutcome {
   /** Links and images the crawl cannot keep (their URL is too long), each with the reason. */
   skipped: SkippedUrl[];
   document: { dataType: string; contentType: string | null; bytes: number | null } | null;
+  /** How an HTML page of a crawl that renders was read (absent: the crawl never renders). */
+  render?: PageRenderRecord;
+}
+
+/** Whether an HTML page was rendered, why, and what it cost (docs/reference.md#rendering). */
+export interface PageRenderRecord {
+  rendered: boolean;
+  /** always, auto:<rule>, or why it was not rendered (auto:static, render-failed) */
+  reason: string;
+  /** The main document's fetch (loadMs = fetchMs + renderMs). */
+  fetchMs: number;
+  renderMs: number | null;
+  /** The page navigated itself away: the URL it left (finalUrl is where it ended). */
+  navigatedFrom: string | null;
+  /** What the render ran into: a timeout, requests the crawl's rules refused. */
+  note: string | null;
+  /** The rendered page's PNG (render.screenshot), at most 1280×2000. */
+  screenshot: Buffer | null;
 }
 
 /** A link or image of a page that is neither crawled nor recorded as such; `url` is its first few hundred bytes. */

@@ -4,6 +4,7 @@ export type { AddressGuard, AddressVerdict, LookupFunction } from './address-gua
 export {
   BlockedAddressError,
   createGuardedLookup,
+  guardAllowing,
   guardedLookup,
   isBlockedAddress,
 } from './address-guard.js';
@@ -24,4 +25,4 @@ export type {
   RedirectDecision,
   RetryOptions,
 } from './fetcher.js';
-export { blankFetchResult, classifyFault, Fetcher, retryAfterMs } from './fetcher.js';
+export { blankFetchResult, classifyFault, Fetcher, fetcherGuard, retryAfterMs } from './fetcher.js';

@@ -8,6 +8,7 @@ import { CrawlRunner, type RunnerExit } from '../../crawler/engine/crawl-runner.
 import type { CrawlEventSink } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
+import type { PageRenderer } from '../../crawler/render/port.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
 import { INTERNAL_SCOPE } from '../../db/tenant-scope.js';
@@ -33,6 +34,8 @@ export interface CrawlProcessorDeps {
   corpora?: CorpusSource;
   /** Metrics, live progress and webhooks hear of written pages and the crawl's end through this. */
   events?: CrawlEventSink;
+  /** Headless Chromium, when this worker found it at start (crawls that render need it). */
+  renderer?: PageRenderer;
 }
 
 const TEXT_REFRESH_MS = 20_000;
@@ -75,6 +78,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         graceMs: deps.shutdownGraceMs,
         ...(deps.corpora ? { corpora: deps.corpora } : {}),
         ...(deps.events ? { events: deps.events } : {}),
+        ...(deps.renderer ? { renderer: deps.renderer } : {}),
       }).run();
     } catch (error) {
       if (isLastAttempt(job)) {

@@ -104,6 +104,34 @@ test('a BFS crawl finds the links scripts build only when it renders', { skip },
   // the main document was fetched once (served to the browser from that fetch), its script once
   const requests = web.log.filter((entry) => entry.url.endsWith('/scripted/app.html'));
   assert.equal(requests.length, 2, 'one fetch per crawl, none by the browser');
+  assert.equal(web.log.filter((entry) => entry.url.endsWith('/scripted/app.js')).length, 1);
+  // images are blocked by default
+  assert.equal(web.log.filter((entry) => entry.url.endsWith('/scripted/pixel.png')).length, 0);
+});
+
+test('render: auto renders the pages that look script-built, and says which rule held', {
+  skip,
+}, async (t) => {
+  const { app } = await build(t, { env: ENV });
+  const result = await crawl(
+    app,
+    [`${web.hosts[0]}/scripted/app.html`, `${web.hosts[0]}/scripted/static.html`],
+    { mode: 'auto', block: [] },
+    0,
+  );
+  const built = result.byPath('/scripted/app.html')!;
+  assert.equal(built.rendered, true);
+  assert.equal(built.renderReason, 'auto:app-root');
+  const article = result.byPath('/scripted/static.html')!;
+  assert.equal(article.rendered, false);
+  assert.equal(article.renderReason, 'auto:static');
+  assert.equal(article.renderMs, null);
+  // block: [] lets the image through (the rendered page asked for it)
+  assert.equal(
+    web.log.filter((entry) => entry.url.endsWith('/scripted/pixel.png')).length,
+    1,
+    JSON.stringify(web.log.map((e) => e.url)),
+  );
 });
 
 test('a script inside a rendered page cannot reach an address the SSRF guard refuses', {

@@ -1,7 +1,8 @@
 // Pages that need JavaScript (rendering in headless Chromium): their text and links are built by scripts, so a
 // crawl that parses the fetched HTML finds none of them, and one that renders finds them all. Off by default
 // (a crawl that never renders reads these pages as empty): tests turn it on with `features: { scripted: true }`.
-//   /scripted/app.html       an empty #root filled by /scripted/app.js: a heading, text, links to built-1/2
+//   /scripted/app.html       an empty #root filled by /scripted/app.js: a heading, text, links to built-1/2;
+//                            and an image (blocked by default)
 //   /scripted/xhr.html       fetches /scripted/links.json with XHR and writes a link to each URL in it
 //   /scripted/hang.html      a script that never returns (the page's main thread hangs: never settles)
 //   /scripted/away.html      navigates itself to /scripted/landing.html as it loads
@@ -49,8 +50,15 @@ export const scripted: FeatureModule = {
       host,
       '/scripted/app.html',
       'A script-built page',
-      '<div id="root"></div><script src="/scripted/app.js"></script>',
+      '<div id="root"></div><img src="/scripted/pixel.png" alt=""><script src="/scripted/app.js"></script>',
     );
+    // an image: render.block keeps it from being requested (images, media and fonts by default)
+    site.add(host, '/scripted/pixel.png', {
+      kind: 'file',
+      contentType: 'image/png',
+      body: Buffer.from('89504e470d0a1a0a', 'hex'),
+      auxiliary: true,
+    });
     script(
       site,
       host,

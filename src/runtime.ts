@@ -1,5 +1,6 @@
 // The composition root both entries share: database, job backend, services, and (when asked) the crawl
 // worker. server.ts and worker.ts differ only in whether they also listen for HTTP.
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
@@ -16,6 +17,7 @@ import { ReportRepository } from './db/report-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
 import { INTERNAL_SCOPE } from './db/tenant-scope.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
+import { ANNOUNCE_EVERY_MS, WorkersRepository } from './db/workers-repo.js';
 import {
   type CrawlEventBus,
   fanOutEventSink,
@@ -131,6 +133,10 @@ export async function openRuntime(
     crawls: new CrawlsRepository(db.pool),
     jobs,
   });
+  // the live workers and whether they can render (each worker announces itself while it runs)
+  const workersRepository = new WorkersRepository(db.pool);
+  /** Headless Chromium for crawls that render: launched by the first page that needs it, closed last. */
+  let renderer: ChromiumRenderer | null = null;
   // A crawl cancelled while still queued never reaches a runner, so the API itself records its
   // `cancelled` webhook event (lifecycle events are unique per crawl: a runner seeing it too adds nothing).
   let apiWebhookEvents: WebhookEventSink | null = null;
@@ -142,6 +148,8 @@ export async function openRuntime(
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+    // this process's own worker first (it may not have announced itself yet), then every live worker's row
+    renderers: { anyCanRender: async () => renderer !== null || workersRepository.anyCanRender() },
   });
   const rankings = new RankingService({
     repository: new RankingsRepository(db.pool),
@@ -227,8 +235,9 @@ export async function openRuntime(
   const workers: Array<{ queue: string; worker: { close(): Promise<void> } }> = [];
   let orphanSweeper: { stop(): void } | null = null;
   let fetcher: Fetcher | null = null;
-  /** Headless Chromium for crawls that render: launched by the first page that needs it, closed last. */
-  let renderer: ChromiumRenderer | null = null;
+  /** This worker's row in the workers table (what it can do), refreshed while it runs. */
+  const announcedId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let announcer: NodeJS.Timeout | null = null;
   return {
     config,
     db,
@@ -263,6 +272,13 @@ export async function openRuntime(
         : null;
       if (!canRender)
         workerLog.info({ chromiumPath: config.chromiumPath }, 'no Chromium: this worker cannot render pages');
+      const announce = () =>
+        workersRepository
+          .announce(announcedId, canRender)
+          .catch((err: unknown) => workerLog.warn({ err }, 'announcing the worker failed'));
+      void announce();
+      announcer = setInterval(announce, ANNOUNCE_EVERY_MS);
+      announcer.unref();
       // The engine's events: metrics, wake-ups for live streams (batched every 250 ms), webhook events.
       const onSinkError = (err: unknown) => workerLog.warn({ err }, 'crawl event sink');
       publishing = new PublishingEventSink(bus, { intervalMs: 250, onError: onSinkError });
@@ -365,6 +381,10 @@ export async function openRuntime(
       // abort them), release their leases and go back to the queue; then the queues, pools, embedded server.
       shutdown.abort();
       orphanSweeper?.stop();
+      if (announcer) {
+        clearInterval(announcer);
+        await workersRepository.retire(announcedId).catch(() => {});
+      }
       const producing = workers.filter((entry) => entry.queue !== WEBHOOK_QUEUE);
       await Promise.all(producing.map((entry) => entry.worker.close()));
       // no runner renders any more: the browser goes before the connections its pages were served through

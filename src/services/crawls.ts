@@ -35,6 +35,8 @@ export interface CrawlServiceOptions {
   defaultUserAgent: string;
   /** Per API key: crawls it may have queued or running at once (0 or unset: no cap; open mode: no cap). */
   maxRunningCrawlsPerKey?: number;
+  /** Whether a live worker can render pages: a crawl asking to render is refused (422) when none can. */
+  renderers?: { anyCanRender(): Promise<boolean> };
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
   mainText?: { pageText(crawl: CrawlRow, pageId: number): Promise<string | null> };
   /** Stored corpora, to check that `relevance.corpus` names one the caller may read. */
@@ -83,6 +85,16 @@ export class CrawlService implements CrawlReader {
         WordModel.of(normalized.relevance ?? {}),
         'relevance.corpus',
       );
+    }
+    // a crawl no live worker could render would only fail at its start: refused now, naming the field
+    if (normalized.render && normalized.render.mode !== 'never' && this.options.renderers) {
+      if (!(await this.options.renderers.anyCanRender())) {
+        throw new TrawlError(
+          'unprocessable',
+          'no live worker can render pages (none found Chromium at its start): use render "never", or start a worker with Chromium',
+          { field: 'render' },
+        );
+      }
     }
     const id = randomUUID();
     const maxActive = this.options.maxRunningCrawlsPerKey ?? 0;

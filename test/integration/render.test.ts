@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { WorkersRepository } from '../../src/db/workers-repo.js';
 import { build, waitForCrawl } from '../helper.js';
 import { skipWithoutChromium } from '../support/browser.js';
 import { startTestWeb, type TestWeb } from '../support/testweb/index.js';
@@ -168,4 +169,42 @@ test('a page that never settles ends at its render timeout; one that navigates a
   assert.equal(away.finalUrl, `${web.hosts[0]}/scripted/landing.html`);
   // the landing page's links were read, relative to where the page ended
   assert.ok(result.byPath('/scripted/after-landing.html'), JSON.stringify(result.pages));
+});
+
+test('a crawl asking to render is a 422 when no live worker can; a worker without Chromium fails it at its start', async (t) => {
+  const { app, runtime } = await build(t, { env: { ...ENV, CHROMIUM_PATH: '/nonexistent/chromium' } });
+  const post = (render: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/crawls',
+      payload: { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render },
+    });
+  const refused = await post('auto');
+  assert.equal(refused.statusCode, 422, refused.body);
+  assert.match(String(refused.headers['content-type']), /^application\/problem\+json/);
+  assert.equal((refused.json() as { field: string }).field, 'render');
+  assert.equal((await post('never')).statusCode, 202);
+
+  // another live worker says it can render: the crawl is accepted, and this worker's runner fails it once,
+  // at its start, saying why
+  await new WorkersRepository(runtime.db.pool).announce('elsewhere:1', true);
+  const accepted = await post({ mode: 'always' });
+  assert.equal(accepted.statusCode, 202, accepted.body);
+  const status = await waitForCrawl(app, (accepted.json() as { id: string }).id, 60_000);
+  assert.equal(status.status, 'failed');
+  assert.match(String(status.error), /^render: .*Chromium/);
+  assert.equal(status.pagesFetched, 0);
+});
+
+test('a Chromium that will not start fails the crawl at its start with the reason', async (t) => {
+  const { app } = await build(t, { env: { ...ENV, CHROMIUM_PATH: '/bin/false' } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render: 'always' },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const status = await waitForCrawl(app, (created.json() as { id: string }).id, 60_000);
+  assert.equal(status.status, 'failed');
+  assert.match(String(status.error), /^render: Chromium at \/bin\/false did not start/);
 });

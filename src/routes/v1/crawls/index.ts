@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Start a crawl',
         description: 'Queues a breadth-first crawl from the seeds; answers at once with its id and links.',
         body: CrawlRequest,
-        response: { 202: CrawlCreated, ...problemResponses(400, 404, 415, 429) },
+        response: { 202: CrawlCreated, ...problemResponses(400, 404, 415, 422, 429) },
       },
     },
     async (request, reply) => {

@@ -278,6 +278,12 @@ export class CrawlsRepository {
     ).rows;
   }
 
+  /** A rendered page's screenshot (PNG), or null when none was stored. */
+  async pageScreenshot(crawlId: string, pageId: number): Promise<Buffer | null> {
+    const result = await this.pool.query<{ png: Buffer }>(sql('page_screenshot'), [crawlId, pageId]);
+    return result.rows[0]?.png ?? null;
+  }
+
   async pageHtmlGzip(pageId: number): Promise<Buffer | null> {
     const result = await this.pool.query<{ html_gzip: Buffer | null }>(sql('page_html'), [pageId]);
     return result.rows[0]?.html_gzip ?? null;

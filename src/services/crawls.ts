@@ -212,6 +212,14 @@ export class CrawlService implements CrawlReader {
     });
   }
 
+  /** The PNG of a rendered page (render.screenshot); 404 when the page has none. */
+  async screenshot(id: string, pageId: number, scope: TenantScope): Promise<Buffer> {
+    await this.require(id, scope);
+    const png = await this.options.repository.pageScreenshot(id, pageId);
+    if (!png) throw new TrawlError('not_found', `page ${pageId} of crawl ${id} has no screenshot`);
+    return png;
+  }
+
   /**
    * `include`: a comma list of html (the stored body), text (the main text), markdown (the main content as
    * Markdown) and model (the Document).

@@ -171,6 +171,45 @@ test('a page that never settles ends at its render timeout; one that navigates a
   assert.ok(result.byPath('/scripted/after-landing.html'), JSON.stringify(result.pages));
 });
 
+test('render.screenshot stores a PNG per rendered page, at most 1280×2000, served beside the page', {
+  skip,
+}, async (t) => {
+  const { app } = await build(t, { env: ENV });
+  const result = await crawl(
+    app,
+    [`${web.hosts[0]}/scripted/app.html`],
+    { mode: 'always', screenshot: true },
+    0,
+  );
+  const page = result.byPath('/scripted/app.html')!;
+  assert.equal(page.screenshot, `/v1/crawls/${result.id}/pages/${page.id}/screenshot`);
+  const shot = await app.inject({ method: 'GET', url: page.screenshot });
+  assert.equal(shot.statusCode, 200);
+  assert.equal(shot.headers['content-type'], 'image/png');
+  const png = shot.rawPayload;
+  assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a');
+  // IHDR: width and height, big-endian, at bytes 16 and 20
+  assert.ok(
+    png.readUInt32BE(16) <= 1280 && png.readUInt32BE(20) <= 2000,
+    `${png.readUInt32BE(16)}×${png.readUInt32BE(20)}`,
+  );
+
+  const plain = await crawl(app, [`${web.hosts[0]}/scripted/static.html`], 'always', 0);
+  const without = plain.byPath('/scripted/static.html')!;
+  assert.equal(without.screenshot, null);
+  const missing = await app.inject({
+    method: 'GET',
+    url: `/v1/crawls/${plain.id}/pages/${without.id}/screenshot`,
+  });
+  assert.equal(missing.statusCode, 404);
+  // another crawl's page is not found through this crawl
+  const foreign = await app.inject({
+    method: 'GET',
+    url: `/v1/crawls/${plain.id}/pages/${page.id}/screenshot`,
+  });
+  assert.equal(foreign.statusCode, 404);
+});
+
 test('a crawl asking to render is a 422 when no live worker can; a worker without Chromium fails it at its start', async (t) => {
   const { app, runtime } = await build(t, { env: { ...ENV, CHROMIUM_PATH: '/nonexistent/chromium' } });
   const post = (render: unknown) =>

@@ -7,7 +7,13 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BODY_BYTES, isTextualContentType } from '../crawl-request.js';
-import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
+import {
+  type BodyBudget,
+  type BudgetHold,
+  encodeText,
+  type Fetcher,
+  type FetchResult,
+} from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope, type ScopeVerdict } from '../frontier/scope.js';
 import { parseHtml } from '../parse/parse-html.js';
@@ -664,7 +670,7 @@ export class CrawlRunner {
     const html = read.html ?? result.text ?? '';
     const parsed = this.readHtml(html, read.finalUrl, page.depth);
     result.text = null;
-    const body = read.html !== null ? Buffer.from(read.html) : result.body;
+    const body = read.html !== null ? encodeText(read.html, result.charset) : result.body;
     const htmlGzip = this.settings.storeHtml && body ? await gzip(body) : null;
     const outcome = htmlOutcome(result, reading, parsed, htmlGzip, this.settings.relevance?.threshold ?? 1);
     outcome.finalUrl = read.finalUrl;

@@ -13,6 +13,7 @@ export {
   charsetFromContentType,
   charsetFromDocument,
   decodeBody,
+  encodeText,
   isTextualContentType,
   mediaType,
 } from './charset.js';

@@ -70,6 +70,8 @@ interface LaunchedBrowser {
 export class ChromiumRenderer implements PageRenderer {
   readonly #options: ChromiumRendererOptions;
   #current: Promise<LaunchedBrowser> | null = null;
+  /** What #current resolved to, once it did. */
+  #currentLaunched: LaunchedBrowser | null = null;
   readonly #all = new Set<LaunchedBrowser>();
   #running = 0;
   readonly #queue: Array<() => void> = [];
@@ -114,6 +116,7 @@ export class ChromiumRenderer implements PageRenderer {
   async close(): Promise<void> {
     this.#closed = true;
     this.#current = null;
+    this.#currentLaunched = null;
     await Promise.all([...this.#all].map((launched) => this.#closeBrowser(launched)));
   }
 
@@ -172,6 +175,7 @@ export class ChromiumRenderer implements PageRenderer {
     }
     const launched: LaunchedBrowser = { browser, pagesStarted: 0, active: 0, retiring: false };
     this.#all.add(launched);
+    this.#currentLaunched = launched;
     // a crash: the next page launches a new browser; pages on this one fail with the browser's error
     browser.on('disconnected', () => {
       this.#all.delete(launched);
@@ -189,14 +193,10 @@ export class ChromiumRenderer implements PageRenderer {
   #retire(launched: LaunchedBrowser): void {
     if (launched.retiring) return;
     launched.retiring = true;
-    if (this.#current) {
-      // only the browser new pages would get is replaced
-      void this.#current.then(
-        (current) => {
-          if (current === launched) this.#current = null;
-        },
-        () => {},
-      );
+    // only the browser new pages would get is replaced: the next page launches a fresh one
+    if (this.#currentLaunched === launched) {
+      this.#current = null;
+      this.#currentLaunched = null;
     }
   }
 

@@ -2,7 +2,8 @@
 // styles) with render "always" on a real worker (`src/worker.ts`, a child process) at render concurrency 1, 2
 // and 4, beside the same crawl never rendered. Printed per run: pages/s from the first page written to the
 // crawl's end, the mean render time, and the worker's RSS summed over its process tree (Chromium's browser,
-// renderer, GPU and utility processes included), peak and mean, sampled every 200 ms. Printed, not asserted.
+// renderer, GPU and utility processes included), peak and mean, and its PSS (shared pages counted once),
+// sampled every 200 ms. Printed, not asserted.
 // Args: --pages N (pages crawled per run, 60), --concurrency N (the crawl's fetches in flight, 8),
 // --levels 1,2,4 (render concurrencies).
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -22,8 +23,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** RSS in MiB of `pid` and every process descended from it (Chromium's children of children included). */
-function treeRssMiB(pid: number): number {
+/**
+ * Memory in MiB of `pid` and every process descended from it (Chromium's children of children included):
+ * RSS summed (pages shared between Chromium's processes counted in each) and PSS summed (each shared page
+ * divided among its sharers: what the tree costs the machine).
+ */
+function treeMemoryMiB(pid: number): { rss: number; pss: number } {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
@@ -39,14 +44,21 @@ function treeRssMiB(pid: number): number {
       // the process ended while it was read
     }
   }
-  let kib = 0;
+  let rssKiB = 0;
+  let pssKiB = 0;
   const stack = [pid];
   while (stack.length > 0) {
     const next = stack.pop()!;
-    kib += rss.get(next) ?? 0;
+    rssKiB += rss.get(next) ?? 0;
+    try {
+      const rollup = readFileSync(`/proc/${next}/smaps_rollup`, 'utf8');
+      pssKiB += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+    } catch {
+      // gone, or not ours to read
+    }
     stack.push(...(children.get(next) ?? []));
   }
-  return kib / 1024;
+  return { rss: rssKiB / 1024, pss: pssKiB / 1024 };
 }
 
 function startWorker(schema: string, renderConcurrency: number): ChildProcess {
@@ -73,6 +85,7 @@ interface RunFigures {
   meanRenderMs: number | null;
   peakMiB: number;
   meanMiB: number;
+  peakPssMiB: number;
   status: string;
 }
 
@@ -146,9 +159,12 @@ export async function run(args: string[]): Promise<void> {
         throw new Error(`POST /v1/crawls: ${created.statusCode} ${created.body}`);
       const { id } = created.json() as { id: string };
       const samples: number[] = [];
+      const pssSamples: number[] = [];
       let status = 'queued';
       for (;;) {
-        samples.push(treeRssMiB(pid));
+        const memory = treeMemoryMiB(pid);
+        samples.push(memory.rss);
+        pssSamples.push(memory.pss);
         const row = await monitor.query<{ status: string }>(
           `SELECT status FROM "${schema}".crawls WHERE id = $1`,
           [id],
@@ -173,13 +189,15 @@ export async function run(args: string[]): Promise<void> {
         meanRenderMs: t.mean_render_ms === null ? null : Number(t.mean_render_ms),
         peakMiB: Math.max(...samples),
         meanMiB: samples.reduce((a, b) => a + b, 0) / samples.length,
+        peakPssMiB: Math.max(...pssSamples),
         status,
       });
       const f = figures.at(-1)!;
       process.stdout.write(
         `${label.padEnd(36)} ${f.status} ${String(f.pages).padStart(4)} pages  ${f.pagesPerSec.toFixed(2).padStart(6)} pages/s  ` +
           `render ${f.meanRenderMs === null ? '   -' : f.meanRenderMs.toFixed(0).padStart(4)} ms  ` +
-          `RSS peak ${f.peakMiB.toFixed(0).padStart(5)} MiB, mean ${f.meanMiB.toFixed(0).padStart(5)} MiB\n`,
+          `RSS peak ${f.peakMiB.toFixed(0).padStart(5)} MiB, mean ${f.meanMiB.toFixed(0).padStart(5)} MiB; ` +
+          `PSS peak ${f.peakPssMiB.toFixed(0).padStart(5)} MiB\n`,
       );
       worker.kill('SIGTERM');
       await new Promise((resolve) => worker!.once('exit', resolve));
@@ -190,7 +208,7 @@ export async function run(args: string[]): Promise<void> {
     for (const f of figures.slice(1)) {
       process.stdout.write(
         `${f.label}: ${(never.pagesPerSec / Math.max(f.pagesPerSec, 0.001)).toFixed(1)}× slower than never, ` +
-          `+${(f.peakMiB - never.peakMiB).toFixed(0)} MiB peak RSS\n`,
+          `+${(f.peakMiB - never.peakMiB).toFixed(0)} MiB peak RSS, +${(f.peakPssMiB - never.peakPssMiB).toFixed(0)} MiB peak PSS\n`,
       );
     }
   } finally {

@@ -160,3 +160,17 @@ test('a worker that cannot render fails the crawl once, at its start, and fetche
     assert.equal(fetcher.requests.length, 0);
   }
 });
+
+test("a crawl's pages share its cache of scripts: a bundle every page loads is fetched once", async () => {
+  const fake = new FakeRenderer({
+    [u('/')]: {
+      requests: [u('/app.js')],
+      build: (document) => document.replace('<div id="root"></div>', '<a href="/built">built</a>'),
+    },
+    [u('/built')]: { requests: [u('/app.js')], build: (document) => document },
+  });
+  const { fetcher, pages } = await crawl(ROUTES, normalizeRender('always'), fake);
+  assert.equal(pages.get(u('/built'))?.outcome?.render?.rendered, true);
+  assert.equal(fake.jobs.length, 2);
+  assert.equal(fetcher.requested(u('/app.js')), 1);
+});

@@ -12,7 +12,7 @@ COPY src ./src
 COPY web ./web
 RUN npm run build
 
-FROM node:20-slim
+FROM node:20-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -25,3 +25,14 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/server.js"]
+
+# The same image with Debian's Chromium, for workers that render pages (a crawl's `render`):
+#   docker build --target render -t trawl:render .   (about 400 MB more; workers find it at /usr/bin/chromium)
+FROM runtime AS render
+USER root
+RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-liberation \
+  && rm -rf /var/lib/apt/lists/*
+USER trawl
+
+# The default image (the last stage): no Chromium, so its workers do not render.
+FROM runtime

@@ -1,5 +1,6 @@
 // Configuration from the environment, validated once at start by both entries (server.ts, worker.ts).
 // A bad value stops the process with a message naming the variable, instead of failing later.
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 export interface Config {
@@ -13,7 +14,20 @@ export interface Config {
   redisUrl: string | null;
   workerConcurrency: number;
   runWorker: boolean;
+  /** ALLOW_PRIVATE_NETWORKS=true: the SSRF guard is lifted altogether. */
   allowPrivateNetworks: boolean;
+  /**
+   * ALLOW_PRIVATE_NETWORKS as a comma list of CIDRs (127.0.0.2/32, 10.1.0.0/16): only those private ranges are
+   * reachable, every other one stays refused (tests serve a page on one loopback address and check that a
+   * request to another is refused). Empty otherwise.
+   */
+  allowedPrivateRanges: string[];
+  /** Where a worker looks for Chromium to render pages (a crawl's `render`); missing: it cannot render. */
+  chromiumPath: string;
+  /** Pages one worker process renders at once (each a Chromium page); more wait their turn. */
+  renderConcurrency: number;
+  /** The worker's Chromium is restarted after this many pages. */
+  renderRecyclePages: number;
   userAgent: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataDir: string;
@@ -129,6 +143,30 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+/** ALLOW_PRIVATE_NETWORKS: true or false, or a comma list of the private CIDRs that may be reached. */
+function privateNetworks(env: Env): { allowPrivateNetworks: boolean; allowedPrivateRanges: string[] } {
+  const raw = env.ALLOW_PRIVATE_NETWORKS?.trim() ?? '';
+  if (!raw.includes('/')) {
+    return { allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false), allowedPrivateRanges: [] };
+  }
+  const ranges = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const range of ranges) {
+    const [address = '', bits = '', ...rest] = range.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || !/^\d+$/.test(bits) || Number(bits) > max) {
+      throw new ConfigError(
+        'ALLOW_PRIVATE_NETWORKS',
+        `expected true, false or CIDRs (127.0.0.2/32), got ${JSON.stringify(range)}`,
+      );
+    }
+  }
+  return { allowPrivateNetworks: false, allowedPrivateRanges: ranges };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -154,7 +192,10 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 256),
     runWorker: boolean(env, 'RUN_WORKER', true),
-    allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false),
+    ...privateNetworks(env),
+    chromiumPath: env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium',
+    renderConcurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1, 64),
+    renderRecyclePages: integer(env, 'RENDER_RECYCLE_PAGES', 200, 1, 1_000_000),
     userAgent,
     logLevel,
     dataDir: env.DATA_DIR?.trim() || './data',

@@ -1,10 +1,12 @@
 // The composition root both entries share: database, job backend, services, and (when asked) the crawl
 // worker. server.ts and worker.ts differ only in whether they also listen for HTTP.
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { BodyBudget, Fetcher } from './crawler/fetch/index.js';
+import { BodyBudget, Fetcher, fetcherGuard } from './crawler/fetch/index.js';
+import { ChromiumRenderer } from './crawler/render/chromium.js';
 import { CorporaRepository } from './db/corpora-repo.js';
 import { CrawlsRepository } from './db/crawls-repo.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -15,6 +17,7 @@ import { ReportRepository } from './db/report-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
 import { INTERNAL_SCOPE } from './db/tenant-scope.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
+import { ANNOUNCE_EVERY_MS, WorkersRepository } from './db/workers-repo.js';
 import {
   type CrawlEventBus,
   fanOutEventSink,
@@ -138,6 +141,10 @@ export async function openRuntime(
     crawls: new CrawlsRepository(db.pool),
     jobs,
   });
+  // the live workers and whether they can render (each worker announces itself while it runs)
+  const workersRepository = new WorkersRepository(db.pool);
+  /** Headless Chromium for crawls that render: launched by the first page that needs it, closed last. */
+  let renderer: ChromiumRenderer | null = null;
   // A crawl cancelled while still queued never reaches a runner, so the API itself records its
   // `cancelled` webhook event (lifecycle events are unique per crawl: a runner seeing it too adds nothing).
   let apiWebhookEvents: WebhookEventSink | null = null;
@@ -150,6 +157,8 @@ export async function openRuntime(
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+    // this process's own worker first (it may not have announced itself yet), then every live worker's row
+    renderers: { anyCanRender: async () => renderer !== null || workersRepository.anyCanRender() },
   });
   const rankings = new RankingService({
     repository: new RankingsRepository(db.pool),
@@ -170,7 +179,7 @@ export async function openRuntime(
     repository: new ReportRepository(db.pool),
   });
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
-  const apiFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const apiFetcher = new Fetcher(fetcherGuard(config));
   // Documents' text, for the crawl runners of this process and the API's document URLs: threads of their own,
   // with a heap limit and a deadline, since a document is a hostile file until read.
   const documentPool = new DocumentPool({
@@ -225,7 +234,7 @@ export async function openRuntime(
     onError: (err) => log.warn({ err }, 'webhook event of a cancel'),
   });
   // Deliveries go through an SSRF-guarded client of their own: a receiver's slowness never holds crawl sockets.
-  const webhookFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const webhookFetcher = new Fetcher(fetcherGuard(config));
   const webhooks = new WebhookDeliverer({
     repository: webhooksRepository,
     crawls,
@@ -244,6 +253,9 @@ export async function openRuntime(
   const workers: Array<{ queue: string; worker: { close(): Promise<void> } }> = [];
   let orphanSweeper: { stop(): void } | null = null;
   let fetcher: Fetcher | null = null;
+  /** This worker's row in the workers table (what it can do), refreshed while it runs. */
+  const announcedId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let announcer: NodeJS.Timeout | null = null;
   return {
     config,
     db,
@@ -263,9 +275,28 @@ export async function openRuntime(
     webhooks,
     startWorker() {
       if (workers.length > 0) return;
-      const workerFetcher = new Fetcher({ allowPrivateNetworks: config.allowPrivateNetworks });
+      const workerFetcher = new Fetcher(fetcherGuard(config));
       fetcher = workerFetcher;
       const workerLog = log.child({ component: 'crawl-worker' });
+      // Chromium found at start → this worker can render (it launches only when a crawl asks)
+      const canRender = ChromiumRenderer.available(config.chromiumPath);
+      renderer = canRender
+        ? new ChromiumRenderer({
+            executablePath: config.chromiumPath,
+            concurrency: config.renderConcurrency,
+            recyclePages: config.renderRecyclePages,
+            log: log.child({ component: 'renderer' }),
+          })
+        : null;
+      if (!canRender)
+        workerLog.info({ chromiumPath: config.chromiumPath }, 'no Chromium: this worker cannot render pages');
+      const announce = () =>
+        workersRepository
+          .announce(announcedId, canRender)
+          .catch((err: unknown) => workerLog.warn({ err }, 'announcing the worker failed'));
+      void announce();
+      announcer = setInterval(announce, ANNOUNCE_EVERY_MS);
+      announcer.unref();
       // The engine's events: metrics, wake-ups for live streams (batched every 250 ms), webhook events.
       const onSinkError = (err: unknown) => workerLog.warn({ err }, 'crawl event sink');
       publishing = new PublishingEventSink(bus, { intervalMs: 250, onError: onSinkError });
@@ -307,6 +338,7 @@ export async function openRuntime(
               corpora: { load: (id) => corporaRepository.loadCorpus(id, INTERNAL_SCOPE, 'relevance.corpus') },
               events,
               documentText: documentPool,
+              ...(renderer ? { renderer } : {}),
             }),
         },
         // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
@@ -368,8 +400,14 @@ export async function openRuntime(
       // abort them), release their leases and go back to the queue; then the queues, pools, embedded server.
       shutdown.abort();
       orphanSweeper?.stop();
+      if (announcer) {
+        clearInterval(announcer);
+        await workersRepository.retire(announcedId).catch(() => {});
+      }
       const producing = workers.filter((entry) => entry.queue !== WEBHOOK_QUEUE);
       await Promise.all(producing.map((entry) => entry.worker.close()));
+      // no runner renders any more: the browser goes before the connections its pages were served through
+      await renderer?.close();
       // the last page batches and lifecycle events become rows (and jobs) before the queues close
       publishing?.flush();
       await webhookEvents?.flush();

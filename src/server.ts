@@ -19,7 +19,9 @@ runEntry('trawl', async () => {
   close = () => runtime.close();
   const server = await buildApp({ runtime, logger: log });
   if (config.runWorker) runtime.startWorker();
-  if (!config.allowPrivateNetworks) {
+  if (config.allowedPrivateRanges.length > 0) {
+    log.info({ allowed: config.allowedPrivateRanges }, 'private targets are refused but for these ranges');
+  } else if (!config.allowPrivateNetworks) {
     log.info('private and loopback targets are refused (ALLOW_PRIVATE_NETWORKS=false)');
   }
   await server.listen({ port: config.port, host: config.host });

@@ -211,6 +211,8 @@ export interface NormalizedCrawlRequest {
   /** absent in requests stored before it: the defaults */
   documents?: DocumentSettings;
   webhook: WebhookConfig | null;
+  /** absent in requests stored before rendering existed: never rendered */
+  render?: RenderSettings;
 }
 
 /** The engine's settings of a crawl from its normalized request. */
@@ -254,5 +256,73 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
       types: [...CRAWL_REQUEST_DEFAULTS.documents.types],
       maxBytes: request.fetch.maxBytes,
     },
+    render: request.render ?? RENDER_NEVER,
+  };
+}
+
+// --- Rendering in headless Chromium (docs/reference.md#rendering) ---
+
+/** never: the fetched HTML is parsed; always: every HTML page is rendered; auto: pages that look script-built. */
+export const RENDER_MODES = ['never', 'always', 'auto'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+/** What a rendered page's load waits for before its DOM is read. */
+export const RENDER_WAITS = ['load', 'networkidle'] as const;
+export type RenderWait = (typeof RENDER_WAITS)[number] | { selector: string };
+/** Playwright's resource types a request may name in render.block. */
+export const RENDER_BLOCKABLE = [
+  'image',
+  'media',
+  'font',
+  'stylesheet',
+  'script',
+  'xhr',
+  'fetch',
+  'eventsource',
+  'manifest',
+  'texttrack',
+  'other',
+] as const;
+export type RenderBlockable = (typeof RENDER_BLOCKABLE)[number];
+
+/** How a crawl renders its pages: the request's `render` with every default filled in. */
+export interface RenderSettings {
+  mode: RenderMode;
+  waitUntil: RenderWait;
+  /** The render's deadline (the page's time budget): its wait and every request it makes. */
+  timeoutMs: number;
+  block: RenderBlockable[];
+  screenshot: boolean;
+}
+
+export const RENDER_DEFAULTS = {
+  mode: 'never' as RenderMode,
+  waitUntil: 'load' as RenderWait,
+  timeoutMs: 15_000,
+  block: ['image', 'media', 'font'] as RenderBlockable[],
+  screenshot: false,
+} as const;
+
+const RENDER_NEVER: RenderSettings = { ...RENDER_DEFAULTS, block: [...RENDER_DEFAULTS.block] };
+
+/** The request's `render` (a mode, or an object) with every default filled in. */
+export function normalizeRender(
+  render:
+    | string
+    | {
+        mode?: string;
+        waitUntil?: string | { selector: string };
+        timeoutMs?: number;
+        block?: string[];
+        screenshot?: boolean;
+      }
+    | undefined,
+): RenderSettings {
+  const given = typeof render === 'string' ? { mode: render } : (render ?? {});
+  return {
+    mode: (given.mode ?? RENDER_DEFAULTS.mode) as RenderMode,
+    waitUntil: (given.waitUntil ?? RENDER_DEFAULTS.waitUntil) as RenderWait,
+    timeoutMs: given.timeoutMs ?? RENDER_DEFAULTS.timeoutMs,
+    block: [...new Set((given.block ?? RENDER_DEFAULTS.block) as RenderBlockable[])],
+    screenshot: given.screenshot ?? RENDER_DEFAULTS.screenshot,
   };
 }

@@ -9,6 +9,7 @@ import type {
   DiscoveredUrl,
   FrontierLimits,
   PageOutcome,
+  PageRenderRecord,
   RecordedDisallowed,
   StoredRobots,
 } from '../crawler/engine/ports.js';
@@ -217,6 +218,7 @@ export class PgCrawlStore implements CrawlStore {
     const fresh = outcome.links.filter((link) => !link.known);
     const disallowed =
       fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
+    if (outcome.render) await this.recordRender(page.id, outcome.render);
     await this.pool.query(
       // parameters $1…$30, in the order and with the meanings page_complete.sql's header lists
       prepared('page_complete', [
@@ -253,6 +255,22 @@ export class PgCrawlStore implements CrawlStore {
       ]),
     );
     return disallowed;
+  }
+
+  /** How a page of a crawl that renders was read, and its screenshot (page_render_record.sql). */
+  private async recordRender(pageId: number, render: PageRenderRecord): Promise<void> {
+    await this.pool.query(
+      prepared('page_render_record', [
+        pageId,
+        render.rendered,
+        render.reason,
+        render.fetchMs,
+        render.renderMs,
+        pgSafeNullable(render.note),
+        pgSafeNullable(render.navigatedFrom),
+        render.screenshot,
+      ]),
+    );
   }
 
   async releasePage(_crawlId: string, workerId: string, page: ClaimedPage): Promise<void> {

@@ -77,6 +77,15 @@ export interface PageRow {
   result: boolean;
   /** The weight it was queued with (docs/reference.md#weighted-queue): the frontier's order. */
   priority: number;
+  crawl_id: string;
+  /** How it was read in a crawl that renders (docs/reference.md#rendering). */
+  rendered: boolean;
+  render_reason: string | null;
+  fetch_ms: number | null;
+  render_ms: number | null;
+  render_note: string | null;
+  navigated_from: string | null;
+  has_screenshot: boolean;
 }
 
 /** What a WARC export reads of a page beside its row (export_responses.sql). */
@@ -289,6 +298,12 @@ export class CrawlsRepository {
   /** A WARC export's batch (export_responses.sql): each page's headers, stored body and the page it repeats. */
   async batchResponses(pageIds: number[]): Promise<StoredResponseRow[]> {
     return (await this.pool.query<StoredResponseRow>(sql('export_responses'), [pageIds])).rows;
+  }
+
+  /** A rendered page's screenshot (PNG), or null when none was stored. */
+  async pageScreenshot(crawlId: string, pageId: number): Promise<Buffer | null> {
+    const result = await this.pool.query<{ png: Buffer }>(sql('page_screenshot'), [crawlId, pageId]);
+    return result.rows[0]?.png ?? null;
   }
 
   async pageHtmlGzip(pageId: number): Promise<Buffer | null> {

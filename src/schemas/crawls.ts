@@ -6,6 +6,10 @@ import {
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
   DOCUMENT_FETCH_TYPES,
   PAGE_TYPES,
+  RENDER_BLOCKABLE,
+  RENDER_DEFAULTS,
+  RENDER_MODES,
+  RENDER_WAITS,
   TOPIC_CAPS,
   WEBHOOK_EVENTS,
 } from '../crawler/crawl-request.js';
@@ -147,6 +151,67 @@ export const Relevance = Type.Object(
     additionalProperties: false,
     description:
       'how pages are scored: exactly one of query or similarTo; stopWords and stem apply to similarTo (TF-IDF)',
+  },
+);
+
+const RenderMode = Type.String({
+  enum: [...RENDER_MODES],
+  default: RENDER_DEFAULTS.mode,
+  description:
+    'never: parse the fetched HTML; always: render every HTML page in headless Chromium; auto: render pages whose HTML looks built by scripts (docs/reference.md#rendering)',
+});
+
+export const Render = Type.Union(
+  [
+    RenderMode,
+    Type.Object(
+      {
+        mode: Type.Optional(RenderMode),
+        waitUntil: Type.Optional(
+          Type.Union(
+            [
+              Type.String({ enum: [...RENDER_WAITS] }),
+              Type.Object(
+                { selector: Type.String({ minLength: 1, maxLength: 500, description: 'a CSS selector' }) },
+                { additionalProperties: false },
+              ),
+            ],
+            {
+              default: RENDER_DEFAULTS.waitUntil,
+              description:
+                'what the DOM is read after: the load event, network idle (no request for 500 ms), or an element matching a selector',
+            },
+          ),
+        ),
+        timeoutMs: Type.Optional(
+          Type.Integer({
+            minimum: 500,
+            maximum: 120_000,
+            default: RENDER_DEFAULTS.timeoutMs,
+            description: "the page's render deadline: its DOM is read as it stands then",
+          }),
+        ),
+        block: Type.Optional(
+          Type.Array(Type.String({ enum: [...RENDER_BLOCKABLE] }), {
+            maxItems: RENDER_BLOCKABLE.length,
+            default: [...RENDER_DEFAULTS.block],
+            description: 'request types the rendered page may not load',
+          }),
+        ),
+        screenshot: Type.Optional(
+          Type.Boolean({
+            default: RENDER_DEFAULTS.screenshot,
+            description:
+              'store a PNG of each rendered page (at most 1280×2000): GET /v1/crawls/{id}/pages/{pageId}/screenshot',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  {
+    description:
+      "render pages in headless Chromium before they are parsed; every request the page makes goes through the crawl's rules (docs/reference.md#rendering)",
   },
 );
 
@@ -375,6 +440,7 @@ export const CrawlRequest = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    render: Type.Optional(Render),
   },
   { additionalProperties: false, $id: 'CrawlRequest' },
 );
@@ -493,6 +559,26 @@ export const PageListQuery = Type.Object(
 );
 export type PageListQuery = Static<typeof PageListQuery>;
 
+/** How a page was read in a crawl that renders (docs/reference.md#rendering). */
+const PageRenderFields = {
+  rendered: Type.Boolean({ description: 'its DOM came from headless Chromium (the crawl asked to render)' }),
+  renderReason: Nullable(Type.String(), {
+    description:
+      'always, auto:<rule> (app-root, little-text, many-scripts), or why not: auto:static, render-failed; null when the crawl never renders',
+  }),
+  fetchMs: Nullable(
+    Type.Integer({ description: 'the fetch of the main document (loadMs = fetchMs + renderMs)' }),
+  ),
+  renderMs: Nullable(Type.Integer({ description: 'the render, from when the browser took the page' })),
+  renderNote: Nullable(Type.String({ description: 'what the render ran into: a timeout, requests refused' })),
+  navigatedFrom: Nullable(
+    Type.String({ description: 'the page navigated itself away from this URL (finalUrl is where it ended)' }),
+  ),
+  screenshot: Nullable(
+    Type.String({ description: 'link to its PNG (render.screenshot), when one was stored' }),
+  ),
+};
+
 export const PageSummary = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
@@ -523,6 +609,7 @@ export const PageSummary = Type.Object({
     description:
       'the weight the page was queued with (docs/reference.md#weighted-queue): best-first, the score of the page that linked to it; topic, its link weight; bfs, 0. The frontier fetches the highest first',
   }),
+  ...PageRenderFields,
 });
 
 export const PageList = ListPage(

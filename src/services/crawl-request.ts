@@ -6,6 +6,7 @@ import {
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
   type DocumentFetchType,
   type NormalizedCrawlRequest,
+  normalizeRender,
   normalizeWebhook,
   type TopicCap,
 } from '../crawler/crawl-request.js';
@@ -104,6 +105,7 @@ export function normalizeCrawlRequest(
       ),
     },
     webhook: request.webhook ? normalizeWebhook(request.webhook) : null,
+    render: normalizeRender(request.render),
   };
 }
 

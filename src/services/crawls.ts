@@ -43,6 +43,8 @@ export interface CrawlServiceOptions {
   defaultUserAgent: string;
   /** Per API key: crawls it may have queued or running at once (0 or unset: no cap; open mode: no cap). */
   maxRunningCrawlsPerKey?: number;
+  /** Whether a live worker can render pages: a crawl asking to render is refused (422) when none can. */
+  renderers?: { anyCanRender(): Promise<boolean> };
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
   mainText?: { pageText(crawl: CrawlRow, pageId: number): Promise<string | null> };
   /** Worker threads for the Markdown of stored pages (?include=markdown). */
@@ -116,6 +118,16 @@ export class CrawlService implements CrawlReader {
         WordModel.of(normalized.relevance ?? {}),
         'relevance.corpus',
       );
+    }
+    // a crawl no live worker could render would only fail at its start: refused now, naming the field
+    if (normalized.render && normalized.render.mode !== 'never' && this.options.renderers) {
+      if (!(await this.options.renderers.anyCanRender())) {
+        throw new TrawlError(
+          'unprocessable',
+          'no live worker can render pages (none found Chromium at its start): use render "never", or start a worker with Chromium',
+          { field: 'render' },
+        );
+      }
     }
     const id = randomUUID();
     const maxActive = this.options.maxRunningCrawlsPerKey ?? 0;
@@ -326,6 +338,14 @@ export class CrawlService implements CrawlReader {
     if (!this.options.cpu) throw new Error('CrawlService was built without a CPU pool');
     const url = page.final_url ?? page.url;
     return this.options.cpu.run('markdown', { html, url, method: stored.extract.method }, 'include');
+  }
+
+  /** The PNG of a rendered page (render.screenshot); 404 when the page has none. */
+  async screenshot(id: string, pageId: number, scope: TenantScope): Promise<Buffer> {
+    await this.require(id, scope);
+    const png = await this.options.repository.pageScreenshot(id, pageId);
+    if (!png) throw new TrawlError('not_found', `page ${pageId} of crawl ${id} has no screenshot`);
+    return png;
   }
 
   /**

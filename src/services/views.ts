@@ -172,6 +172,14 @@ export function pageSummaryView(row: PageRow) {
     score: row.score,
     result: row.result,
     priority: row.priority,
+    rendered: row.rendered,
+    renderReason: row.render_reason,
+    // a page of a crawl that never renders: its whole load was its fetch
+    fetchMs: row.fetch_ms ?? row.load_ms,
+    renderMs: row.render_ms,
+    renderNote: row.render_note,
+    navigatedFrom: row.navigated_from,
+    screenshot: row.has_screenshot ? `/v1/crawls/${row.crawl_id}/pages/${row.id}/screenshot` : null,
   };
 }
 

@@ -242,6 +242,9 @@ interface PageRow {
   status: number | null;
   score: number | null;
   title: string | null;
+  /** Its DOM came from headless Chromium; `screenshot` links its PNG when one was stored. */
+  rendered?: boolean;
+  screenshot?: string | null;
 }
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
@@ -373,6 +376,24 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Whether a page was rendered and, when a screenshot was stored, a button that shows it in place. */
+function renderedCell(page: PageRow): HTMLElement | string {
+  if (!page.rendered) return '';
+  const shot = page.screenshot;
+  if (!shot) return 'yes';
+  const button = h('button', { type: 'button', class: 'link' }, 'screenshot');
+  button.addEventListener('click', async () => {
+    const image = h('img', {
+      src: await blobUrl(shot),
+      alt: `screenshot of ${page.url}`,
+      class: 'screenshot',
+      width: 320,
+    });
+    button.replaceWith(image);
+  });
+  return button;
+}
+
 async function pagesTable(base: string, section: HTMLElement, signal: AbortSignal): Promise<void> {
   const type = h(
     'select',
@@ -399,6 +420,7 @@ async function pagesTable(base: string, section: HTMLElement, signal: AbortSigna
           h('td', {}, page.score === null ? '' : page.score.toFixed(3)),
           h('td', { class: 'title' }, page.title ?? ''),
           h('td', { class: 'url' }, pageLink(page.url)),
+          h('td', {}, renderedCell(page)),
         ),
       );
       if (append) body.append(...rows);
@@ -444,7 +466,9 @@ async function pagesTable(base: string, section: HTMLElement, signal: AbortSigna
         h(
           'tr',
           {},
-          ...['Id', 'Type', 'HTTP', 'Score', 'Title', 'URL'].map((t) => h('th', { scope: 'col' }, t)),
+          ...['Id', 'Type', 'HTTP', 'Score', 'Title', 'URL', 'Rendered'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
         ),
       ),
       body,

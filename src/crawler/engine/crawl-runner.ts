@@ -7,11 +7,18 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../crawl-request.js';
-import type { BodyBudget, BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
+import {
+  type BodyBudget,
+  type BudgetHold,
+  encodeText,
+  type Fetcher,
+  type FetchResult,
+} from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope, type ScopeVerdict } from '../frontier/scope.js';
 import { parseHtml } from '../parse/parse-html.js';
 import { textPage } from '../parse/text-page.js';
+import type { PageRenderer } from '../render/port.js';
 import { productToken } from '../robots/index.js';
 import { type HeldSlot, HostTurns } from './host-turns.js';
 import { originOf, selectLinks } from './link-selection.js';
@@ -24,6 +31,7 @@ import {
   readFetch,
   settleOutcome,
 } from './page-outcome.js';
+import { PageRendering } from './page-render.js';
 import type {
   ClaimedPage,
   CrawlEventSink,
@@ -72,6 +80,8 @@ export interface RunnerOptions {
   bodyBudget?: BodyBudget;
   /** Reads the text of downloaded documents (PDF, DOCX, PPTX, ODT); without it they are hashed, not read. */
   documentText?: DocumentTextReader;
+  /** Headless Chromium, for crawls that render (absent: such a crawl fails at its start, saying why). */
+  renderer?: PageRenderer;
 }
 
 export type RunnerExit = 'finished' | 'stopped' | 'aborted';
@@ -127,6 +137,8 @@ export class CrawlRunner {
   private lastHeartbeatMs = Date.now();
   private wakeUp: (() => void) | null = null;
   private relevance: PageRelevance | null = null;
+  /** How HTML pages are rendered, when the crawl renders them (set at the start of run()). */
+  private rendering: PageRendering | null = null;
   /**
    * URLs this runner has already handed to the frontier: most links of a site point at pages queued long
    * ago, and skipping them spares the database a conflicting insert. Bounded; the database stays the
@@ -194,6 +206,19 @@ export class CrawlRunner {
       await store.finishCrawl(crawlId, 'failed', this.scopeFault);
       this.options.events?.crawlEnded({ crawlId, status: 'failed', error: this.scopeFault });
       return 'stopped';
+    }
+    if (this.settings.render && this.settings.render.mode !== 'never') {
+      // a worker that cannot render fails the crawl once, at its start, rather than each page
+      const fault = await this.startRendering().then(
+        () => null,
+        (error: unknown) => `render: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      if (signal.aborted) return 'aborted';
+      if (fault !== null) {
+        await store.finishCrawl(crawlId, 'failed', fault);
+        this.options.events?.crawlEnded({ crawlId, status: 'failed', error: fault });
+        return 'stopped';
+      }
     }
     if (this.settings.relevance) {
       try {
@@ -270,6 +295,37 @@ export class CrawlRunner {
       .releaseLeases(crawlId, workerId)
       .catch((error: unknown) => this.options.log.warn({ err: error, crawlId }, 'releasing leases failed'));
     return 'aborted';
+  }
+
+  /** Starts the browser (lazily launched by the first crawl that renders) and the crawl's request rules. */
+  private async startRendering(): Promise<void> {
+    const { renderer } = this.options;
+    const render = this.settings.render;
+    if (!renderer || !render)
+      throw new Error('this worker has no renderer (Chromium was not found at its start)');
+    await renderer.ready();
+    this.rendering = new PageRendering({
+      render,
+      userAgent: this.settings.userAgent,
+      maxBytes: this.settings.maxBytes,
+      renderer,
+      fetcher: this.options.fetcher,
+      refusal: (url) => this.subresourceRefusal(url),
+    });
+  }
+
+  /**
+   * Why a request of a rendered page may not be made: robots.txt of its host (read once per crawl, in a turn
+   * of the host's like any robots.txt) disallows it, or the SSRF guard refused the host when robots.txt was
+   * asked of it. The request itself is made off the host's turns (part of one page view).
+   */
+  private async subresourceRefusal(url: string): Promise<string | null> {
+    if (!this.settings.respectRobots) return null;
+    const origin = originOf(url);
+    const sites = await this.siteIdsFor([origin]);
+    const robots = await this.siteFiles.robotsFor(sites.get(origin) ?? -1, origin);
+    if (robots.fetchError?.startsWith('blocked-address')) return robots.fetchError;
+    return this.disallowedBecause(robots, url);
   }
 
   /** The crawl's scope verdict; nothing is in scope when the scope could not be built (the crawl fails). */
@@ -615,6 +671,8 @@ export class CrawlRunner {
       result.body = null;
       return this.readDocument(withResponse, body, hold, threshold);
     }
+    // a text/plain page has no DOM to build; an HTML page of a crawl that renders is read in the browser
+    if (this.rendering && reading.read !== 'text') return this.renderAndParse(page, result, reading, hold);
     // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
     // and so is the decoded text, so a page in flight holds little more than its body. A text/plain page is
     // recorded as HTML (parsed, scored, counted) with its own content type: words, no links.
@@ -685,6 +743,33 @@ export class CrawlRunner {
     }
     const score = this.relevance ? this.relevance.score(textPage(text)) : null;
     return documentOutcome(binary, { text, error }, score, threshold);
+  }
+
+  /**
+   * An HTML page of a crawl that renders: rendered when the crawl says so (the fetch above stays the page's
+   * record: status, headers, bytes, hash), and then its rendered DOM is what is parsed and stored (so text
+   * extraction reads it too). loadMs is the fetch and the render together.
+   */
+  private async renderAndParse(
+    page: ClaimedPage,
+    result: FetchResult,
+    reading: ReturnType<typeof readFetch>,
+    hold: BudgetHold | undefined,
+  ): Promise<PageOutcome> {
+    const rendering = this.rendering!;
+    const read = await rendering.read(result, hold, this.halt.signal);
+    const html = read.html ?? result.text ?? '';
+    const parsed = this.readHtml(html, read.finalUrl, page.depth);
+    result.text = null;
+    const body = read.html !== null ? encodeText(read.html, result.charset) : result.body;
+    const htmlGzip = this.settings.storeHtml && body ? await gzip(body) : null;
+    const outcome = htmlOutcome(result, reading, parsed, htmlGzip, this.settings.relevance?.threshold ?? 1);
+    outcome.finalUrl = read.finalUrl;
+    outcome.loadMs = read.record.fetchMs + (read.record.renderMs ?? 0);
+    if (read.problem !== null)
+      outcome.error = outcome.error ? `${outcome.error}; ${read.problem}` : read.problem;
+    outcome.render = read.record;
+    return { ...outcome, response: await this.storedResponse(result, outcome) };
   }
 
   /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */

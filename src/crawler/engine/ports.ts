@@ -7,6 +7,7 @@ import type {
   FetchSettings,
   PageType,
   PolitenessSettings,
+  RenderSettings,
 } from '../crawl-request.js';
 import type { TextSettings } from '../text/word-model.js';
 
@@ -46,6 +47,8 @@ export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   maxDiscovered: number | null;
   /** Which documents are downloaded, hashed and read (the request's `documents`). */
   documents: DocumentSettings;
+  /** Rendering in headless Chromium; absent: never. */
+  render?: RenderSettings;
 }
 
 /** A frontier URL leased to this worker together with one politeness slot of its host. */
@@ -125,6 +128,8 @@ export interface PageOutcome {
    * ?include=text; null for HTML and text pages (the text job reads their stored body) and unread documents.
    */
   text: string | null;
+  /** How an HTML page of a crawl that renders was read (absent: the crawl never renders). */
+  render?: PageRenderRecord;
 }
 
 /** A response's headers as received (names lower-case), and its body when it is not the HTML body above. */
@@ -132,6 +137,22 @@ export interface StoredResponse {
   headers: Array<[string, string]>;
   /** gzip of the body as read (Content-Encoding undone); null: the HTML body (htmlGzip) or none kept. */
   bodyGzip: Buffer | null;
+}
+
+/** Whether an HTML page was rendered, why, and what it cost (docs/reference.md#rendering). */
+export interface PageRenderRecord {
+  rendered: boolean;
+  /** always, auto:<rule>, or why it was not rendered (auto:static, render-failed) */
+  reason: string;
+  /** The main document's fetch (loadMs = fetchMs + renderMs). */
+  fetchMs: number;
+  renderMs: number | null;
+  /** The page navigated itself away: the URL it left (finalUrl is where it ended). */
+  navigatedFrom: string | null;
+  /** What the render ran into: a timeout, requests the crawl's rules refused. */
+  note: string | null;
+  /** The rendered page's PNG (render.screenshot), at most 1280×2000. */
+  screenshot: Buffer | null;
 }
 
 /** A link or image of a page that is neither crawled nor recorded as such; `url` is its first few hundred bytes. */

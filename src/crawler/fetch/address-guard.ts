@@ -131,6 +131,24 @@ export function isBlockedAddress(ip: string): AddressVerdict {
   return { blocked: false };
 }
 
+/**
+ * The guard with some private ranges let through (ALLOW_PRIVATE_NETWORKS as CIDRs): an address in one of
+ * `cidrs` is allowed, every other address is judged by `base`.
+ */
+export function guardAllowing(cidrs: readonly string[], base: AddressGuard = isBlockedAddress): AddressGuard {
+  const allowed = new BlockList();
+  for (const cidr of cidrs) {
+    const [net = '', bits = ''] = cidr.split('/');
+    allowed.addSubnet(net, Number(bits), isIP(net) === 6 ? 'ipv6' : 'ipv4');
+  }
+  return (ip) => {
+    const bare = (ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip).split('%')[0] ?? '';
+    const family = isIP(bare);
+    if (family !== 0 && allowed.check(bare, family === 6 ? 'ipv6' : 'ipv4')) return { blocked: false };
+    return base(ip);
+  };
+}
+
 /** The error a guarded lookup or connect fails with; the fetcher maps its code to 'blocked-address'. */
 export class BlockedAddressError extends Error {
   readonly code = 'ETRAWLBLOCKED';

@@ -92,3 +92,13 @@ export function decodeBody(body: Buffer, contentType: string | null): { text: st
   const charset = charsetFromContentType(contentType) ?? charsetFromDocument(body) ?? 'utf-8';
   return { text: iconv.decode(body, charset), charset };
 }
+
+/**
+ * Text encoded back into the charset its body was decoded from (a rendered DOM stored in place of the fetched
+ * body), so whoever decodes the stored body by the page's Content-Type or <meta charset> reads it right.
+ * Characters the charset cannot hold become "?" (a script may add any).
+ */
+export function encodeText(text: string, charset: string | null): Buffer {
+  const name = normalizeCharset(charset) ?? 'utf-8';
+  return iconv.encodingExists(name) ? iconv.encode(text, name) : Buffer.from(text);
+}

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { AddressGuard } from './address-guard.js';
-import { createGuardedLookup, isBlockedAddress } from './address-guard.js';
+import { createGuardedLookup, guardAllowing, isBlockedAddress } from './address-guard.js';
 import { readBody } from './body.js';
 import type { BudgetHold } from './body-budget.js';
 import { decodeBody, isTextualContentType } from './charset.js';
@@ -122,6 +122,16 @@ export const REQUEST_HEADERS = {
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
   'accept-encoding': 'gzip, deflate, br',
 } as const;
+/** A Fetcher's SSRF options from the ALLOW_PRIVATE_NETWORKS setting (true, false, or the CIDRs let through). */
+export function fetcherGuard(setting: {
+  allowPrivateNetworks: boolean;
+  allowedPrivateRanges: readonly string[];
+}): Pick<FetcherOptions, 'allowPrivateNetworks' | 'addressGuard'> {
+  if (setting.allowPrivateNetworks || setting.allowedPrivateRanges.length === 0) {
+    return { allowPrivateNetworks: setting.allowPrivateNetworks };
+  }
+  return { allowPrivateNetworks: false, addressGuard: guardAllowing(setting.allowedPrivateRanges) };
+}
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

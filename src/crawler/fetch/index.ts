@@ -4,6 +4,7 @@ export type { AddressGuard, AddressVerdict, LookupFunction } from './address-gua
 export {
   BlockedAddressError,
   createGuardedLookup,
+  guardAllowing,
   guardedLookup,
   isBlockedAddress,
 } from './address-guard.js';
@@ -12,6 +13,7 @@ export {
   charsetFromContentType,
   charsetFromDocument,
   decodeBody,
+  encodeText,
   isTextualContentType,
   mediaType,
 } from './charset.js';
@@ -24,4 +26,11 @@ export type {
   RedirectDecision,
   RetryOptions,
 } from './fetcher.js';
-export { blankFetchResult, classifyFault, Fetcher, REQUEST_HEADERS, retryAfterMs } from './fetcher.js';
+export {
+  blankFetchResult,
+  classifyFault,
+  Fetcher,
+  fetcherGuard,
+  REQUEST_HEADERS,
+  retryAfterMs,
+} from './fetcher.js';

@@ -8,6 +8,7 @@ import { CrawlRunner, type RunnerExit } from '../../crawler/engine/crawl-runner.
 import type { CrawlEventSink, DocumentTextReader } from '../../crawler/engine/ports.js';
 import type { CorpusSource } from '../../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
+import type { PageRenderer } from '../../crawler/render/port.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
 import { INTERNAL_SCOPE } from '../../db/tenant-scope.js';
@@ -35,6 +36,8 @@ export interface CrawlProcessorDeps {
   events?: CrawlEventSink;
   /** Reads downloaded documents' text (the document pool); without it documents are hashed, not read. */
   documentText?: DocumentTextReader;
+  /** Headless Chromium, when this worker found it at start (crawls that render need it). */
+  renderer?: PageRenderer;
 }
 
 const TEXT_REFRESH_MS = 20_000;
@@ -78,6 +81,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         ...(deps.corpora ? { corpora: deps.corpora } : {}),
         ...(deps.events ? { events: deps.events } : {}),
         ...(deps.documentText ? { documentText: deps.documentText } : {}),
+        ...(deps.renderer ? { renderer: deps.renderer } : {}),
       }).run();
     } catch (error) {
       if (isLastAttempt(job)) {

@@ -22,6 +22,8 @@ export const BENCHMARK_FEATURES: Partial<Record<Feature, boolean>> = Object.from
 function resolveOptions(opts: TestWebOptions): ResolvedOptions {
   const features: Record<string, boolean> = {};
   for (const feature of ALL_FEATURES) features[feature] = opts.features?.[feature] ?? true;
+  // script-built pages read as empty without rendering: only the tests of rendering ask for them
+  features.scripted = opts.features?.scripted ?? false;
   return {
     seed: opts.seed ?? 1,
     hosts: opts.hosts ?? 5,

@@ -18,7 +18,9 @@ export type Feature =
   | 'trap'
   | 'canonicalization'
   | 'nofollow'
-  | 'hostile';
+  | 'hostile'
+  /** Pages built by JavaScript (rendering); off unless asked for, unlike every other feature. */
+  | 'scripted';
 
 export const ALL_FEATURES: readonly Feature[] = [
   'robots',

@@ -8,8 +8,10 @@ import {
   isFinished,
   isHtmlBody,
   isTextualContentType,
+  normalizeRender,
+  RENDER_DEFAULTS,
 } from '../../../src/crawler/crawl-request.js';
-import { CrawlRequest, type CrawlRequest as CrawlRequestType } from '../../../src/schemas/crawls.js';
+import { CrawlRequest, type CrawlRequest as CrawlRequestType, Render } from '../../../src/schemas/crawls.js';
 import { normalizeCrawlRequest, storedCrawlRequest } from '../../../src/services/crawl-request.js';
 
 const UA = 'trawl-test/1.0';
@@ -82,4 +84,29 @@ test('isHtmlBody and isTextualContentType: the media-type tests the crawl and /v
   assert.equal(isTextualContentType(null), true);
   assert.equal(isTextualContentType('text/csv'), true);
   assert.equal(isTextualContentType('application/pdf'), false);
+});
+
+test('render: a mode alone or an object, every default filled in from RENDER_DEFAULTS, which the schema shows', () => {
+  const full = normalizeCrawlRequest({ seeds: ['https://example.com/'] }, UA).render;
+  assert.deepEqual(full, {
+    mode: 'never',
+    waitUntil: 'load',
+    timeoutMs: RENDER_DEFAULTS.timeoutMs,
+    block: ['image', 'media', 'font'],
+    screenshot: false,
+  });
+  assert.deepEqual(normalizeRender('auto'), normalizeRender({ mode: 'auto' }));
+  assert.deepEqual(normalizeRender({ waitUntil: { selector: '#app a' }, block: ['font', 'font'] }), {
+    ...full,
+    waitUntil: { selector: '#app a' },
+    block: ['font'],
+  });
+  // a stored request reads back unchanged
+  const stored = normalizeCrawlRequest({ seeds: ['https://example.com/'], render: 'always' }, UA);
+  assert.deepEqual(storedCrawlRequest(JSON.parse(JSON.stringify(stored))).render, stored.render);
+  const options = (Render.anyOf[1] as { properties: Record<string, { default?: unknown }> }).properties;
+  for (const [field, value] of Object.entries(RENDER_DEFAULTS)) {
+    const schema = options[field] as { default?: unknown; anyOf?: unknown };
+    assert.deepEqual(schema.default, value, field);
+  }
 });

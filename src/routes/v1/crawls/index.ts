@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Start a crawl',
         description: 'Queues a breadth-first crawl from the seeds; answers at once with its id and links.',
         body: CrawlRequest,
-        response: { 202: CrawlCreated, ...problemResponses(400, 404, 415, 429) },
+        response: { 202: CrawlCreated, ...problemResponses(400, 404, 415, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -125,6 +125,36 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         request.query.include,
         tenantScope(request.tenant),
       ),
+  );
+
+  app.get(
+    '/:id/pages/:pageId/screenshot',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'The PNG of a rendered page (render.screenshot: true), at most 1280×2000',
+        params: PageParams,
+        response: {
+          200: {
+            description: 'the page as Chromium rendered it',
+            content: { 'image/png': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+          },
+          ...problemResponses(400, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const png = await app.runtime.crawls.screenshot(
+        request.params.id,
+        request.params.pageId,
+        tenantScope(request.tenant),
+      );
+      return reply
+        .type('image/png')
+        .header('cache-control', 'private, max-age=3600')
+        .header('x-content-type-options', 'nosniff')
+        .send(png);
+    },
   );
 
   app.get(

@@ -12,6 +12,7 @@ import { malformed } from './malformed.js';
 import { nofollow } from './nofollow.js';
 import { oversize } from './oversize.js';
 import { redirects } from './redirects.js';
+import { scripted } from './scripted.js';
 import { sitemaps } from './sitemaps.js';
 import { slow } from './slow.js';
 import { trap } from './trap.js';
@@ -36,4 +37,5 @@ export const FEATURE_MODULES: FeatureModule[] = [
   canonicalization,
   nofollow,
   hostile,
+  scripted,
 ];

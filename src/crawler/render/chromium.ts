@@ -1,0 +1,380 @@
+// The PageRenderer on Debian's Chromium, driven by playwright-core. The browser never reaches the network
+// itself: every request a page makes is intercepted and answered by the crawl (route.fulfill), service workers
+// are blocked, WebSockets closed and WebRTC removed (they bypass interception), and Chromium is started with a
+// black-hole proxy as a second wall, so even a request that slipped past interception goes nowhere.
+// The browser is launched lazily, on the first page a crawl asks to render; a bounded pool of pages runs at
+// once (concurrency), and the browser is restarted every recyclePages pages and after a crash.
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { PageRenderer, RenderJob, RenderOutput } from './port.js';
+import { RendererUnavailableError } from './port.js';
+
+export interface ChromiumRendererOptions {
+  executablePath: string;
+  /** Pages rendered at once (RENDER_CONCURRENCY); more wait their turn. */
+  concurrency: number;
+  /** The browser is restarted after this many pages (RENDER_RECYCLE_PAGES): leaks and bloat do not last. */
+  recyclePages: number;
+  log?: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+}
+
+/** The widest and tallest screenshot kept (render.screenshot). */
+export const SCREENSHOT_MAX = { width: 1280, height: 2000 } as const;
+
+/**
+ * Chromium's flags: no sandbox (workers run as root in containers), nothing of its own on the network
+ * (background networking, component updates, sync, QUIC), and every request not intercepted sent to a proxy
+ * on a port nobody listens on (loopback included: `<-loopback>` removes Chromium's implicit bypass). WebRTC
+ * may use only proxied UDP, which the black hole takes. playwright-core gives each launch a fresh, empty
+ * --user-data-dir of its own and deletes it on close.
+ */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** Runs in every frame before the page's scripts: WebRTC would open sockets interception cannot see. */
+const REMOVE_WEBRTC = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel']) {
+  try { Object.defineProperty(window, name, { value: undefined, configurable: false, writable: false }); } catch {}
+}`;
+
+/** Headers the browser must not see on a body trawl already decoded (and measured) itself. */
+const HOP_HEADERS = new Set([
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
+/** How long a hung page's DOM is waited for once its deadline passed, and its context's close. */
+const AFTER_DEADLINE_MS = 1500;
+
+interface LaunchedBrowser {
+  browser: Browser;
+  pagesStarted: number;
+  active: number;
+  retiring: boolean;
+}
+
+export class ChromiumRenderer implements PageRenderer {
+  readonly #options: ChromiumRendererOptions;
+  #current: Promise<LaunchedBrowser> | null = null;
+  /** What #current resolved to, once it did. */
+  #currentLaunched: LaunchedBrowser | null = null;
+  readonly #all = new Set<LaunchedBrowser>();
+  #running = 0;
+  readonly #queue: Array<() => void> = [];
+  #closed = false;
+
+  constructor(options: ChromiumRendererOptions) {
+    this.#options = options;
+  }
+
+  /** Chromium is where it is looked for (checked at a worker's start, before any launch). */
+  static available(executablePath: string): boolean {
+    return existsSync(executablePath);
+  }
+
+  async ready(): Promise<void> {
+    await this.#browser();
+  }
+
+  /** Pages rendering now, and browsers alive (the bench and metrics read them). */
+  get stats(): { rendering: number; waiting: number; browsers: number } {
+    return { rendering: this.#running, waiting: this.#queue.length, browsers: this.#all.size };
+  }
+
+  async render(job: RenderJob): Promise<RenderOutput> {
+    await this.#acquire(job.signal);
+    try {
+      const launched = await this.#browser();
+      launched.active++;
+      launched.pagesStarted++;
+      if (launched.pagesStarted >= this.#options.recyclePages) this.#retire(launched);
+      try {
+        return await this.#renderOn(launched.browser, job);
+      } finally {
+        launched.active--;
+        if (launched.retiring && launched.active === 0) void this.#closeBrowser(launched);
+      }
+    } finally {
+      this.#release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#current = null;
+    this.#currentLaunched = null;
+    await Promise.all([...this.#all].map((launched) => this.#closeBrowser(launched)));
+  }
+
+  async #acquire(signal: AbortSignal): Promise<void> {
+    if (this.#running < this.#options.concurrency) {
+      this.#running++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const start = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.#running++;
+        resolve();
+      };
+      const onAbort = () => {
+        const index = this.#queue.indexOf(start);
+        if (index !== -1) this.#queue.splice(index, 1);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(start);
+    });
+  }
+
+  #release(): void {
+    this.#running--;
+    this.#queue.shift()?.();
+  }
+
+  #browser(): Promise<LaunchedBrowser> {
+    if (this.#closed) return Promise.reject(new RendererUnavailableError('the renderer is closed'));
+    this.#current ??= this.#launch().catch((error: unknown) => {
+      this.#current = null;
+      throw error;
+    });
+    return this.#current;
+  }
+
+  async #launch(): Promise<LaunchedBrowser> {
+    const { executablePath } = this.#options;
+    if (!ChromiumRenderer.available(executablePath)) {
+      throw new RendererUnavailableError(
+        `Chromium not found at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`,
+      );
+    }
+    const { chromium } = await import('playwright-core');
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
+    } catch (error) {
+      throw new RendererUnavailableError(
+        `Chromium at ${executablePath} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        { cause: error },
+      );
+    }
+    const launched: LaunchedBrowser = { browser, pagesStarted: 0, active: 0, retiring: false };
+    this.#all.add(launched);
+    this.#currentLaunched = launched;
+    // a crash: the next page launches a new browser; pages on this one fail with the browser's error
+    browser.on('disconnected', () => {
+      this.#all.delete(launched);
+      if (!launched.retiring)
+        this.#options.log?.warn({}, 'Chromium disconnected; the next page starts a new one');
+      this.#retire(launched);
+    });
+    if (this.#closed) {
+      await this.#closeBrowser(launched);
+      throw new RendererUnavailableError('the renderer is closed');
+    }
+    return launched;
+  }
+
+  #retire(launched: LaunchedBrowser): void {
+    if (launched.retiring) return;
+    launched.retiring = true;
+    // only the browser new pages would get is replaced: the next page launches a fresh one
+    if (this.#currentLaunched === launched) {
+      this.#current = null;
+      this.#currentLaunched = null;
+    }
+  }
+
+  async #closeBrowser(launched: LaunchedBrowser): Promise<void> {
+    launched.retiring = true;
+    this.#all.delete(launched);
+    await launched.browser.close().catch(() => {});
+  }
+
+  async #renderOn(browser: Browser, job: RenderJob): Promise<RenderOutput> {
+    const started = performance.now();
+    const requests = { served: 0, refused: 0, blocked: 0 };
+    const elapsed = () => Math.round(performance.now() - started);
+    let context: BrowserContext | null = null;
+    let deadlineTimer: NodeJS.Timeout | undefined;
+    const deadline = new AbortController();
+    const onAbort = () => deadline.abort(job.signal.reason);
+    job.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      context = await browser.newContext({
+        userAgent: job.userAgent,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        viewport: { width: SCREENSHOT_MAX.width, height: 1000 },
+        javaScriptEnabled: true,
+      });
+      await context.addInitScript(REMOVE_WEBRTC);
+      await context.routeWebSocket(/.*/, (socket) =>
+        socket.close({ code: 1008, reason: 'blocked by trawl' }),
+      );
+      const page = await context.newPage();
+      let documentServed = false;
+      await context.route('**/*', async (route: Route) => {
+        const request = route.request();
+        const isMainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
+        try {
+          if (isMainNavigation && !documentServed) {
+            documentServed = true;
+            await route.fulfill({
+              status: job.document.status,
+              headers: browserHeaders(job.document.headers),
+              body: job.document.body,
+            });
+            return;
+          }
+          if (!isMainNavigation && job.block.has(request.resourceType())) {
+            requests.blocked++;
+            await route.abort('blockedbyclient');
+            return;
+          }
+          const answer = await job.answer({
+            url: request.url(),
+            method: request.method(),
+            headers: request.headers(),
+            body: request.postDataBuffer(),
+            kind: request.resourceType(),
+            navigation: isMainNavigation,
+          });
+          if ('refused' in answer) {
+            requests.refused++;
+            await route.abort('blockedbyclient');
+            return;
+          }
+          requests.served++;
+          await route.fulfill({
+            status: answer.status,
+            headers: browserHeaders(answer.headers),
+            body: answer.body,
+          });
+        } catch {
+          // the page or its context went away while the answer was on its way
+          await route.abort('failed').catch(() => {});
+        }
+      });
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        deadlineTimer = setTimeout(() => resolve('timeout'), job.timeoutMs);
+      });
+      const aborted = new Promise<'aborted'>((resolve) => {
+        if (deadline.signal.aborted) resolve('aborted');
+        deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+      });
+      const settled = await Promise.race([this.#load(page, job), timedOut, aborted]);
+      if (settled === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
+      const problem =
+        settled === 'timeout'
+          ? `render did not settle within ${job.timeoutMs} ms (waitUntil ${waitName(job.waitUntil)})`
+          : settled === 'loaded'
+            ? null
+            : settled.problem;
+      // a page that hung its main thread cannot even be serialized: bounded, then given up
+      const html = await withinMs(page.content(), AFTER_DEADLINE_MS).catch(() => null);
+      const renderMs = elapsed();
+      const finalUrl = page.url();
+      const screenshot =
+        job.screenshot && html !== null
+          ? await withinMs(takeScreenshot(page), AFTER_DEADLINE_MS).catch(() => null)
+          : null;
+      return {
+        html,
+        finalUrl: finalUrl.startsWith('http') ? finalUrl : job.url,
+        renderMs,
+        problem: html === null ? `${problem ?? 'render failed'}; the DOM could not be read` : problem,
+        screenshot,
+        requests,
+      };
+    } catch (error) {
+      if (job.signal.aborted) throw error;
+      return {
+        html: null,
+        finalUrl: job.url,
+        renderMs: elapsed(),
+        problem: `render failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        screenshot: null,
+        requests,
+      };
+    } finally {
+      clearTimeout(deadlineTimer);
+      job.signal.removeEventListener('abort', onAbort);
+      // closing the context kills its pages, a hung one included
+      if (context) await withinMs(context.close(), AFTER_DEADLINE_MS * 2).catch(() => {});
+    }
+  }
+
+  /** Navigates to the document and waits as asked; never rejects (a failure is the render's problem). */
+  async #load(page: Page, job: RenderJob): Promise<'loaded' | { problem: string }> {
+    const timeout = job.timeoutMs + AFTER_DEADLINE_MS;
+    try {
+      const wait = job.waitUntil;
+      if (typeof wait === 'object') {
+        await page.goto(job.url, { waitUntil: 'domcontentloaded', timeout });
+        await page.waitForSelector(wait.selector, { state: 'attached', timeout });
+      } else {
+        await page.goto(job.url, { waitUntil: wait, timeout });
+      }
+      return 'loaded';
+    } catch (error) {
+      // a navigation of the page's own interrupts goto: the page is still read where it ended
+      const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      if (/interrupted by another navigation|frame was detached/i.test(message)) {
+        await page.waitForLoadState('load', { timeout }).catch(() => {});
+        return 'loaded';
+      }
+      return { problem: `render failed: ${message}` };
+    }
+  }
+}
+
+function browserHeaders(headers: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (!HOP_HEADERS.has(name.toLowerCase())) kept[name] = value;
+  return kept;
+}
+
+function waitName(wait: RenderJob['waitUntil']): string {
+  return typeof wait === 'object' ? `selector ${wait.selector}` : wait;
+}
+
+async function takeScreenshot(page: Page): Promise<Buffer> {
+  const height = await page.evaluate<number>('document.documentElement.scrollHeight').catch(() => 1000);
+  return page.screenshot({
+    type: 'png',
+    fullPage: true,
+    clip: {
+      x: 0,
+      y: 0,
+      width: SCREENSHOT_MAX.width,
+      height: Math.max(1, Math.min(height, SCREENSHOT_MAX.height)),
+    },
+  });
+}
+
+function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,143 @@
+// Pages that need JavaScript (rendering in headless Chromium): their text and links are built by scripts, so a
+// crawl that parses the fetched HTML finds none of them, and one that renders finds them all. Off by default
+// (a crawl that never renders reads these pages as empty): tests turn it on with `features: { scripted: true }`.
+//   /scripted/app.html       an empty #root filled by /scripted/app.js: a heading, text, links to built-1/2;
+//                            and an image (blocked by default)
+//   /scripted/xhr.html       fetches /scripted/links.json with XHR and writes a link to each URL in it
+//   /scripted/hang.html      a script that never returns (the page's main thread hangs: never settles)
+//   /scripted/away.html      navigates itself to /scripted/landing.html as it loads
+//   /scripted/probe.html     a script fetching host 1's /scripted/secret.json (another address): a link to
+//                            /scripted/leaked.html appears only when that request was answered
+//   /scripted/static.html    an ordinary article with a script or two (render: auto leaves it alone)
+// Every page here links nothing in its fetched HTML, but static.html, whose one link is /scripted/built-1.html.
+
+import type { BuildContext, FeatureModule, HostSite, Site } from '../site.js';
+
+function html(title: string, body: string): Buffer {
+  return Buffer.from(
+    `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`,
+  );
+}
+
+function page(site: Site, host: HostSite, target: string, title: string, body: string): void {
+  site.add(host, target, {
+    kind: 'page',
+    title,
+    links: [],
+    body: html(title, body),
+    contentType: 'text/html; charset=utf-8',
+    textKey: `scripted${target}`,
+  });
+}
+
+function script(
+  site: Site,
+  host: HostSite,
+  target: string,
+  source: string,
+  contentType = 'text/javascript',
+): void {
+  site.add(host, target, { kind: 'file', contentType, body: Buffer.from(source), auxiliary: true });
+}
+
+export const scripted: FeatureModule = {
+  name: 'scripted',
+  build({ site }: BuildContext): void {
+    const host = site.host(0);
+    const other = site.host(1);
+    page(
+      site,
+      host,
+      '/scripted/app.html',
+      'A script-built page',
+      '<div id="root"></div><img src="/scripted/pixel.png" alt=""><script src="/scripted/app.js"></script>',
+    );
+    // an image: render.block keeps it from being requested (images, media and fonts by default)
+    site.add(host, '/scripted/pixel.png', {
+      kind: 'file',
+      contentType: 'image/png',
+      body: Buffer.from('89504e470d0a1a0a', 'hex'),
+      auxiliary: true,
+    });
+    script(
+      site,
+      host,
+      '/scripted/app.js',
+      `const root = document.getElementById('root');
+root.innerHTML = '<h1>Built by a script</h1><p>Lighthouse keepers tend the lamp through the winter storms.</p>' +
+  '<a href="/scripted/built-1.html">first built link</a> <a href="/scripted/built-2.html">second built link</a>';`,
+    );
+    page(
+      site,
+      host,
+      '/scripted/xhr.html',
+      'Links by XHR',
+      '<div id="app"></div><script src="/scripted/xhr.js"></script>',
+    );
+    script(
+      site,
+      host,
+      '/scripted/xhr.js',
+      `const xhr = new XMLHttpRequest();
+xhr.open('GET', '/scripted/links.json');
+xhr.onload = () => {
+  const app = document.getElementById('app');
+  for (const url of JSON.parse(xhr.responseText)) {
+    const a = document.createElement('a');
+    a.href = url;
+    a.textContent = 'fetched link';
+    app.appendChild(a);
+  }
+};
+xhr.send();`,
+    );
+    script(
+      site,
+      host,
+      '/scripted/links.json',
+      JSON.stringify(['/scripted/from-xhr.html']),
+      'application/json',
+    );
+    page(
+      site,
+      host,
+      '/scripted/hang.html',
+      'A page that never settles',
+      '<div id="root"></div><script>for (;;) {}</script>',
+    );
+    page(
+      site,
+      host,
+      '/scripted/away.html',
+      'A page that navigates away',
+      `<div id="root"></div><script>location.replace('/scripted/landing.html');</script>`,
+    );
+    site.leaf(host, '/scripted/landing.html', 'Where the page navigated to', [
+      { href: '/scripted/after-landing.html', text: 'after landing' },
+    ]);
+    site.leaf(host, '/scripted/after-landing.html', 'Linked from the landing page');
+    page(
+      site,
+      host,
+      '/scripted/probe.html',
+      'A page probing another address',
+      `<div id="root"></div><script>
+fetch('${other.origin}/scripted/secret.json')
+  .then((response) => response.json())
+  .then(() => { document.getElementById('root').innerHTML = '<a href="/scripted/leaked.html">leaked</a>'; })
+  .catch(() => { document.getElementById('root').textContent = 'refused'; });
+</script>`,
+    );
+    script(site, other, '/scripted/secret.json', JSON.stringify({ secret: true }), 'application/json');
+    page(
+      site,
+      host,
+      '/scripted/static.html',
+      'An ordinary article',
+      `<h1>An ordinary article</h1><p>${'Tides rise and fall twice a day along the harbour wall, and the fishing boats wait for the water. '.repeat(6)}</p><a href="/scripted/built-1.html">first built link</a><script>window.analytics = true;</script>`,
+    );
+    for (const leaf of ['built-1', 'built-2', 'from-xhr', 'leaked']) {
+      site.leaf(host, `/scripted/${leaf}.html`, `Reached: ${leaf}`);
+    }
+  },
+};

@@ -64,3 +64,26 @@ test('/v1/extract gives a document URL its text; a .doc has no reader (422)', as
   assert.equal(legacy.statusCode, 422, legacy.body);
   assert.equal(legacy.json().field ?? legacy.json().errors?.[0]?.field ?? 'url', 'url');
 });
+
+test('the documents option of a crawl: validated (a 400 naming the field) and shown back filled in', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const bad = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: [`${origin}/guide.pdf`], documents: { types: ['exe'] } },
+  });
+  assert.equal(bad.statusCode, 400, bad.body);
+  assert.match(bad.body, /documents/);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: [`${origin}/guide.pdf`], documents: { fetch: false } },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const shown = (await app.inject({ method: 'GET', url: `/v1/crawls/${created.json().id}` })).json();
+  assert.deepEqual(shown.request.documents, {
+    fetch: false,
+    types: ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'odt', 'txt'],
+    maxBytes: 10 * 1024 * 1024,
+  });
+});

@@ -1,6 +1,7 @@
 // Real documents with known text, made in code for the test web and the reader's tests: a PDF of Helvetica text
 // in uncompressed content streams, and DOCX, PPTX and ODT as what they are, zips of XML (fflate's zipSync).
 
+import { deflateSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 
 const escapeXml = (text: string) =>
@@ -100,4 +101,19 @@ export function makeOdt(paragraphs: string[]): Buffer {
 /** A zip whose one entry inflates to `bytes` of zeros from a few KB: a zip bomb in miniature. */
 export function makeZipBomb(name: string, bytes: number): Buffer {
   return Buffer.from(zipSync({ [name]: [new Uint8Array(bytes), { level: 9 }] }));
+}
+
+/** A PDF whose one page's content stream is `bytes` of spaces, Flate-compressed to a few KB: a PDF bomb. */
+export function makePdfBomb(bytes: number): Buffer {
+  const stream = deflateSync(Buffer.alloc(bytes, 0x20), { level: 9 });
+  const head = Buffer.from(
+    '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>\nendobj\n' +
+      `4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`,
+    'latin1',
+  );
+  return Buffer.concat([
+    head,
+    stream,
+    Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+  ]);
 }

@@ -1,9 +1,10 @@
 // The text of a downloaded document: PDF through unpdf (pdf.js built for servers), DOCX through mammoth (its raw
 // text), PPTX and ODT read as what they are, a zip of XML (ECMA-376 slides' <a:t> runs; ODF's content.xml).
 // DOC and PPT (OLE compound files) have no well-kept reader: their text is not read. A document is hostile until
-// read: every zip's real uncompressed size is counted as it is inflated and the read stops past a cap (a zip bomb
-// announces small sizes and inflates to gigabytes), the text stops at maxChars, and the caller runs this on a
+// read: every zip's and every PDF Flate stream's real uncompressed size is counted as it is inflated and the read
+// stops past a cap (a bomb announces small sizes and inflates to gigabytes), the text stops at maxChars, and the caller runs this on a
 // worker thread with a deadline and a heap limit (services/document-pool.ts).
+import { inflateSync } from 'node:zlib';
 import { Unzip, UnzipInflate } from 'fflate';
 
 /** Document data types (url-kind.ts) whose text is read. */
@@ -33,6 +34,7 @@ export async function readDocumentText(
 ): Promise<DocumentText> {
   switch (dataType) {
     case 'PDF':
+      checkPdfInflation(bytes, limits.maxUncompressedBytes);
       return capped(await pdfText(bytes, limits.maxChars), limits.maxChars);
     case 'DOCX':
       return capped(await docxText(bytes, limits), limits.maxChars);
@@ -87,6 +89,39 @@ async function pdfText(bytes: Uint8Array, maxChars: number): Promise<string> {
     throw new DocumentUnreadableError(`unreadable PDF: ${(error as Error).message}`);
   } finally {
     await pdf.destroy();
+  }
+}
+
+/**
+ * A PDF's Flate streams inflate to at most maxUncompressedBytes in all: pdf.js inflates them without a bound,
+ * so a few megabytes of compressed zeros would fill the reading thread's heap. Each stream is inflated here
+ * under what is left of the cap (zlib's maxOutputLength), its output dropped at once; a stream zlib cannot
+ * inflate is left to pdf.js, which fails on it or skips it.
+ */
+export function checkPdfInflation(bytes: Uint8Array, maxUncompressedBytes: number): void {
+  const pdf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = pdf.toString('latin1');
+  let total = 0;
+  for (const match of text.matchAll(/(?<!end)stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    // the stream's dictionary: from the last `obj` before it
+    const dictionary = text.slice(Math.max(0, text.lastIndexOf(' obj', match.index)), match.index);
+    if (!dictionary.includes('/FlateDecode')) continue;
+    const end = text.indexOf('endstream', start);
+    if (end < 0) break;
+    try {
+      total += inflateSync(pdf.subarray(start, end), {
+        maxOutputLength: maxUncompressedBytes - total + 1,
+        finishFlush: 2, // Z_SYNC_FLUSH: a stream cut short still counts what it holds
+      }).length;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') total = maxUncompressedBytes + 1;
+    }
+    if (total > maxUncompressedBytes) {
+      throw new DocumentUnreadableError(
+        `the document inflates past ${maxUncompressedBytes} bytes (a compression bomb?): not read`,
+      );
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readDocumentText } from '../../../src/crawler/documents/read-text.js';
-import { makeDocx, makeOdt, makePdf, makePptx, makeZipBomb } from '../../support/documents.js';
+import { makeDocx, makeOdt, makePdf, makePdfBomb, makePptx, makeZipBomb } from '../../support/documents.js';
 
 const LIMITS = { maxChars: 100_000, maxUncompressedBytes: 1024 * 1024 };
 
@@ -41,6 +41,15 @@ test('a zip that inflates past the cap is not read (a zip bomb); broken files ar
   await assert.rejects(
     readDocumentText('DOCX', makeZipBomb('word/media/x.bin', 64 * 1024 * 1024), LIMITS),
     /inflates past/,
+  );
+  const pdfBomb = makePdfBomb(64 * 1024 * 1024);
+  assert.ok(pdfBomb.length < 200 * 1024, `the PDF bomb is small: ${pdfBomb.length} bytes`);
+  await assert.rejects(readDocumentText('PDF', pdfBomb, LIMITS), /inflates past 1048576 bytes/);
+  const smallPdf = makePdfBomb(1000);
+  assert.equal(
+    (await readDocumentText('PDF', smallPdf, LIMITS)).text,
+    '',
+    'a Flate stream under the cap is read',
   );
   await assert.rejects(
     readDocumentText('PDF', Buffer.from('%PDF-1.4 nothing else'), LIMITS),

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { Value } from 'typebox/value';
 import {
   CRAWL_REQUEST_DEFAULTS,
+  crawlSettings,
   isFinished,
   isHtmlBody,
   isTextualContentType,
@@ -27,6 +28,7 @@ test("the schema's defaults are the ones normalizeCrawlRequest fills in", () => 
     fetch: {},
     store: {},
     extract: {},
+    documents: {},
   };
   const bySchema = Value.Default(CrawlRequest, structuredClone(bare)) as CrawlRequestType;
   assert.equal(bySchema.maxPages, CRAWL_REQUEST_DEFAULTS.maxPages);
@@ -62,6 +64,31 @@ test('storedCrawlRequest: a normalized request reads back unchanged; an older ro
   assert.equal(read.extract.enabled, true);
   assert.equal(read.store.html, true);
   assert.equal(read.relevance, null);
+});
+
+test('documents: the default types (no images), maxBytes bounded by fetch.maxBytes, an older row fetches them', () => {
+  const plain = normalizeCrawlRequest({ seeds: ['https://example.com/'] }, UA);
+  assert.deepEqual(plain.documents, {
+    fetch: true,
+    types: ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'odt', 'txt'],
+    maxBytes: CRAWL_REQUEST_DEFAULTS.fetch.maxBytes,
+  });
+  const asked = normalizeCrawlRequest(
+    {
+      seeds: ['https://example.com/'],
+      fetch: { maxBytes: 5000 },
+      documents: { types: ['pdf', 'image'], maxBytes: 9000 },
+    },
+    UA,
+  );
+  assert.deepEqual(asked.documents, { fetch: true, types: ['pdf', 'image'], maxBytes: 5000 });
+  assert.deepEqual(
+    storedCrawlRequest(JSON.parse(JSON.stringify(asked))).documents,
+    asked.documents,
+    'normalizing again changes nothing',
+  );
+  assert.deepEqual(storedCrawlRequest({ seeds: ['https://example.com/'] }).documents, plain.documents);
+  assert.deepEqual(crawlSettings('c', asked).documents, asked.documents);
 });
 
 test('isFinished: completed, failed and cancelled are final; queued and running are not', () => {

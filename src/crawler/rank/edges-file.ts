@@ -1,5 +1,5 @@
 // The edges file of docs/reference.md#graph-file (first line the vertex count N, then one `from to` edge per
-// line): a streaming parser into a Graph, its writer, a byte-stream line splitter for request bodies, and a
+// line): a streaming parser into a Graph, its writer, a line splitter for byte or text streams, and a
 // GEXF 1.3 export (gexf.net/1.3) so a ranked graph opens in Gephi.
 //
 // Format accepted, line by line (lines end in \n or \r\n; a UTF-8 BOM is ignored):

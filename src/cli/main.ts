@@ -357,7 +357,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       }
       if (ctx.json) return;
       ctx.out(
-        `ranking ${ranking.id}: ${ranking.vertices} vertices, ${ranking.edges} edges, ${ranking.iterations} iterations` +
+        `ranking ${ranking.id}: ${ranking.vertices} vertices` +
+          `${ranking.unnamedVertices ? ` (${ranking.unnamedVertices} unnamed: declared, named by no edge)` : ''}` +
+          `, ${ranking.edges} edges, ${ranking.iterations} iterations` +
           `${ranking.converged ? '' : ' (not converged)'}`,
       );
       ctx.out(
@@ -534,6 +536,7 @@ interface RankingBody {
   id: string;
   status: string;
   vertices?: number;
+  unnamedVertices?: number;
   edges?: number;
   iterations?: number;
   converged?: boolean;

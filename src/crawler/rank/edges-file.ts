@@ -1,5 +1,5 @@
 // The edges file of docs/reference.md#graph-file (first line the vertex count N, then one `from to` edge per
-// line): a streaming parser into a Graph, its writer, a byte-stream line splitter for request bodies, and a
+// line): a streaming parser into a Graph, its writer, a line splitter for byte or text streams, and a
 // GEXF 1.3 export (gexf.net/1.3) so a ranked graph opens in Gephi.
 //
 // Format accepted, line by line (lines end in \n or \r\n; a UTF-8 BOM is ignored):
@@ -86,8 +86,10 @@ class EdgesFileParser {
   #declared = -1;
   // The source of the previous edge: edge lists usually come grouped by source, so it is tried first.
   #lastFrom = -1;
-  // Line of each accepted edge, so that a duplicate found by build() can be reported by line.
-  #edgeLines: Int32Array | undefined;
+  // The line of each accepted edge, so that a duplicate found by build() can be reported by line, kept as
+  // the steps of (line − edge ordinal), which grows only past lines that add no edge: a few entries for a
+  // file whose comments sit at the top, instead of one per edge.
+  readonly #lines: EdgeLines | undefined;
   // Edges gathered by #scanLines, as positions in the bytes being scanned, for #addEdges.
   readonly #batchFromStart = new Int32Array(BATCH_EDGES);
   readonly #batchFromEnd = new Int32Array(BATCH_EDGES);
@@ -104,7 +106,7 @@ class EdgesFileParser {
     this.#field = options.field ?? 'body';
     this.#maxLineBytes = options.maxLineLength ?? DEFAULT_MAX_LINE_BYTES;
     this.#builder = new GraphBuilder(options, this.#names);
-    if ((options.duplicateEdges ?? DEFAULT_EDGE_POLICY) === 'reject') this.#edgeLines = new Int32Array(1024);
+    if ((options.duplicateEdges ?? DEFAULT_EDGE_POLICY) === 'reject') this.#lines = new EdgeLines();
   }
 
   push(chunk: Buffer | string): void {
@@ -149,8 +151,8 @@ class EdgesFileParser {
       };
     } catch (error) {
       const edge = error instanceof InputError ? error.detail?.edge : undefined;
-      if (typeof edge === 'number' && this.#edgeLines) {
-        const line = this.#edgeLines[edge]!;
+      if (typeof edge === 'number' && this.#lines) {
+        const line = this.#lines.lineOf(edge);
         throw this.#error(
           `line ${line}: ${(error as InputError).message}`,
           line,
@@ -286,11 +288,7 @@ class EdgesFileParser {
           { declaredVertices: this.#declared },
         );
       }
-      if (added && this.#edgeLines) {
-        const edge = builder.edgeCount - 1;
-        if (edge === this.#edgeLines.length) this.#edgeLines = grow(this.#edgeLines);
-        this.#edgeLines[edge] = lines[k]!;
-      }
+      if (added) this.#lines?.add(builder.edgeCount - 1, lines[k]!);
     }
   }
 
@@ -361,7 +359,39 @@ function lineText(bytes: Uint8Array, start: number, end: number): string {
   return text.endsWith('\r') ? text.slice(0, -1) : text;
 }
 
-function grow(values: Int32Array): Int32Array {
+/** The line of each edge, as the steps of (line − edge ordinal): edges are added in order, lines ascending. */
+class EdgeLines {
+  #edges = new Int32Array(16);
+  #shifts = new Int32Array(16);
+  #count = 0;
+  #shift = -1;
+
+  add(edge: number, line: number): void {
+    const shift = line - edge;
+    if (shift === this.#shift) return;
+    this.#shift = shift;
+    if (this.#count === this.#edges.length) {
+      this.#edges = grow(this.#edges);
+      this.#shifts = grow(this.#shifts);
+    }
+    this.#edges[this.#count] = edge;
+    this.#shifts[this.#count++] = shift;
+  }
+
+  lineOf(edge: number): number {
+    // the last step at or before the edge
+    let low = 0;
+    let high = this.#count - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.#edges[middle]! <= edge) low = middle;
+      else high = middle - 1;
+    }
+    return edge + this.#shifts[low]!;
+  }
+}
+
+function grow(values: Int32Array): Int32Array<ArrayBuffer> {
   const larger = new Int32Array(2 * values.length);
   larger.set(values);
   return larger;

@@ -1,4 +1,5 @@
-// The rank domain: CSR link graphs, their edges-file and GEXF forms, PageRank and degree analysis.
+// The rank domain: CSR link graphs and their vertex-name tables, their edges-file and GEXF forms, PageRank
+// and degree analysis.
 
 export {
   ANALYSIS_DEFAULTS,
@@ -30,4 +31,5 @@ export {
   GraphBuilder,
   type GraphBuilderOptions,
 } from './graph.js';
+export { StringNameTable, Utf8NameTable, type VertexNameTable } from './names.js';
 export { PAGERANK_DEFAULTS, type PageRankOptions, type PageRankResult, pageRank } from './pagerank.js';

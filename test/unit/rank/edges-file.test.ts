@@ -58,6 +58,11 @@ test('malformed lines, too many vertices, self-loops and duplicates name their l
     parseEdgesFile(['3', 'a b', '# x', 'b c', 'c a', '', 'b c', 'a b']),
     rejectsAtLine(7, /duplicate edge b → c/),
   );
+  // lines that add no edge (comments, blanks, dropped self-loops) between edges still count
+  await assert.rejects(
+    parseEdgesFile(['# c', '3', 'a b', 'a a', '', 'b c', '# d', 'c a', 'a a', 'b c'], { selfLoops: 'drop' }),
+    rejectsAtLine(10, /duplicate edge b → c/),
+  );
   const lenient = await parseEdgesFile(['3', 'a b', 'b b', 'a b'], {
     selfLoops: 'drop',
     duplicateEdges: 'drop',

@@ -12,8 +12,8 @@
 //
 // The parser scans bytes: no string per line and none per name occurrence. Names are interned from the
 // chunk they arrive in (Utf8NameTable) and decoded once each when the graph is built; a line that spans two
-// chunks is the only one copied. It took 4.0 s to read 7.7M edges as a string per line, against 0.7 s of
-// PageRank on them.
+// chunks is the only one copied. Reading a string per line cost 8× the PageRank of the graph read (7.7M
+// edges); scanning bytes, about 3× (`npm run bench -- rank`).
 
 import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
@@ -97,6 +97,11 @@ class EdgesFileParser {
   readonly #batchToEnd = new Int32Array(BATCH_EDGES);
   readonly #batchToHash = new Int32Array(BATCH_EDGES);
   readonly #batchLines = new Int32Array(BATCH_EDGES);
+  // Which gathered edges have a source other than the line before's, and those sources.
+  readonly #batchNewFrom = new Uint8Array(BATCH_EDGES);
+  readonly #batchNewFromStart = new Int32Array(BATCH_EDGES);
+  readonly #batchNewFromEnd = new Int32Array(BATCH_EDGES);
+  readonly #batchNewFromHash = new Int32Array(BATCH_EDGES);
   #batchSize = 0;
   // The start of a line whose end has not arrived yet.
   #carry = new Uint8Array(4096);
@@ -261,16 +266,40 @@ class EdgesFileParser {
     const toEnds = this.#batchToEnd;
     const toHashes = this.#batchToHash;
     const lines = this.#batchLines;
-    // Sources mostly repeat the previous edge's (edge lists come grouped by source): only targets are prefetched.
-    names.prefetch(bytes, toStarts, toEnds, toHashes, count);
-    for (let k = 0; k < count; k++) {
-      const fromStart = this.#batchFromStart[k]!;
-      const fromEnd = this.#batchFromEnd[k]!;
-      let from = this.#lastFrom;
-      if (from < 0 || !names.isName(from, bytes, fromStart, fromEnd)) {
-        from = names.internBytes(bytes, fromStart, fromEnd);
-        this.#lastFrom = from;
+    const fromStarts = this.#batchFromStart;
+    const fromEnds = this.#batchFromEnd;
+    // A source mostly repeats the line before's (edge lists come grouped by source), which the bytes of the
+    // two lines tell, side by side in the chunk; the other sources are prefetched with the targets.
+    const newFrom = this.#batchNewFrom;
+    const newFromStarts = this.#batchNewFromStart;
+    const newFromEnds = this.#batchNewFromEnd;
+    const newFromHashes = this.#batchNewFromHash;
+    let newFroms = 0;
+    for (let k = 1; k < count; k++) {
+      const start = fromStarts[k]!;
+      const length = fromEnds[k]! - start;
+      const previous = fromStarts[k - 1]!;
+      let same = fromEnds[k - 1]! - previous === length;
+      for (let i = 0; same && i < length; i++) same = bytes[start + i] === bytes[previous + i];
+      newFrom[k] = same ? 0 : 1;
+      if (!same) {
+        newFromStarts[newFroms] = start;
+        newFromEnds[newFroms++] = fromEnds[k]!;
       }
+    }
+    names.prefetch(bytes, newFromStarts, newFromEnds, newFromHashes, newFroms);
+    names.prefetch(bytes, toStarts, toEnds, toHashes, count);
+    newFroms = 0;
+    for (let k = 0; k < count; k++) {
+      let from = this.#lastFrom;
+      if (k === 0) {
+        if (from < 0 || !names.isName(from, bytes, fromStarts[0]!, fromEnds[0]!)) {
+          from = names.internBytes(bytes, fromStarts[0]!, fromEnds[0]!);
+        }
+      } else if (newFrom[k] === 1) {
+        from = names.internHashed(bytes, fromStarts[k]!, fromEnds[k]!, newFromHashes[newFroms++]!);
+      }
+      this.#lastFrom = from;
       const to = names.internHashed(bytes, toStarts[k]!, toEnds[k]!, toHashes[k]!);
       let added: boolean;
       try {

@@ -3,6 +3,7 @@
 // Chromium skips the test with the reason, except under CI=true, where it fails (.ci/run installs it).
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { CHROMIUM_BASE_ARGS } from '../../src/crawler/render/chromium.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -16,15 +17,6 @@ export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
+    args: [...CHROMIUM_BASE_ARGS],
   });
 }

@@ -23,13 +23,11 @@ export interface ChromiumRendererOptions {
 export const SCREENSHOT_MAX = { width: 1280, height: 2000 } as const;
 
 /**
- * Chromium's flags: no sandbox (workers run as root in containers), nothing of its own on the network
- * (background networking, component updates, sync, QUIC), and every request not intercepted sent to a proxy
- * on a port nobody listens on (loopback included: `<-loopback>` removes Chromium's implicit bypass). WebRTC
- * may use only proxied UDP, which the black hole takes. playwright-core gives each launch a fresh, empty
- * --user-data-dir of its own and deletes it on close.
+ * Chromium's flags for any use here: no sandbox (workers run as root in containers), nothing of its own on the
+ * network (background networking, component updates, sync, QUIC). playwright-core gives each launch a fresh,
+ * empty --user-data-dir of its own and deletes it on close.
  */
-export const CHROMIUM_ARGS = [
+export const CHROMIUM_BASE_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -38,12 +36,20 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-quic',
   '--no-first-run',
+] as const;
+
+/**
+ * A crawl's renderer adds a second wall: every request not intercepted goes to a proxy on a port nobody listens
+ * on (loopback included: `<-loopback>` removes Chromium's implicit bypass), and WebRTC may use only proxied
+ * UDP, which the black hole takes.
+ */
+export const CHROMIUM_ARGS = [
+  ...CHROMIUM_BASE_ARGS,
   '--proxy-server=http://127.0.0.1:9',
   '--proxy-bypass-list=<-loopback>',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
-
 /** Runs in every frame before the page's scripts: WebRTC would open sockets interception cannot see. */
 const REMOVE_WEBRTC = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel']) {
   try { Object.defineProperty(window, name, { value: undefined, configurable: false, writable: false }); } catch {}

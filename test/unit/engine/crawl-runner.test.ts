@@ -1,12 +1,12 @@
 // The runner's decisions against the in-memory CrawlStore and a fake Fetcher: no database, no network.
 // The memory store follows the SQL's rules (test/contract/crawl-store.contract.ts keeps it honest).
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_DOCUMENT_TYPES } from '../../../src/crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../../../src/crawler/engine/crawl-runner.js';
 import type { CrawlSettings, DocumentTextReader } from '../../../src/crawler/engine/ports.js';
+import { testCrawlSettings } from '../../support/crawl-settings.js';
 import { FakeFetcher, type FakeResponse } from '../../support/fake-fetcher.js';
 import { MemoryCrawlStore } from '../../support/memory-crawl-store.js';
 
@@ -21,38 +21,7 @@ function html(links: string[], text = 'a page'): FakeResponse {
   };
 }
 
-function settingsFor(overrides: Partial<CrawlSettings>): CrawlSettings {
-  return {
-    crawlId: randomUUID(),
-    seeds: [u('/')],
-    maxPages: 100,
-    maxDepth: null,
-    scope: {},
-    delayMs: 0,
-    maxCrawlDelayMs: 10_000,
-    perHostConcurrency: 1,
-    respectRobots: true,
-    respectNofollow: true,
-    userAgent: 'trawl-test/1.0',
-    concurrency: 4,
-    timeoutMs: 5000,
-    maxBytes: 1024 * 1024,
-    retries: 0,
-    storeHtml: false,
-    storeHeaders: false,
-    storeEveryBody: false,
-    sitemaps: false,
-    strategy: 'bfs',
-    relevance: null,
-    maxResults: null,
-    ignoreInternal: false,
-    topics: [],
-    topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
-    maxDiscovered: null,
-    documents: { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1024 * 1024 },
-    ...overrides,
-  };
-}
+const settingsFor = testCrawlSettings;
 
 async function crawl(
   routes: Record<string, FakeResponse>,

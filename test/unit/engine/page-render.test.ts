@@ -2,12 +2,12 @@
 // and a fake renderer: what is parsed is the rendered DOM, every request of the page is asked of robots.txt
 // and made through the crawl's fetcher, and a worker that cannot render fails the crawl once, at its start.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { DEFAULT_DOCUMENT_TYPES, normalizeRender } from '../../../src/crawler/crawl-request.js';
+import { normalizeRender } from '../../../src/crawler/crawl-request.js';
 import { CrawlRunner } from '../../../src/crawler/engine/crawl-runner.js';
 import type { CrawlSettings } from '../../../src/crawler/engine/ports.js';
 import type { PageRenderer } from '../../../src/crawler/render/port.js';
+import { testCrawlSettings } from '../../support/crawl-settings.js';
 import { FakeFetcher, type FakeResponse } from '../../support/fake-fetcher.js';
 import { FakeRenderer } from '../../support/fake-renderer.js';
 import { MemoryCrawlStore } from '../../support/memory-crawl-store.js';
@@ -17,36 +17,7 @@ const u = (path: string) => `${ORIGIN}${path}`;
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
 
 function settingsFor(render: CrawlSettings['render']): CrawlSettings {
-  return {
-    crawlId: randomUUID(),
-    seeds: [u('/')],
-    maxPages: 100,
-    maxDepth: null,
-    scope: {},
-    delayMs: 0,
-    maxCrawlDelayMs: 10_000,
-    perHostConcurrency: 1,
-    respectRobots: true,
-    respectNofollow: true,
-    userAgent: 'trawl-test/1.0',
-    concurrency: 2,
-    timeoutMs: 5000,
-    maxBytes: 1024 * 1024,
-    retries: 0,
-    storeHtml: false,
-    storeHeaders: false,
-    storeEveryBody: false,
-    sitemaps: false,
-    strategy: 'bfs',
-    relevance: null,
-    maxResults: null,
-    ignoreInternal: false,
-    topics: [],
-    topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
-    maxDiscovered: null,
-    documents: { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1024 * 1024 },
-    render,
-  };
+  return testCrawlSettings({ concurrency: 2, render });
 }
 
 async function crawl(

@@ -17,7 +17,7 @@ import { openRuntime } from '../src/runtime.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
 import { benchTrawlConfig } from './peers/measure.js';
-import { startWorkers, stopWorkers } from './peers/worker-processes.js';
+import { benchWorkerEnv, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
 const POLL_PAUSE_MS = 50;
 const SAMPLE_EVERY_MS = 1_000;
@@ -135,15 +135,7 @@ export async function run(args: string[]): Promise<void> {
   );
   const app = await buildApp({ runtime, logger: log });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const { children, ready } = startWorkers(1, {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    DB_SCHEMA: schema,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    WORKER_CONCURRENCY: '2',
-    LEASE_SECS: '60',
-    LOG_LEVEL: 'info',
-  });
+  const { children, ready } = startWorkers(1, benchWorkerEnv({ databaseUrl, redisUrl, schema }));
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   process.stdout.write(

@@ -23,7 +23,7 @@ import {
 } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
 import { benchTrawlConfig, CpuMeter } from './peers/measure.js';
-import { machineTicks, startWorkers, stopWorkers } from './peers/worker-processes.js';
+import { benchWorkerEnv, machineTicks, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
 const TRIAL_TIMEOUT_MS = 15 * 60_000;
 
@@ -65,15 +65,10 @@ async function trial(
   const runtime = await openRuntime({ ...config, runWorker: false }, log);
   const app = await buildApp({ runtime, logger: log });
   const runners = 2 * processes;
-  const { children, ready } = startWorkers(processes, {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: options.redisUrl,
-    DB_SCHEMA: schema,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    WORKER_CONCURRENCY: '2',
-    LEASE_SECS: '60',
-    LOG_LEVEL: 'info',
-  });
+  const { children, ready } = startWorkers(
+    processes,
+    benchWorkerEnv({ databaseUrl, redisUrl: options.redisUrl, schema }),
+  );
   const monitor = new pg.Client({ connectionString: databaseUrl });
   await monitor.connect();
   try {

@@ -47,3 +47,21 @@ export function startWorkers(
 export async function stopWorkers(children: ChildProcess[]): Promise<void> {
   await Promise.all(children.map((child) => stopProcess(child)));
 }
+
+/** A bench worker's environment: the bench's database schema and queue, loopback targets allowed, two runner
+ * jobs, leases long enough for a loaded machine, and info logs (its "worker started" line says it is ready). */
+export function benchWorkerEnv(target: {
+  databaseUrl: string;
+  redisUrl: string;
+  schema: string;
+}): Record<string, string> {
+  return {
+    DATABASE_URL: target.databaseUrl,
+    REDIS_URL: target.redisUrl,
+    DB_SCHEMA: target.schema,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    WORKER_CONCURRENCY: '2',
+    LEASE_SECS: '60',
+    LOG_LEVEL: 'info',
+  };
+}

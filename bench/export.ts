@@ -5,7 +5,7 @@
 // it (no client is slower than the export). Prints size, time, pages/s and peak RSS per format.
 // Args: --pages N (default 14000)
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,6 +20,7 @@ import { EXPORT_FIELDS } from '../src/schemas/export.js';
 import { sharedDataPath } from '../test/support/shared-data.js';
 import { numberArg, stringArg } from './args.js';
 import { benchTrawlConfig } from './peers/measure.js';
+import { insertFinishedCrawl } from './peers/synthetic-crawl.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VARIANTS: Array<{ name: string; format: ExportFormat; include: ExportInclude[] }> = [
@@ -41,18 +42,7 @@ function sampleBodies(): Buffer[] {
 }
 
 async function synthesize(db: pg.Client, pages: number): Promise<string> {
-  const id = randomUUID();
-  await db.query(
-    `INSERT INTO crawls (id, request, strategy, status, max_pages, created_at, started_at, finished_at)
-     VALUES ($1, $2, 'bfs', 'completed', $3, now() - interval '1 hour', now() - interval '1 hour', now())`,
-    [id, JSON.stringify({ seeds: ['https://bench.invalid/'], maxPages: pages }), pages],
-  );
-  const site = (
-    await db.query<{ id: string }>(
-      "INSERT INTO sites (crawl_id, origin) VALUES ($1, 'https://bench.invalid') RETURNING id",
-      [id],
-    )
-  ).rows[0]!.id;
+  const { id, site } = await insertFinishedCrawl(db, pages);
   const samples = sampleBodies();
   const hashes: string[] = [];
   const BATCH = 500;

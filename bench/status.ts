@@ -5,7 +5,7 @@
 // < 20 ms at 200k pages, and the same cost at 1k and 200k.
 // Args: --pages N (the large crawl, default 200000), --seconds N (per measurement, default 5)
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -15,23 +15,13 @@ import { openRuntime } from '../src/runtime.js';
 import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
 import { benchTrawlConfig } from './peers/measure.js';
+import { insertFinishedCrawl } from './peers/synthetic-crawl.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** A finished crawl of `pages` pages (90 % HTML, the rest split over the other types), 8 links and 1 image each. */
 async function synthesize(db: pg.Client, pages: number): Promise<string> {
-  const id = randomUUID();
-  await db.query(
-    `INSERT INTO crawls (id, request, strategy, status, max_pages, created_at, started_at, finished_at)
-     VALUES ($1, $2, 'bfs', 'completed', $3, now() - interval '1 hour', now() - interval '1 hour', now())`,
-    [id, JSON.stringify({ seeds: ['https://bench.invalid/'], maxPages: pages }), pages],
-  );
-  const site = (
-    await db.query<{ id: string }>(
-      "INSERT INTO sites (crawl_id, origin) VALUES ($1, 'https://bench.invalid') RETURNING id",
-      [id],
-    )
-  ).rows[0]!.id;
+  const { id, site } = await insertFinishedCrawl(db, pages);
   await db.query(
     `INSERT INTO pages (crawl_id, site_id, url, canonical_url, type, status, depth, load_ms, queued_at, fetched_at, bytes)
      SELECT $1, $2, 'https://bench.invalid/p' || g, 'https://bench.invalid/p' || g,

@@ -2,13 +2,9 @@
 -- none when both are null/0), filtered as in pages_list.sql ($3 type, $4 status, $5 host, $7 minimum score,
 -- $8 result); $6 rows. The order and the cursor are one ascending key, (-coalesce(score, -1), id), that
 -- pages_by_crawl_score (migrations/0021) holds, so a page deep in the list is one index seek.
-SELECT p.id, p.url, p.canonical_url, p.final_url, p.type, p.status, p.content_type, p.bytes, p.depth, p.sha256,
-       p.load_ms, p.queued_at, p.fetched_at, p.duplicate_of, p.discovered_from, p.title, p.error, p.score,
-       p.result, p.priority,
-       -- rendering (0019): how the page was read, and whether a screenshot is stored
-       p.crawl_id, p.rendered, p.render_reason, p.fetch_ms, p.render_ms, p.render_note, p.navigated_from,
-       EXISTS (SELECT 1 FROM page_screenshots s WHERE s.page_id = p.id) AS has_screenshot
-FROM pages p
+-- the page record as the pages API shows it (page_records, migrations/0023)
+SELECT p.*
+FROM page_records p
 WHERE p.crawl_id = $1
   AND (($9::float8 IS NULL AND $2::bigint = 0)
        OR (-coalesce(p.score, -1), p.id) > (-coalesce($9::float8, -1), $2::bigint))

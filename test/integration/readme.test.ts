@@ -3,11 +3,14 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { dropSchema, eventually, TEST_DATABASE_URL } from '../helper.js';
 import { stopProcess } from '../support/processes.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
@@ -122,6 +125,32 @@ test('every curl line of the README walkthrough, then every line of its command-
       assert.match(body, /^\d+\n/);
     } else {
       assert.ok(JSON.parse(body));
+    }
+  }
+  // The export block, on the walkthrough's crawl: each file written as the README says, in its format.
+  const exportDir = mkdtempSync(join(tmpdir(), 'trawl-readme-'));
+  t.after(() => rmSync(exportDir, { recursive: true, force: true }));
+  const exports = walkthroughCommands(readme, 'readme-export').filter((command) =>
+    command.startsWith('curl '),
+  );
+  assert.ok(exports.length >= 4, 'the export block has its curl lines');
+  for (const command of exports) {
+    const [request, file] = command.split(' > ').map((part) => part.trim());
+    assert.ok(request && file, `${command} writes a file`);
+    const path = join(exportDir, file);
+    const line = `${request.replaceAll('localhost:3000', `127.0.0.1:${port}`).replaceAll('<id>', id)} -o '${path}' -w '%{http_code}'`;
+    const { stdout } = await run('bash', ['-c', line]);
+    assert.equal(stdout, '200', `${line} → ${stdout}`);
+    const bytes = readFileSync(path);
+    if (file.endsWith('.jsonl')) {
+      const records = bytes.toString('utf8').trimEnd().split('\n');
+      assert.ok(records.length > 0 && records.every((record) => JSON.parse(record)), file);
+    } else if (file.endsWith('.csv')) {
+      assert.match(bytes.toString('utf8'), /^id,url,/, file);
+    } else if (file.endsWith('.warc.gz')) {
+      assert.match(gunzipSync(bytes).subarray(0, 9).toString('latin1'), /^WARC\/1\.1/, file);
+    } else {
+      assert.fail(`${file}: the test knows no such export`);
     }
   }
   // The command-line walkthrough, on the same server: `npx trawl` is run from the sources (as `npm run cli`).

@@ -35,8 +35,20 @@ export const ScoreRequest = Type.Object(
     ),
     similarTo: Type.Optional(
       Type.Object(
-        { documents: Documents },
-        { additionalProperties: false, description: 'the similarity set of the TF-IDF scorer' },
+        {
+          urls: Type.Optional(
+            Type.Array(httpUrl(), {
+              minItems: 1,
+              maxItems: 100,
+              description: 'pages fetched (robots.txt obeyed), as in a crawl request',
+            }),
+          ),
+          documents: Type.Optional(Documents),
+        },
+        {
+          additionalProperties: false,
+          description: 'the similarity set of the TF-IDF scorer: urls and/or documents, at most 100 in all',
+        },
       ),
     ),
     corpus: Type.Optional(

@@ -26,6 +26,9 @@ interface LoadedDocument {
   hasTitle: boolean;
 }
 
+/** The similarity set's size at most, urls and documents together (as each alone may be). */
+const MAX_SIMILAR = 100;
+
 /** Where stored corpora come from (CorporaRepository): a missing one is a 404, one not completed a 409. */
 export interface CorpusLoader {
   /** `scope`: the caller's; another tenant's corpus is a 404. */
@@ -43,7 +46,13 @@ export class ScoringService {
     private readonly cpu: CpuPool,
   ) {}
 
-  private async load(doc: ScoreDocument, field: string, session: DocumentSession): Promise<LoadedDocument> {
+  /** `urlField`: where a fetch fault is reported, after `field` (".url" in a document; "" for similarTo.urls[i]). */
+  private async load(
+    doc: ScoreDocument,
+    field: string,
+    session: DocumentSession,
+    urlField = '.url',
+  ): Promise<LoadedDocument> {
     if (doc.text !== undefined) {
       if (doc.html !== undefined) throw new InputError('give html or text, not both', `${field}.html`);
       if (doc.url !== undefined) throw new InputError('a text document has no url', `${field}.url`);
@@ -55,13 +64,18 @@ export class ScoringService {
       return { content, ...(doc.url !== undefined ? { url: doc.url } : {}), hasTitle: true };
     }
     if (doc.url === undefined) throw new InputError('a document needs url, html or text', field);
-    const fetched = await session.get(doc.url, `${field}.url`);
+    const fetched = await session.get(doc.url, `${field}${urlField}`);
     const content = fetched.isHtml ? { html: fetched.text, url: fetched.finalUrl } : { text: fetched.text };
     return { content, url: doc.url, finalUrl: fetched.finalUrl, hasTitle: fetched.isHtml };
   }
 
-  private loadAll(docs: ScoreDocument[], field: string, session: DocumentSession): Promise<LoadedDocument[]> {
-    return Promise.all(docs.map((doc, index) => this.load(doc, `${field}[${index}]`, session)));
+  private loadAll(
+    docs: ScoreDocument[],
+    field: string,
+    session: DocumentSession,
+    urlField?: string,
+  ): Promise<LoadedDocument[]> {
+    return Promise.all(docs.map((doc, index) => this.load(doc, `${field}[${index}]`, session, urlField)));
   }
 
   async score(request: ScoreRequest, scope: TenantScope): Promise<ScoreResult> {
@@ -87,10 +101,24 @@ export class ScoringService {
       const stored =
         request.corpus !== undefined ? await this.corpora.loadCorpus(request.corpus, scope, 'corpus') : null;
       if (stored) requireMatchingTextSettings(stored, model, 'corpus');
-      const [similar, documents] = await Promise.all([
-        this.loadAll(request.similarTo.documents, 'similarTo.documents', session),
+      const { urls = [], documents: given = [] } = request.similarTo;
+      if (urls.length + given.length === 0) {
+        throw new InputError('similarTo needs urls or documents', 'similarTo');
+      }
+      if (urls.length + given.length > MAX_SIMILAR) {
+        throw new InputError(`similarTo holds at most ${MAX_SIMILAR} urls and documents in all`, 'similarTo');
+      }
+      const [similarUrls, similarDocuments, documents] = await Promise.all([
+        this.loadAll(
+          urls.map((url) => ({ url })),
+          'similarTo.urls',
+          session,
+          '',
+        ),
+        this.loadAll(given, 'similarTo.documents', session),
         this.loadAll(request.documents, 'documents', session),
       ]);
+      const similar = [...similarUrls, ...similarDocuments];
       if (stored !== null && request.corpus !== undefined) {
         corpusInfo = { source: 'stored', id: request.corpus, documents: stored.documentCount };
       } else {

@@ -245,3 +245,47 @@ test('POST /v1/score rejects bad input with problem+json naming the field', asyn
     assert.equal(response.json().field, field, response.body);
   }
 });
+
+test('tf-idf: similarTo.urls are fetched as in a crawl request, the same set as given by URL documents', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const documents = [{ text: 'a cat and a dog' }, { text: 'stock markets fell' }];
+  const byUrls = await app.inject({
+    method: 'POST',
+    url: '/v1/score',
+    payload: { similarTo: { urls: [`${origin}/cats.html`] }, documents },
+  });
+  assert.equal(byUrls.statusCode, 200, byUrls.body);
+  const byDocuments = await app.inject({
+    method: 'POST',
+    url: '/v1/score',
+    payload: { similarTo: { documents: [{ url: `${origin}/cats.html` }] }, documents },
+  });
+  assert.deepEqual(byUrls.json(), byDocuments.json());
+  const mixed = await app.inject({
+    method: 'POST',
+    url: '/v1/score',
+    payload: { similarTo: { urls: [`${origin}/cats.html`], documents: [{ text: 'cats purr' }] }, documents },
+  });
+  assert.equal(mixed.statusCode, 200, mixed.body);
+  assert.equal(mixed.json().corpus.documents, 4);
+
+  const faults: Array<[Record<string, unknown>, string, number]> = [
+    [{ urls: [`${origin}/missing`] }, 'similarTo.urls[0]', 422],
+    [{ urls: ['ftp://x'] }, 'similarTo.urls[0]', 400],
+    [{}, 'similarTo', 400],
+    [
+      { urls: [`${origin}/cats.html`], documents: Array.from({ length: 100 }, () => ({ text: 'x' })) },
+      'similarTo',
+      400,
+    ],
+  ];
+  for (const [similarTo, field, status] of faults) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/score',
+      payload: { similarTo, documents },
+    });
+    assert.equal(response.statusCode, status, response.body);
+    assert.equal(response.json().field, field, response.body);
+  }
+});

@@ -31,6 +31,13 @@ export const EXPORT_FIELDS = [
   'score',
   'result',
   'priority',
+  'rendered',
+  'renderReason',
+  'fetchMs',
+  'renderMs',
+  'renderNote',
+  'navigatedFrom',
+  'screenshot',
 ] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 

@@ -239,7 +239,13 @@ export function renderReportHtml(report: CrawlReport, extras: ReportExtras): str
   sections.push('</div>');
 
   sections.push('<h2>Words</h2>');
-  if (extras.words) {
+  if (extras.words && extras.words.words.length === 0) {
+    // an empty table and a blank plot say nothing: say why there are no words yet
+    const w = extras.words;
+    sections.push(
+      `<p class="note">No words counted yet: the text job has read ${number(w.pagesCounted)} of ${number(w.htmlPages)} HTML pages${w.complete ? '' : ' and is still running; reload this report when it is done'}.</p>`,
+    );
+  } else if (extras.words) {
     const w = extras.words;
     sections.push(
       `<p>${number(w.totalWords)} words, ${number(w.distinctWords)} distinct, in the main text of ${number(w.pagesCounted)} of ${number(w.htmlPages)} HTML pages${w.complete ? '' : ' (still being counted)'}.</p>`,

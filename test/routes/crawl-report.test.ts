@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { renderReportHtml } from '../../src/services/report-html.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
@@ -83,6 +83,12 @@ test('the report of a focused crawl agrees with its status and pages; report.htm
     ),
   );
 
+  // the text job counts the words after the crawl ends: the report shows them once it has
+  await eventually(
+    async () =>
+      (await app.inject({ method: 'GET', url: `/v1/crawls/${id}/stats/words` })).json().complete === true,
+    { message: 'the crawl-text job to count every page', timeoutMs: 60_000 },
+  );
   const html = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/report.html?rows=50` });
   assert.equal(html.statusCode, 200);
   assert.match(html.headers['content-type'] as string, /^text\/html/);
@@ -183,6 +189,34 @@ test('report.html escapes what pages say and links only http(s) URLs', () => {
     generatedAt: 'now',
   });
   assert.doesNotMatch(html, /<script>/);
+  // no words yet: a note saying why, not an empty table and a blank plot
+  const uncounted = renderReportHtml(report, {
+    pages: [],
+    rowsAsked: 10,
+    topScored: [],
+    topRanked: null,
+    words: {
+      totalWords: 0,
+      distinctWords: 0,
+      pagesCounted: 0,
+      htmlPages: 12,
+      documentPages: 0,
+      pagesFailed: 0,
+      failedPages: [],
+      complete: false,
+      method: 'auto',
+      words: [],
+    },
+    wordsUnavailable: null,
+    wordsSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+    loadTimesSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+    generatedAt: 'now',
+  });
+  assert.match(
+    uncounted,
+    /No words counted yet: the text job has read 0 of 12 HTML pages and is still running/,
+  );
+  assert.equal(uncounted.match(/<svg /g)?.length, 1, 'only the load-time plot');
   assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   assert.doesNotMatch(html, /href="javascript:/);
   assert.doesNotMatch(html, /href="data:/);

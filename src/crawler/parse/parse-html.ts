@@ -11,6 +11,7 @@
 //  - URLs resolve against the first <base href> (wherever it appears, as browsers do), else the page URL;
 //  - links inside <template> are inert and dropped; links inside <noscript> are kept (a crawler runs no
 //    script, so it sees them) though their text is not visible text.
+import type { LruMap } from '../lru-map.js';
 import { isStopWord, referenceTokens, tokenize } from '../text/tokenize.js';
 import { type HtmlEventHandler, walkHtml } from './html-events.js';
 
@@ -97,6 +98,13 @@ export interface ParseHtmlOptions {
    * links by their words needs neither. Default true.
    */
   words?: boolean;
+  /**
+   * A memo of link forms kept across pages by a caller whose `normalizeUrl` never changes (the crawler's
+   * canonicalizer): a site's menus and footers repeat the same hrefs on every page, and resolving and
+   * normalizing each again is most of a link's cost. Keys are the href within what its resolution depends
+   * on (see linkFormKey), values what `normalizeUrl` made of it.
+   */
+  linkForms?: LruMap<string, string | null>;
 }
 
 /** Elements whose content is never visible text. */
@@ -149,6 +157,26 @@ function collapseWhitespace(text: string): string {
 function defaultNormalizeUrl(absoluteUrl: string): string {
   const hashAt = absoluteUrl.indexOf('#');
   return hashAt === -1 ? absoluteUrl : absoluteUrl.slice(0, hashAt);
+}
+
+/**
+ * What the resolution of `raw` against a base depends on, as a memo key; null when it is not worth a key.
+ * An "http(s)://" href depends on nothing; a root-relative "/…" on the base's origin; any other relative
+ * path on the base's directory (the path up to its last "/": a relative reference replaces the last segment
+ * and drops the query, RFC 3986 §5.2.3). An href opening with whitespace or a control character (the parser
+ * strips those), "\\" (a "/" in http URLs), "?" or "#" (the whole base counts), or nothing is not keyed.
+ */
+function linkFormKey(raw: string, origin: string, directory: string): string | null {
+  const first = raw.charCodeAt(0);
+  if (Number.isNaN(first) || first <= 0x20 || first === 0x3f /* ? */ || first === 0x23 /* # */) return null;
+  if (first === 0x5c /* \ */) return null;
+  if (first === 0x2f /* / */) {
+    const second = raw.charCodeAt(1);
+    // "//host/…" takes only the scheme from the base, "/\host" likewise: keyed with the whole directory
+    return second === 0x2f || second === 0x5c ? `${directory}\u0000${raw}` : `${origin}\u0000${raw}`;
+  }
+  if (/^https?:\/\//i.test(raw)) return `\u0000${raw}`;
+  return `${directory}\u0000${raw}`;
 }
 
 /** Resolve `raw` against `base` to an absolute http(s) href, or null (unparseable or another scheme). */
@@ -376,9 +404,24 @@ export function parseHtmlEvents(
   // Resolution waits until the end: a <base href> applies to the whole document, even to earlier links.
   const baseUrl = (baseHref !== null && resolveHttpUrl(baseHref, pageUrl)) || pageUrl;
   const normalizeUrl = opts.normalizeUrl ?? defaultNormalizeUrl;
-  const absolute = (raw: string): string | null => {
+  const resolveAndNormalize = (raw: string): string | null => {
     const resolved = resolveHttpUrl(raw, baseUrl);
     return resolved === null ? null : normalizeUrl(resolved);
+  };
+  const linkForms = opts.linkForms;
+  // A base with credentials passes them on to root-relative links: such a page is not worth a memo.
+  const base = linkForms ? URL.parse(baseUrl) : null;
+  const memoizable = base !== null && base.username === '' && base.password === '';
+  const origin = base ? `${base.protocol}//${base.host}` : '';
+  const directory = base ? `${origin}${base.pathname.slice(0, base.pathname.lastIndexOf('/') + 1)}` : '';
+  const absolute = (raw: string): string | null => {
+    const key = linkForms && memoizable ? linkFormKey(raw, origin, directory) : null;
+    if (key === null || !linkForms) return resolveAndNormalize(raw);
+    const known = linkForms.get(key);
+    if (known !== undefined) return known;
+    const form = resolveAndNormalize(raw);
+    linkForms.set(key, form);
+    return form;
   };
 
   const links: ParsedLink[] = [];
@@ -409,13 +452,20 @@ export function parseHtmlEvents(
     firstParagraph === null
       ? null
       : { wordPosition: firstParagraph.wordPosition, linkIndex: firstParagraphLinkIndex ?? links.length };
-  const text = collapseWhitespace(textParts.join(''));
-  const tokens = collectWords ? referenceTokens(`${title ?? ''} ${text}`) : [];
+  // The whole text is collapsed only when read: a plain crawl (no words) reads links and never the text.
+  let text: string | null = null;
+  const wholeText = (): string => {
+    text ??= collapseWhitespace(textParts.join(''));
+    return text;
+  };
+  const tokens = collectWords ? referenceTokens(`${title ?? ''} ${wholeText()}`) : [];
   return {
     title: title ?? '',
     h1,
     h2,
-    text,
+    get text() {
+      return wholeText();
+    },
     textWords,
     tokens,
     words: tokens.filter((word) => !isStopWord(word)),

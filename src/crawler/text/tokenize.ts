@@ -6,26 +6,122 @@
 //    dropped, "dog," is "dog"). The document's `words` (both scorers, corpora) are these without stop words.
 import { SNOWBALL_ENGLISH_STOP_WORDS } from './stop-words.js';
 
-const WORD = /[\p{L}][\p{L}\p{M}]*/gu;
-const WHITESPACE = /\s+/u;
-const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
-const ALPHABETIC = /^[\p{L}][\p{L}\p{M}]*$/u;
+// Both are scanners over code points with a per-code-point class table rather than the Unicode-property
+// regular expressions that define them (kept in test/unit/text/tokenize.test.ts, which checks the two agree
+// on arbitrary text): on the text of a real page the regular expressions cost several times the whole parse.
+
+enum CharClass {
+  Unknown = 0,
+  Other = 1,
+  Letter = 2,
+  Mark = 3,
+  /** \p{P} or \p{S}: stripped from a reference token's edges. */
+  PunctuationOrSymbol = 4,
+  /** \s of a Unicode regular expression: separates reference tokens. */
+  Space = 5,
+}
+
+const LETTER = /\p{L}/u;
+const MARK = /\p{M}/u;
+const PUNCTUATION_OR_SYMBOL = /[\p{P}\p{S}]/u;
+const SPACE = /\s/u;
+
+/** Each code point's class, filled in as code points are first met (one byte each: 1.1 MB at most). */
+const classes = new Uint8Array(0x110000);
+
+function classOf(codePoint: number): CharClass {
+  const known = classes[codePoint] as CharClass;
+  if (known !== CharClass.Unknown) return known;
+  const char = String.fromCodePoint(codePoint);
+  const found = LETTER.test(char)
+    ? CharClass.Letter
+    : MARK.test(char)
+      ? CharClass.Mark
+      : PUNCTUATION_OR_SYMBOL.test(char)
+        ? CharClass.PunctuationOrSymbol
+        : SPACE.test(char)
+          ? CharClass.Space
+          : CharClass.Other;
+  classes[codePoint] = found;
+  return found;
+}
+
+/** The code point at `index` of `text`, a lone surrogate as itself (as a `u` regular expression sees it). */
+function codePointAt(text: string, index: number): number {
+  return text.codePointAt(index) as number;
+}
 
 const englishStopWords: ReadonlySet<string> = new Set(SNOWBALL_ENGLISH_STOP_WORDS);
 
-/** Every alphabetic run of `text`, lower-cased, in order (stop words kept). */
+/** Every alphabetic run of `text` (a letter, then letters and marks), lower-cased, in order (stop words kept). */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  const lower = text.toLowerCase();
+  const words: string[] = [];
+  let start = -1;
+  for (let index = 0; index < lower.length; ) {
+    const codePoint = codePointAt(lower, index);
+    const kind = classOf(codePoint);
+    if (start === -1) {
+      if (kind === CharClass.Letter) start = index;
+    } else if (kind !== CharClass.Letter && kind !== CharClass.Mark) {
+      words.push(lower.slice(start, index));
+      start = -1;
+    }
+    index += codePoint > 0xffff ? 2 : 1;
+  }
+  if (start !== -1) words.push(lower.slice(start));
+  return words;
 }
 
 /** The reference's tokens of `text`, lower-cased, in order (stop words kept). */
 export function referenceTokens(text: string): string[] {
+  const lower = text.toLowerCase();
   const tokens: string[] = [];
-  for (const raw of text.toLowerCase().split(WHITESPACE)) {
-    const token = raw.replace(EDGE_PUNCTUATION, '');
-    if (token && ALPHABETIC.test(token)) tokens.push(token);
+  let index = 0;
+  while (index < lower.length) {
+    // one whitespace-separated token: [start, end)
+    while (index < lower.length && classOf(codePointAt(lower, index)) === CharClass.Space) index++;
+    const start = index;
+    while (index < lower.length) {
+      const codePoint = codePointAt(lower, index);
+      if (classOf(codePoint) === CharClass.Space) break;
+      index += codePoint > 0xffff ? 2 : 1;
+    }
+    const token = referenceToken(lower, start, index);
+    if (token !== null) tokens.push(token);
   }
   return tokens;
+}
+
+/** lower[start, end) without punctuation and symbols at its edges, when what is left is alphabetic; else null. */
+function referenceToken(lower: string, start: number, end: number): string | null {
+  let first = start;
+  while (first < end) {
+    const codePoint = codePointAt(lower, first);
+    if (classOf(codePoint) !== CharClass.PunctuationOrSymbol) break;
+    first += codePoint > 0xffff ? 2 : 1;
+  }
+  if (first === end) return null;
+  // alphabetic: a letter first, then letters and marks, up to trailing punctuation and symbols
+  if (classOf(codePointAt(lower, first)) !== CharClass.Letter) return null;
+  let last = first;
+  let index = first;
+  while (index < end) {
+    const codePoint = codePointAt(lower, index);
+    const kind = classOf(codePoint);
+    index += codePoint > 0xffff ? 2 : 1;
+    if (kind === CharClass.Letter || kind === CharClass.Mark) last = index;
+    else if (kind !== CharClass.PunctuationOrSymbol) return null;
+    else {
+      // punctuation inside the token ("e-mail") makes it non-alphabetic unless only more of it follows
+      while (index < end) {
+        const next = codePointAt(lower, index);
+        if (classOf(next) !== CharClass.PunctuationOrSymbol) return null;
+        index += next > 0xffff ? 2 : 1;
+      }
+    }
+  }
+  return lower.slice(first, last);
 }
 
 export function isStopWord(word: string): boolean {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { canonicalizeUrl } from '../../../src/crawler/frontier/canonicalize.js';
+import { LruMap } from '../../../src/crawler/lru-map.js';
 import { parseHtml } from '../../../src/crawler/parse/parse-html.js';
 import { contentWords, referenceTokens, tokenize } from '../../../src/crawler/text/tokenize.js';
 import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
@@ -272,4 +274,57 @@ test('words: false leaves the word arrays empty and keeps text, title and links'
     lean.links.map((link) => [link.url, link.anchorText]),
     [['http://example.com/x', 'three']],
   );
+});
+
+test('a memo of link forms shared across pages gives the links, images and canonical a fresh parse gives', () => {
+  const normalizeUrl = (absolute: string) => canonicalizeUrl(absolute);
+  const hrefs = [
+    'page.html',
+    './page.html',
+    '../up.html',
+    '/root.html',
+    '/root.html?utm_source=x',
+    '//other.test/p',
+    '/\\other.test/q',
+    '\\back.html',
+    'https://abs.test/a#frag',
+    'HTTP://ABS.test/B',
+    'http:relative',
+    '?q=1',
+    '#top',
+    '',
+    ' spaced.html',
+    'mailto:a@b.test',
+    'javascript:void(0)',
+    'sub/dir/',
+  ];
+  const pageUrls = [
+    'http://a.test/',
+    'http://a.test/x/y.html?z=1',
+    'http://a.test/x/other.html',
+    'https://a.test/x/y.html',
+    'http://b.test:8080/deep/er/',
+    'http://user:pw@a.test/x/y.html',
+  ];
+  const html = (withBase: boolean) =>
+    `<html><head>${withBase ? '<base href="/based/">' : ''}<link rel="canonical" href="page.html"></head><body>${hrefs
+      .map((href) => `<a href="${href}">${href}</a><img src="${href}" alt="i">`)
+      .join('')}</body></html>`;
+  const linkForms = new LruMap<string, string | null>(1000);
+  for (const withBase of [false, true])
+    for (const pageUrl of pageUrls) {
+      const fresh = parseHtml(html(withBase), pageUrl, { normalizeUrl });
+      const memoized = parseHtml(html(withBase), pageUrl, { normalizeUrl, linkForms });
+      assert.deepEqual(memoized.links, fresh.links, `${pageUrl} base ${withBase}`);
+      assert.deepEqual(memoized.images, fresh.images);
+      assert.equal(memoized.canonicalHref, fresh.canonicalHref);
+    }
+  assert.ok(linkForms.size > 0, 'the memo was used');
+});
+
+test('the text is collapsed on first read and the same every read', () => {
+  const page = parseHtml('<p>a  b</p>\n<p> c </p>', 'http://a.test/', { words: false });
+  assert.equal(page.text, 'a b c');
+  assert.equal(page.text, 'a b c');
+  assert.deepEqual({ ...page }.text, 'a b c');
 });

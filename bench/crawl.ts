@@ -520,6 +520,8 @@ async function runCrawler(
   const trawlOptions = {
     ...options,
     profile,
+    // DATABASE_URL picks another PostgreSQL (one with pg_stat_statements, say); default the local test database
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
     ...(cpuProfileDir ? { cpuProfilePath: join(cpuProfileDir, 'crawl.cpuprofile') } : {}),
   };
   if (crawler === 'trawl-pg') crawl = () => forkChild('trawl.ts', { ...trawlOptions, redisUrl: null });

@@ -85,4 +85,26 @@ test('counters equal a full scan after a real crawl; timings are kept once finis
     { loadMs: again.loadMs, queueWaitMs: again.queueWaitMs, elapsedMs: again.elapsedMs },
     { loadMs: status.loadMs, queueWaitMs: status.queueWaitMs, elapsedMs: status.elapsedMs },
   );
+
+  // links and images hold no row-level foreign keys (migrations/0028): deleting the crawl's pages still takes
+  // them along, and leaves other crawls' alone
+  const pageIds = (await db.query<{ id: string }>('SELECT id FROM pages WHERE crawl_id = $1', [id])).rows.map(
+    (row) => row.id,
+  );
+  const before = (
+    await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM links WHERE NOT (from_page = ANY($1::bigint[]))',
+      [pageIds],
+    )
+  ).rows[0]!.n;
+  await db.query('DELETE FROM crawls WHERE id = $1', [id]);
+  const left = (
+    await db.query<{ links: number; images: number; others: number }>(
+      `SELECT (SELECT count(*) FROM links WHERE from_page = ANY($1::bigint[]) OR to_page = ANY($1::bigint[]))::int AS links,
+              (SELECT count(*) FROM images WHERE page_id = ANY($1::bigint[]))::int AS images,
+              (SELECT count(*) FROM links WHERE NOT (from_page = ANY($1::bigint[])))::int AS others`,
+      [pageIds],
+    )
+  ).rows[0]!;
+  assert.deepEqual(left, { links: 0, images: 0, others: before });
 });

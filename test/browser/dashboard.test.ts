@@ -54,6 +54,26 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
     );
   };
 
+  /** Whether a screenshot shows saturated colour (the graph's nodes; the stage is white, edges grey, text dark). */
+  const coloured = async (png: Buffer) =>
+    page.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, image.width, image.height).data;
+      let count = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        const [r, g, b] = [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!];
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) count++;
+      }
+      return count > 200;
+    }, png.toString('base64'));
+
   const response = await page.goto(`${base}/`);
   assert.match(response!.headers()['content-security-policy'] ?? '', /script-src 'self'/);
   await page.waitForSelector('table.crawls');
@@ -98,6 +118,25 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
     },
     { message: 'only HTML rows', timeoutMs: 10_000, intervalMs: 100 },
   );
+
+  // its link graph, drawn by sigma: the drawn graph's order once a frame rendered, and coloured pixels on it
+  const crawlUrl = page.url();
+  await page.click('a[href$="/graph"]');
+  await page.waitForSelector('.graph-stage:not([data-nodes="0"])', { timeout: 60_000 });
+  const drawn = Number(await page.getAttribute('.graph-stage', 'data-nodes'));
+  assert.ok(drawn >= 12, `graph nodes drawn: ${drawn}`);
+  assert.ok(Number(await page.getAttribute('.graph-stage', 'data-edges')) > 0);
+  await page.waitForSelector('.top-lists ol li a');
+  assert.equal(await coloured(await page.locator('.graph-stage').screenshot()), true);
+  await page.screenshot({ path: 'test-artifacts/dashboard-graph.png', fullPage: true });
+  await axe('graph');
+  // a second visit of the finished crawl's graph ranks nothing new
+  const rankings = async () => (await (await fetch(`${base}/v1/rankings`)).json()).items.length as number;
+  assert.equal(await rankings(), 1);
+  await page.goto(crawlUrl);
+  await page.click('a[href$="/graph"]');
+  await page.waitForSelector('.graph-stage:not([data-nodes="0"])', { timeout: 60_000 });
+  assert.equal(await rankings(), 1);
 
   // a second crawl, slow, cancelled from its page
   await page.goto(`${base}/#/`);

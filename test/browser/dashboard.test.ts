@@ -138,6 +138,64 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   await page.waitForSelector('.graph-stage:not([data-nodes="0"])', { timeout: 60_000 });
   assert.equal(await rankings(), 1);
 
+  // rankings: an edges file that is not one is a problem beside the file field; a good one shows its top lists,
+  // a vertex named like a script URL stays text
+  await page.click('header nav a[href="#/rankings"]');
+  await page.waitForSelector('table.rankings tbody tr');
+  await axe('rankings');
+  await page.fill('#field-edges-text', 'three\na b');
+  await page.click('form.upload-form button[type=submit]');
+  await page.waitForSelector('[data-field="body"]:not(:empty)');
+  assert.match((await page.textContent('[data-field="body"]')) ?? '', /vertex count|first line/);
+  await page.fill('#field-edges-text', '');
+  await page.setInputFiles('#field-body', {
+    name: 'edges.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('4\na b\nb c\nc a\njavascript:alert(1) a\n'),
+  });
+  await page.click('form.upload-form button[type=submit]');
+  await page.waitForURL(/#\/rankings\/[0-9a-f-]{36}$/);
+  await page.waitForSelector('.top-lists ol li');
+  const topByRank = await page.locator('.top-list').first().locator('li .vertex').allTextContents();
+  assert.equal(topByRank[0], 'a');
+  assert.ok(topByRank.includes('javascript:alert(1)'));
+  assert.equal(await page.locator('a[href^="javascript"]').count(), 0);
+  await page.screenshot({ path: 'test-artifacts/dashboard-ranking.png', fullPage: true });
+  await axe('ranking');
+  await page.click('a[href="#/rankings"]');
+  await eventually(
+    async () => ((await page.locator('table.rankings tbody tr').count()) === 2 ? true : undefined),
+    {
+      message: 'the crawl ranking and the upload listed',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    },
+  );
+  await page.screenshot({ path: 'test-artifacts/dashboard-rankings.png', fullPage: true });
+
+  // corpora: no text is a problem beside the texts; three texts build a corpus whose top term is in two of them
+  await page.click('header nav a[href="#/corpora"]');
+  await page.waitForSelector('form.corpus-form');
+  await axe('corpora');
+  await page.fill('#field-name', 'sports');
+  await page.click('form.corpus-form button[type=submit]');
+  await page.waitForSelector('[data-field="documents"]:not(:empty)');
+  await page.fill('#field-documents', 'tennis court and net\n\ntennis ball, yellow\n\nfootball match');
+  await page.click('form.corpus-form button[type=submit]');
+  await page.waitForURL(/#\/corpora\/[0-9a-f-]{36}$/);
+  await page.waitForSelector('table.terms tbody tr', { timeout: 60_000 });
+  assert.equal(await page.textContent('[data-counter="documents"] dd'), '3');
+  assert.deepEqual(await page.locator('table.terms tbody tr').first().locator('td').allTextContents(), [
+    'tennis',
+    '2',
+    '67 %',
+  ]);
+  await page.screenshot({ path: 'test-artifacts/dashboard-corpus.png', fullPage: true });
+  await axe('corpus');
+  await page.click('a[href="#/corpora"]');
+  await page.waitForSelector('table.corpora tbody tr');
+  await page.screenshot({ path: 'test-artifacts/dashboard-corpora.png', fullPage: true });
+
   // a second crawl, slow, cancelled from its page
   await page.goto(`${base}/#/`);
   await page.waitForSelector('#field-seeds');

@@ -3,6 +3,7 @@
 // #/crawls/<id>/graph its link graph (a chunk of its own, loaded only there: sigma and the layout are most of
 // the code), #/rankings and #/corpora. Everything a crawled page said is set as text (dom.ts).
 import { apiKey, blobUrl, getJson, postJson, request, setApiKey, streamEvents } from './api.js';
+import { corporaView, corpusView } from './corpora.js';
 import {
   clearProblems,
   field,
@@ -14,6 +15,7 @@ import {
   show,
   when,
 } from './dom.js';
+import { rankingsView, rankingView } from './rankings.js';
 
 // ---- the API key ------------------------------------------------------------------------------------------
 
@@ -430,6 +432,10 @@ async function graphView(id: string, signal: AbortSignal): Promise<void> {
 const ROUTES: Array<[RegExp, (match: string[], signal: AbortSignal) => Promise<void>]> = [
   [/^#\/crawls\/([0-9a-f-]{36})$/, (m, signal) => crawlView(m[1]!, signal)],
   [/^#\/crawls\/([0-9a-f-]{36})\/graph$/, (m, signal) => graphView(m[1]!, signal)],
+  [/^#\/rankings$/, (_m, signal) => rankingsView(signal)],
+  [/^#\/rankings\/([0-9a-f-]{36})$/, (m, signal) => rankingView(m[1]!, signal)],
+  [/^#\/corpora$/, (_m, signal) => corporaView(signal)],
+  [/^#\/corpora\/([0-9a-f-]{36})$/, (m, signal) => corpusView(m[1]!, signal)],
 ];
 
 function route(): void {

@@ -89,6 +89,8 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   await page.fill('#field-seeds', web.seeds[0]!);
   await page.fill('#field-maxPages', '12');
   await page.fill('[id="field-politeness.delayMs"]', '0');
+  // a keyword query makes the crawl score its pages: its view draws the harvest rate
+  await page.fill('[id="field-relevance.query"]', 'lantern orchard');
   await page.click('form.crawl-form button[type=submit]');
   await page.waitForURL(/#\/crawls\/[0-9a-f-]{36}$/);
   await page.waitForSelector('[data-counter="status"] dd');
@@ -105,6 +107,10 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   await page.waitForSelector('table.pages-table tbody tr');
   assert.ok((await page.locator('table.pages-table tbody tr').count()) >= 12);
   await page.waitForSelector('.plots img');
+  // the harvest rate over time: the report's series, a point per stored sample
+  await page.waitForSelector('.harvest-plot svg polyline', { state: 'attached' });
+  assert.ok(Number(await page.getAttribute('.harvest-plot', 'data-points')) >= 2);
+  assert.match((await page.getAttribute('.harvest-plot svg', 'aria-label')) ?? '', /after 12 pages fetched/);
   await page.waitForTimeout(300);
   await page.screenshot({ path: 'test-artifacts/dashboard-crawl.png', fullPage: true });
   await axe('crawl');

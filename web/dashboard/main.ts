@@ -15,6 +15,7 @@ import {
   show,
   when,
 } from './dom.js';
+import { HarvestChart, type HarvestPoint } from './harvest.js';
 import { rankingsView, rankingView } from './rankings.js';
 
 // ---- the API key ------------------------------------------------------------------------------------------
@@ -213,12 +214,13 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   const base = `/v1/crawls/${encodeURIComponent(id)}`;
   const live = h('div', { class: 'live' });
   const actions = h('div', { class: 'actions' });
+  const harvestSlot = h('div', {});
   const pages = h('section', { class: 'pages' });
   const plots = h('section', { class: 'plots' });
   const heading = h('h2', {}, 'Crawl', h('small', {}, id));
-  show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, pages, plots);
+  show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, harvestSlot, pages, plots);
 
-  let status: Progress & { request: { seeds: string[] } };
+  let status: Progress & { request: { seeds: string[] }; scoring?: unknown };
   try {
     status = await getJson(base);
   } catch (error) {
@@ -226,7 +228,24 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
     return;
   }
   heading.replaceChildren(`Crawl of ${status.request.seeds[0] ?? id}`, h('small', {}, id));
-  const render = (progress: Progress) => live.replaceChildren(counters(progress));
+  // a crawl that scores its pages: the harvest rate over time, from the report's series, then live
+  const harvest = status.scoring ? new HarvestChart() : null;
+  const loadHarvest = async () => {
+    if (!harvest) return;
+    try {
+      const report = await getJson<{ focused: { harvestOverTime: HarvestPoint[] } | null }>(`${base}/report`);
+      harvest.set(report.focused?.harvestOverTime ?? []);
+    } catch (error) {
+      if (!signal.aborted) harvestSlot.append(problemBanner(error));
+    }
+  };
+  if (harvest) harvestSlot.replaceChildren(harvest.element);
+  await loadHarvest();
+  const render = (progress: Progress) => {
+    live.replaceChildren(counters(progress));
+    if (harvest && progress.harvestRate !== undefined)
+      harvest.add({ pagesFetched: progress.pagesFetched, harvestRate: progress.harvestRate });
+  };
   render(status);
   const cancel = h(
     'button',
@@ -302,6 +321,7 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
       if (event === 'status') {
         render(JSON.parse(data) as Progress);
         finishedActions();
+        await loadHarvest();
         await pagesTable(base, pages, signal);
         await showPlots();
       }

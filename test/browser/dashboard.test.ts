@@ -1,12 +1,14 @@
 // The dashboard in a real browser (Debian's Chromium through playwright-core) against the real app and the
 // test web: a crawl started from the form runs to completed with its counters moving, its pages table and
-// plots show, a problem from the API appears beside its field, a second crawl is cancelled; axe-core finds no
-// serious or critical accessibility violation on either view. Screenshots go to test-artifacts/ (ignored);
-// `npm run dashboard:screenshot` copies the README's one into docs/.
+// plots and harvest chart show, its link graph is drawn (sigma, a chunk loaded only there), an edges file is
+// ranked, a corpus is built from pasted texts, a problem from the API appears beside its field, a second crawl
+// is cancelled; axe-core finds no serious or critical accessibility violation on any view. Screenshots go to
+// test-artifacts/ (ignored); `npm run dashboard:screenshot` copies the README's one into docs/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { build, eventually } from '../helper.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
@@ -54,30 +56,42 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
     );
   };
 
-  /** Whether a screenshot shows saturated colour (the graph's nodes; the stage is white, edges grey, text dark). */
-  const coloured = async (png: Buffer) =>
-    page.evaluate(async (data) => {
+  /**
+   * Whether a screenshot shows saturated colour (the graph's nodes; the stage is white, edges grey, text dark),
+   * decoded by the browser's own canvas. A script string: the test's TypeScript has no DOM types.
+   */
+  const coloured = async (png: Buffer): Promise<boolean> =>
+    page.evaluate(`(async () => {
       const image = new Image();
-      image.src = `data:image/png;base64,${data}`;
+      image.src = 'data:image/png;base64,${png.toString('base64')}';
       await image.decode();
       const canvas = document.createElement('canvas');
       canvas.width = image.width;
       canvas.height = image.height;
-      const context = canvas.getContext('2d')!;
+      const context = canvas.getContext('2d');
       context.drawImage(image, 0, 0);
       const pixels = context.getImageData(0, 0, image.width, image.height).data;
       let count = 0;
       for (let i = 0; i < pixels.length; i += 4) {
-        const [r, g, b] = [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!];
+        const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
         if (Math.max(r, g, b) - Math.min(r, g, b) > 60) count++;
       }
       return count > 200;
-    }, png.toString('base64'));
+    })()`);
+
+  // the scripts the page loaded, by URL: the graph view's chunk (sigma) only when that view opens
+  const scripts = new Map<string, Buffer>();
+  page.on('response', async (answer) => {
+    if (/\/dashboard\/[^/]+\.js$/.test(answer.url())) scripts.set(answer.url(), await answer.body());
+  });
 
   const response = await page.goto(`${base}/`);
   assert.match(response!.headers()['content-security-policy'] ?? '', /script-src 'self'/);
   await page.waitForSelector('table.crawls');
   await axe('crawls');
+  const gzipped = [...scripts.values()].reduce((sum, body) => sum + gzipSync(body).length, 0);
+  assert.ok(gzipped > 0 && gzipped <= 250_000, `the dashboard's scripts, gzipped: ${gzipped} bytes`);
+  assert.ok(![...scripts.keys()].some((url) => url.includes('/graph-')), 'graph chunk loaded too early');
 
   // a mistake: the API's problem shows beside the field it names
   await page.fill('#field-seeds', 'ftp://x');
@@ -129,6 +143,10 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   const crawlUrl = page.url();
   await page.click('a[href$="/graph"]');
   await page.waitForSelector('.graph-stage:not([data-nodes="0"])', { timeout: 60_000 });
+  assert.ok(
+    [...scripts.keys()].some((url) => url.includes('/graph-')),
+    'the graph chunk loaded',
+  );
   const drawn = Number(await page.getAttribute('.graph-stage', 'data-nodes'));
   assert.ok(drawn >= 12, `graph nodes drawn: ${drawn}`);
   assert.ok(Number(await page.getAttribute('.graph-stage', 'data-edges')) > 0);
@@ -137,7 +155,8 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   await page.screenshot({ path: 'test-artifacts/dashboard-graph.png', fullPage: true });
   await axe('graph');
   // a second visit of the finished crawl's graph ranks nothing new
-  const rankings = async () => (await (await fetch(`${base}/v1/rankings`)).json()).items.length as number;
+  const rankings = async () =>
+    ((await (await fetch(`${base}/v1/rankings`)).json()) as { items: unknown[] }).items.length;
   assert.equal(await rankings(), 1);
   await page.goto(crawlUrl);
   await page.click('a[href$="/graph"]');

@@ -73,7 +73,12 @@ export async function completedRanking(
 
 const vertexItem = (vertex: string, value: string) =>
   // the value first: floated right, it stays on the line of the vertex however long that wraps
-  h('li', {}, h('span', { class: 'value' }, value), h('span', { class: 'vertex' }, pageLink(vertex)));
+  h(
+    'li',
+    {},
+    h('span', { class: 'value' }, value),
+    h('span', { class: 'vertex' }, pageLink(vertex, vertex.replace(/^https?:\/\//, ''))),
+  );
 
 /** The three top-k lists and the Jaccard overlaps of one ranking. */
 export function rankingPanel(ranking: Ranking, limit = ranking.topK): HTMLElement {

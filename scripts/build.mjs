@@ -120,16 +120,21 @@ async function build(sources) {
 
 const runIndex = process.argv.indexOf('--run');
 // only this script's own flags: what follows `--run <entry>` belongs to the entry (the CLI's arguments)
-/** The dashboard's script and stylesheet (web/dashboard/) into `out`, as plugins/dashboard.ts serves them. */
+/**
+ * The dashboard's scripts and stylesheet (web/dashboard/) into `out`, as plugins/dashboard.ts serves them: app.js,
+ * and chunks it imports (the link graph's view, with sigma, is one, fetched only when that view opens).
+ */
 async function bundleDashboard(out) {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [path.join(ROOT, 'web', 'dashboard', 'main.ts')],
+    entryPoints: { app: path.join(ROOT, 'web', 'dashboard', 'main.ts') },
     bundle: true,
+    splitting: true,
     format: 'esm',
     target: 'es2022',
     minify: true,
-    outfile: path.join(out, 'app.js'),
+    outdir: out,
+    chunkNames: '[name]-[hash]',
     logLevel: 'warning',
   });
   fs.copyFileSync(path.join(ROOT, 'web', 'dashboard', 'styles.css'), path.join(out, 'app.css'));

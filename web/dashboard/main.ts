@@ -1,57 +1,22 @@
 // trawl's dashboard: a client of /v1 like any other (api.ts), no framework (plain DOM keeps the bundle a few
-// KB), routed by the URL's hash: #/ the crawls and the form that starts one, #/crawls/<id> one crawl live.
-// Everything a crawled page said (titles, URLs) is set as text, never as HTML; only http(s) URLs become links.
-import { ApiProblem, apiKey, blobUrl, getJson, postJson, request, setApiKey, streamEvents } from './api.js';
-
-type Child = Node | string | null | undefined | false;
-
-/** An element with attributes (`on*` as listeners) and children (strings as text nodes). */
-function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string | number | boolean | ((event: Event) => void) | undefined> = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === false) continue;
-    if (typeof value === 'function') element.addEventListener(name.slice(2), value);
-    else if (value === true) element.setAttribute(name, '');
-    else element.setAttribute(name, String(value));
-  }
-  for (const child of children) if (child) element.append(child);
-  return element;
-}
-
-/** A link for an http(s) URL; anything else is shown as text. */
-function pageLink(url: string, label = url): Node {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
-      return h('a', { href: parsed.href, rel: 'noopener noreferrer nofollow', target: '_blank' }, label);
-    }
-  } catch {
-    // not a URL: text
-  }
-  return document.createTextNode(label);
-}
-
-const number = (value: number | null | undefined, digits = 0) =>
-  value == null ? '–' : value.toLocaleString('en-US', { maximumFractionDigits: digits });
-
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–');
-
-const main = document.getElementById('main')!;
-let leaving: AbortController | null = null;
-
-function show(...children: Child[]): void {
-  main.replaceChildren(...children.filter((child): child is Node | string => Boolean(child)));
-  main.focus();
-}
-
-function problemBanner(error: unknown): HTMLElement {
-  const text = error instanceof ApiProblem ? `${error.message} (HTTP ${error.status})` : String(error);
-  return h('p', { class: 'problem', role: 'alert' }, text);
-}
+// KB), routed by the URL's hash: #/ the crawls and the form that starts one, #/crawls/<id> one crawl live,
+// #/crawls/<id>/graph its link graph (a chunk of its own, loaded only there: sigma and the layout are most of
+// the code), #/rankings and #/corpora. Everything a crawled page said is set as text (dom.ts).
+import { apiKey, blobUrl, getJson, postJson, request, setApiKey, streamEvents } from './api.js';
+import { corporaView, corpusView } from './corpora.js';
+import {
+  clearProblems,
+  field,
+  h,
+  number,
+  pageLink,
+  placeProblems,
+  problemBanner,
+  show,
+  when,
+} from './dom.js';
+import { HarvestChart, type HarvestPoint } from './harvest.js';
+import { rankingsView, rankingView } from './rankings.js';
 
 // ---- the API key ------------------------------------------------------------------------------------------
 
@@ -89,20 +54,6 @@ interface CrawlSummary {
   finishedAt: string | null;
 }
 
-function field(label: string, name: string, input: HTMLElement, hint?: string): HTMLElement {
-  input.id = `field-${name}`;
-  input.setAttribute('name', name);
-  input.setAttribute('aria-describedby', `error-${name}`);
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: `field-${name}` }, label),
-    input,
-    hint ? h('small', {}, hint) : null,
-    h('span', { class: 'field-error', id: `error-${name}`, 'data-field': name, role: 'status' }),
-  );
-}
-
 function crawlForm(): HTMLElement {
   const seeds = h('textarea', { rows: 2, required: true, placeholder: 'https://example.org/' });
   const strategy = h(
@@ -124,8 +75,7 @@ function crawlForm(): HTMLElement {
       'aria-label': 'Start a crawl',
       onsubmit: async (event) => {
         event.preventDefault();
-        for (const slot of form.querySelectorAll<HTMLElement>('.field-error')) slot.textContent = '';
-        banner.replaceChildren();
+        clearProblems(form, banner);
         const body: Record<string, unknown> = {
           seeds: seeds.value.split(/\s+/).filter(Boolean),
           strategy: strategy.value,
@@ -143,22 +93,7 @@ function crawlForm(): HTMLElement {
           location.hash = `#/crawls/${created.id}`;
         } catch (error) {
           // the API names the field: shown beside it (seeds[0] beside seeds)
-          const problems =
-            error instanceof ApiProblem
-              ? error.errors.length
-                ? error.errors
-                : [{ field: error.field ?? '', message: error.message }]
-              : [];
-          let placed = false;
-          for (const problem of problems) {
-            const name = problem.field.replace(/\[\d+\].*$/, '');
-            const slot = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(name)}"]`);
-            if (slot) {
-              slot.textContent = problem.message;
-              placed = true;
-            }
-          }
-          if (!placed) banner.append(problemBanner(error));
+          placeProblems(form, banner, error);
         }
       },
     },
@@ -279,12 +214,13 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   const base = `/v1/crawls/${encodeURIComponent(id)}`;
   const live = h('div', { class: 'live' });
   const actions = h('div', { class: 'actions' });
+  const harvestSlot = h('div', {});
   const pages = h('section', { class: 'pages' });
   const plots = h('section', { class: 'plots' });
   const heading = h('h2', {}, 'Crawl', h('small', {}, id));
-  show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, pages, plots);
+  show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, harvestSlot, pages, plots);
 
-  let status: Progress & { request: { seeds: string[] } };
+  let status: Progress & { request: { seeds: string[] }; scoring?: unknown };
   try {
     status = await getJson(base);
   } catch (error) {
@@ -292,7 +228,24 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
     return;
   }
   heading.replaceChildren(`Crawl of ${status.request.seeds[0] ?? id}`, h('small', {}, id));
-  const render = (progress: Progress) => live.replaceChildren(counters(progress));
+  // a crawl that scores its pages: the harvest rate over time, from the report's series, then live
+  const harvest = status.scoring ? new HarvestChart() : null;
+  const loadHarvest = async () => {
+    if (!harvest) return;
+    try {
+      const report = await getJson<{ focused: { harvestOverTime: HarvestPoint[] } | null }>(`${base}/report`);
+      harvest.set(report.focused?.harvestOverTime ?? []);
+    } catch (error) {
+      if (!signal.aborted) harvestSlot.append(problemBanner(error));
+    }
+  };
+  if (harvest) harvestSlot.replaceChildren(harvest.element);
+  await loadHarvest();
+  const render = (progress: Progress) => {
+    live.replaceChildren(counters(progress));
+    if (harvest && progress.harvestRate !== undefined)
+      harvest.add({ pagesFetched: progress.pagesFetched, harvestRate: progress.harvestRate });
+  };
   render(status);
   const cancel = h(
     'button',
@@ -309,8 +262,10 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
     },
     'Cancel crawl',
   );
+  const graphLink = h('a', { href: `#/crawls/${id}/graph`, class: 'button-link' }, 'Link graph');
   const finishedActions = () =>
     actions.replaceChildren(
+      graphLink,
       h(
         'button',
         { type: 'button', onclick: () => download(`${base}/export?format=csv`, `crawl-${id}.csv`) },
@@ -331,7 +286,7 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
       ),
     );
   if (FINISHED.has(status.status)) finishedActions();
-  else actions.replaceChildren(cancel);
+  else actions.replaceChildren(cancel, graphLink);
 
   await pagesTable(base, pages, signal);
   const showPlots = async () => {
@@ -366,6 +321,7 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
       if (event === 'status') {
         render(JSON.parse(data) as Progress);
         finishedActions();
+        await loadHarvest();
         await pagesTable(base, pages, signal);
         await showPlots();
       }
@@ -480,12 +436,46 @@ async function pagesTable(base: string, section: HTMLElement, signal: AbortSigna
 
 // ---- routing ------------------------------------------------------------------------------------------------
 
+let leaving: AbortController | null = null;
+
+/** The link graph's view, fetched the first time it is opened (sigma, graphology and the layout live there). */
+async function graphView(id: string, signal: AbortSignal): Promise<void> {
+  show(h('p', { role: 'status' }, 'Loading the graph view…'));
+  try {
+    const view = await import('./graph.js');
+    await view.graphView(id, signal);
+  } catch (error) {
+    if (!signal.aborted) show(problemBanner(error));
+  }
+}
+
+const ROUTES: Array<[RegExp, (match: string[], signal: AbortSignal) => Promise<void>]> = [
+  [/^#\/crawls\/([0-9a-f-]{36})$/, (m, signal) => crawlView(m[1]!, signal)],
+  [/^#\/crawls\/([0-9a-f-]{36})\/graph$/, (m, signal) => graphView(m[1]!, signal)],
+  [/^#\/rankings$/, (_m, signal) => rankingsView(signal)],
+  [/^#\/rankings\/([0-9a-f-]{36})$/, (m, signal) => rankingView(m[1]!, signal)],
+  [/^#\/corpora$/, (_m, signal) => corporaView(signal)],
+  [/^#\/corpora\/([0-9a-f-]{36})$/, (m, signal) => corpusView(m[1]!, signal)],
+];
+
 function route(): void {
   leaving?.abort();
   leaving = new AbortController();
-  const crawl = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
-  if (crawl) void crawlView(crawl[1]!, leaving.signal);
-  else void crawlsView(leaving.signal);
+  const hash = location.hash;
+  // the header's section link of this view is marked current
+  const section = /^#\/(rankings|corpora)/.exec(hash)?.[1] ?? '';
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
+    if (link.getAttribute('href') === `#/${section}`) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  for (const [pattern, view] of ROUTES) {
+    const match = pattern.exec(hash);
+    if (match) {
+      void view(match, leaving.signal);
+      return;
+    }
+  }
+  void crawlsView(leaving.signal);
 }
 
 document.getElementById('key-slot')!.append(keyForm());

@@ -198,7 +198,6 @@ export async function openRuntime(
   const exports = new CrawlExportService({
     crawls,
     repository: new CrawlsRepository(db.pool),
-    cpu,
     maxConcurrent: config.exportConcurrency,
   });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.

@@ -10,7 +10,6 @@ import type { CrawlsRepository, PageRow } from '../db/crawls-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export.js';
-import type { CpuPool } from './cpu-pool.js';
 import type { CrawlReader } from './crawl-reader.js';
 import { storedCrawlRequest } from './crawl-request.js';
 import { storedBodyText } from './stored-body.js';
@@ -51,8 +50,6 @@ export class CrawlExportService {
     private readonly options: {
       crawls: CrawlReader;
       repository: CrawlsRepository;
-      /** include=markdown's extraction, off the event loop for a large page */
-      cpu: CpuPool;
       maxConcurrent: number;
     },
   ) {}
@@ -233,17 +230,7 @@ export class CrawlExportService {
           : null;
       if (wanted.has('html')) extra.html = html;
       if (wanted.has('text')) extra.text = content?.main_text ?? null;
-      if (wanted.has('markdown')) {
-        // as GET …/pages/:pageId?include=markdown: an HTML page's main content, by the crawl's method
-        extra.markdown =
-          html !== null && row.type === 'HTML'
-            ? await this.options.cpu.run(
-                'markdown',
-                { html, url: row.final_url ?? row.url, method },
-                'include',
-              )
-            : null;
-      }
+      if (wanted.has('markdown')) extra.markdown = await this.options.crawls.pageMarkdown(html, row, method);
       return extra;
     };
   }

@@ -183,7 +183,7 @@ export async function openRuntime(
   // Documents' text, for the crawl runners of this process and the API's document URLs: reader processes of
   // their own, with a heap limit and a deadline, since a document is a hostile file until read.
   const documentPool = new DocumentPool({
-    threads: config.documentPoolThreads,
+    processes: config.documentPoolThreads,
     timeoutMs: config.documentTimeoutMs,
     heapMb: config.documentHeapMb,
     maxUncompressedBytes: config.documentMaxUncompressedBytes,

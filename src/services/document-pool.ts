@@ -28,7 +28,7 @@ const STDERR_TAIL_CHARS = 4096;
 
 export interface DocumentPoolOptions {
   /** Reader processes at most (DOCUMENT_POOL_THREADS). */
-  threads: number;
+  processes: number;
   /** A read's deadline from when its process starts it, in ms (DOCUMENT_TIMEOUT_MS). */
   timeoutMs: number;
   /** Each reader's heap, in MiB (DOCUMENT_HEAP_MB): V8's old generation limit. */
@@ -115,7 +115,7 @@ export class DocumentPool implements DocumentTextReader {
     await Promise.all([...this.readers].map((reader) => this.end(reader)));
   }
 
-  /** A free reader (started if there are fewer than `threads`), marked busy; waits while all are busy. */
+  /** A free reader (started if there are fewer than `processes`), marked busy; waits while all are busy. */
   private async acquire(signal: AbortSignal | undefined): Promise<Reader> {
     for (;;) {
       signal?.throwIfAborted();
@@ -125,7 +125,7 @@ export class DocumentPool implements DocumentTextReader {
         this.hold(idle);
         return idle;
       }
-      if (this.readers.size < this.options.threads) return await this.start(signal);
+      if (this.readers.size < this.options.processes) return await this.start(signal);
       await new Promise<void>((resolve, reject) => {
         const wake = () => {
           signal?.removeEventListener('abort', onAbort);

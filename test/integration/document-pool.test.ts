@@ -8,7 +8,13 @@ import { DocumentPool } from '../../src/services/document-pool.js';
 import { EXHAUST_THE_HEAP, makeDocx, makePdf, makePptx, makeZipBomb } from '../support/documents.js';
 
 const pool = (fields: Partial<ConstructorParameters<typeof DocumentPool>[0]> = {}) =>
-  new DocumentPool({ threads: 1, timeoutMs: 60_000, heapMb: 256, maxUncompressedBytes: 1 << 20, ...fields });
+  new DocumentPool({
+    processes: 1,
+    timeoutMs: 60_000,
+    heapMb: 256,
+    maxUncompressedBytes: 1 << 20,
+    ...fields,
+  });
 
 test('reads PDF, DOCX and PPTX in a reader process; DOC has no reader', async (t) => {
   const documents = pool();

@@ -87,9 +87,9 @@ export interface Config {
    */
   cpuPoolThreads: number;
   /**
-   * Documents' text (PDF, DOCX, PPTX, ODT) is read on worker threads of their own: this many per process, each
-   * read stopped past its deadline (from when a thread starts it), each thread's heap capped, and each zip
-   * document's inflated size capped (docs/reference.md#documents).
+   * Documents' text (PDF, DOCX, PPTX, ODT) is read in reader processes of their own: this many per process (the
+   * name is older than the processes), each read stopped past its deadline (from when a reader starts it), each
+   * reader's heap capped, and each zip document's inflated size capped (docs/reference.md#documents).
    */
   documentPoolThreads: number;
   documentTimeoutMs: number;
@@ -231,8 +231,8 @@ export function loadConfig(env: Env = process.env): Config {
     cpuTaskTimeoutMs: integer(env, 'CPU_TASK_TIMEOUT_MS', 30_000, 100, 600_000),
     documentPoolThreads: integer(env, 'DOCUMENT_POOL_THREADS', 1, 1, 64),
     documentTimeoutMs: integer(env, 'DOCUMENT_TIMEOUT_MS', 30_000, 1, 600_000),
-    // the caps, not the heap limit, bound a read (V8 may end the process, not the thread, at a worker's heap
-    // limit): 50 MiB inflated stays well under a 512 MiB heap with its decoded copies
+    // a reader's heap: past it V8 ends the reader process, and the read is the document's error; the caps keep
+    // an honest read well under it (50 MiB inflated with its decoded copies)
     documentHeapMb: integer(env, 'DOCUMENT_HEAP_MB', 512, 16, 16_384),
     documentMaxUncompressedBytes: integer(
       env,

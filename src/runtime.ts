@@ -180,14 +180,14 @@ export async function openRuntime(
   });
   // The API's own fetches (/v1/extract, /v1/score {url} documents), apart from the crawl worker's connections.
   const apiFetcher = new Fetcher(fetcherGuard(config));
-  // Documents' text, for the crawl runners of this process and the API's document URLs: threads of their own,
-  // with a heap limit and a deadline, since a document is a hostile file until read.
+  // Documents' text, for the crawl runners of this process and the API's document URLs: reader processes of
+  // their own, with a heap limit and a deadline, since a document is a hostile file until read.
   const documentPool = new DocumentPool({
-    threads: config.documentPoolThreads,
+    processes: config.documentPoolThreads,
     timeoutMs: config.documentTimeoutMs,
     heapMb: config.documentHeapMb,
     maxUncompressedBytes: config.documentMaxUncompressedBytes,
-    onError: (err) => log.child({ component: 'document-pool' }).error({ err }, 'document worker thread'),
+    onError: (err) => log.child({ component: 'document-pool' }).error({ err }, 'document reader process'),
   });
   const documents = new DocumentFetcher({
     fetcher: apiFetcher,
@@ -198,7 +198,6 @@ export async function openRuntime(
   const exports = new CrawlExportService({
     crawls,
     repository: new CrawlsRepository(db.pool),
-    cpu,
     maxConcurrent: config.exportConcurrency,
   });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.

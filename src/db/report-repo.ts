@@ -12,8 +12,11 @@ export interface InvalidPagesRow {
 
 export interface DocumentsByTypeRow {
   data_type: string;
+  /** Distinct bodies: DUPLICATE copies are not among them. */
   documents: number;
   bytes: string;
+  /** Copies of an earlier document's bytes. */
+  duplicates: number;
 }
 
 export interface FoundPerPageRow {

@@ -45,7 +45,10 @@ export const CrawlReport = Type.Object(
     }),
     duplicates: Type.Object({
       pages: Type.Integer({ description: 'same canonical URL or same body SHA-256 as an earlier page' }),
-      documents: Nullable(Type.Integer()),
+      documents: Type.Integer({
+        description:
+          "downloaded documents whose bytes are an earlier one's (DUPLICATE pages), not in found.documents",
+      }),
       images: Nullable(Type.Integer()),
       note: Type.String({ description: 'why a count is null' }),
     }),
@@ -54,7 +57,9 @@ export const CrawlReport = Type.Object(
       links: FoundPerPage,
       images: FoundPerPage,
       documents: Type.Object({
-        total: Type.Integer(),
+        total: Type.Integer({
+          description: 'downloaded documents, each body once: copies are duplicates.documents',
+        }),
         byType: Type.Array(
           Type.Object({ type: Type.String(), documents: Type.Integer(), bytes: Type.Integer() }),
         ),

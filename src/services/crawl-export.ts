@@ -10,7 +10,6 @@ import type { CrawlsRepository, PageRow } from '../db/crawls-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export.js';
-import type { CpuPool } from './cpu-pool.js';
 import type { CrawlReader } from './crawl-reader.js';
 import { storedCrawlRequest } from './crawl-request.js';
 import { storedBodyText } from './stored-body.js';
@@ -27,9 +26,17 @@ export interface ExportRequest {
   minScore: number | null;
 }
 
+/** Pages per batch when a batch holds only their records (CSV, JSON lines of fields, links and images). */
 const BATCH_PAGES = 500;
-/** A WARC batch holds its pages' bodies (gzip, up to fetch.maxBytes each before it) at once: fewer of them. */
-const WARC_BATCH_PAGES = 50;
+/**
+ * Pages per batch when a batch holds their bodies at once: a WARC's records, or JSON lines with html, markdown
+ * (made from the html) or text (a document's reaches 10 M characters). Each body is there gzipped (up to
+ * fetch.maxBytes before it), decoded and again in the batch's chunk of lines, so the export's memory is that of
+ * this many pages whatever the crawl's size (500 pages with html held 506 MiB at once on a 14k-page crawl).
+ */
+const BODIES_BATCH_PAGES = 50;
+/** The includes that carry a page's content, each up to a body's size. */
+const BODY_INCLUDES: ReadonlySet<ExportInclude> = new Set(['html', 'markdown', 'text']);
 /** Seconds a client refused for the cap is told to wait (Retry-After). */
 const BUSY_RETRY_AFTER_SECS = 5;
 
@@ -51,8 +58,6 @@ export class CrawlExportService {
     private readonly options: {
       crawls: CrawlReader;
       repository: CrawlsRepository;
-      /** include=markdown's extraction, off the event loop for a large page */
-      cpu: CpuPool;
       maxConcurrent: number;
     },
   ) {}
@@ -154,7 +159,8 @@ export class CrawlExportService {
 
   async *#lines(crawlId: string, request: ExportRequest, method: ExtractionMethod): AsyncGenerator<string> {
     if (request.format === 'csv') yield `${request.fields.join(',')}\r\n`;
-    for await (const rows of this.#batches(crawlId, request, BATCH_PAGES)) {
+    const withBodies = request.include.some((part) => BODY_INCLUDES.has(part));
+    for await (const rows of this.#batches(crawlId, request, withBodies ? BODIES_BATCH_PAGES : BATCH_PAGES)) {
       if (request.format === 'csv') {
         yield rows.map((row) => `${this.#csvRow(row, request.fields)}\r\n`).join('');
       } else {
@@ -171,7 +177,7 @@ export class CrawlExportService {
   /** The WARC: its warcinfo record, then each batch's records (warc-records.ts), gzip members end to end. */
   async *#warc(warc: WarcExport, request: ExportRequest): AsyncGenerator<Uint8Array> {
     yield await warcinfoRecord(warc);
-    for await (const rows of this.#batches(warc.crawlId, request, WARC_BATCH_PAGES)) {
+    for await (const rows of this.#batches(warc.crawlId, request, BODIES_BATCH_PAGES)) {
       const fetched = rows.filter((row) => row.status !== null);
       if (fetched.length === 0) continue;
       const stored = new Map(
@@ -233,17 +239,7 @@ export class CrawlExportService {
           : null;
       if (wanted.has('html')) extra.html = html;
       if (wanted.has('text')) extra.text = content?.main_text ?? null;
-      if (wanted.has('markdown')) {
-        // as GET …/pages/:pageId?include=markdown: an HTML page's main content, by the crawl's method
-        extra.markdown =
-          html !== null && row.type === 'HTML'
-            ? await this.options.cpu.run(
-                'markdown',
-                { html, url: row.final_url ?? row.url, method },
-                'include',
-              )
-            : null;
-      }
+      if (wanted.has('markdown')) extra.markdown = await this.options.crawls.pageMarkdown(html, row, method);
       return extra;
     };
   }

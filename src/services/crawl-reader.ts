@@ -1,6 +1,7 @@
 // What services that read a crawl of the caller need of it (live progress, webhooks, rankings): the narrow
 // port they depend on instead of the whole CrawlService, which implements it. Keeps those services from
 // importing the crawl service, and the crawl service from importing them.
+import type { ExtractionMethod } from '../crawler/extract/index.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import type { CrawlStatusView } from './views.js';
 
@@ -15,4 +16,10 @@ export interface CrawlReader {
   requireVisible(id: string, scope: TenantScope): Promise<void>;
   status(id: string, scope: TenantScope): Promise<CrawlStatusView>;
   linkGraph(id: string, scope: TenantScope): Promise<CrawlGraph>;
+  /** A stored page's main content as Markdown (include=markdown): null unless it is HTML with a stored body. */
+  pageMarkdown(
+    html: string | null,
+    page: { type: string; url: string; final_url: string | null },
+    method: ExtractionMethod,
+  ): Promise<string | null>;
 }

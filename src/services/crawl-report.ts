@@ -55,6 +55,8 @@ export class CrawlReportService {
         })),
       };
     }
+    // each document's bytes counted once: a copy (DUPLICATE) is a duplicate, not another document of its type
+    const distinctDocuments = documentsByType.filter((row) => row.documents > 0);
     const strategy = status.strategy ?? 'bfs';
     const graph =
       strategy === 'topic'
@@ -89,9 +91,9 @@ export class CrawlReportService {
       },
       duplicates: {
         pages: status.duplicates,
-        documents: null,
+        documents: documentsByType.reduce((sum, row) => sum + row.duplicates, 0),
         images: null,
-        note: 'documents and images are recorded by URL and type without downloading them, so duplicates among them are not known',
+        note: 'images linked from pages are recorded by URL without downloading them, so duplicates among them are not known',
       },
       found: {
         htmlPages: found.html_pages,
@@ -102,8 +104,8 @@ export class CrawlReportService {
           perPageMax: found.images_max,
         },
         documents: {
-          total: status.documents,
-          byType: documentsByType.map((row) => ({
+          total: distinctDocuments.reduce((sum, row) => sum + row.documents, 0),
+          byType: distinctDocuments.map((row) => ({
             type: row.data_type,
             documents: row.documents,
             bytes: Number(row.bytes),

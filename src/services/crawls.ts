@@ -3,6 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { isFinished, type NormalizedCrawlRequest } from '../crawler/crawl-request.js';
+import type { ExtractionMethod } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { LruMap } from '../crawler/lru-map.js';
@@ -322,25 +323,30 @@ export class CrawlService implements CrawlReader {
       if (include.has('text')) extra.text = content?.main_text ?? null;
       if (wantMarkdown) {
         const html = content?.html_gzip ? await storedBodyText(content.html_gzip, page.contentType) : null;
-        extra.markdown =
-          html !== null && page.type === 'HTML'
-            ? await this.#markdown(html, { final_url: page.finalUrl, url: page.url }, stored)
-            : null;
+        extra.markdown = await this.pageMarkdown(
+          html,
+          { type: page.type, url: page.url, final_url: page.finalUrl },
+          stored.extract.method,
+        );
       }
       withContent.push({ ...page, ...extra });
     }
     return withContent;
   }
 
-  /** A stored page's main content as Markdown by the crawl's own extraction method, on a worker thread. */
-  async #markdown(
-    html: string,
-    page: { final_url: string | null; url: string },
-    stored: NormalizedCrawlRequest,
-  ): Promise<string> {
+  /**
+   * A stored page's main content as Markdown by its crawl's extraction method, on a worker thread, from its
+   * stored body decoded (storedBodyText): null unless the page is HTML with a stored body. The one home of
+   * include=markdown, for a page, a list of pages and an export alike.
+   */
+  async pageMarkdown(
+    html: string | null,
+    page: { type: string; url: string; final_url: string | null },
+    method: ExtractionMethod,
+  ): Promise<string | null> {
+    if (html === null || page.type !== 'HTML') return null;
     if (!this.options.cpu) throw new Error('CrawlService was built without a CPU pool');
-    const url = page.final_url ?? page.url;
-    return this.options.cpu.run('markdown', { html, url, method: stored.extract.method }, 'include');
+    return this.options.cpu.run('markdown', { html, url: page.final_url ?? page.url, method }, 'include');
   }
 
   /** The PNG of a rendered page (render.screenshot); 404 when the page has none. */
@@ -376,7 +382,7 @@ export class CrawlService implements CrawlReader {
     let model: DocumentModelView | null | undefined;
     if (wanted.has('model')) model = parsable ? documentModel(html!, row, stored) : null;
     let markdown: string | null | undefined;
-    if (wanted.has('markdown')) markdown = parsable ? await this.#markdown(html!, row, stored) : null;
+    if (wanted.has('markdown')) markdown = await this.pageMarkdown(html ?? null, row, stored.extract.method);
     if (!wanted.has('html')) html = undefined;
     let text: string | null | undefined;
     if (wanted.has('text')) {

@@ -1,39 +1,73 @@
-// Documents' text (PDF, DOCX, PPTX, ODT) is read on worker threads of a pool of its own, a sibling of the API's
-// CPU pool (cpu-pool.ts) with the limits a hostile file needs: each thread's heap is capped (resourceLimits: a
-// file that asks for more ends its thread, not the process), each read has a deadline from when a thread starts
-// it (past it piscina stops the thread and starts another), and every zip inflates under a byte cap
-// (crawler/documents/read-text.ts). One pool serves the crawl runners of a worker process and the API's
-// /v1/score and /v1/extract; it implements the engine's DocumentTextReader port.
+// Documents' text (PDF, DOCX, PPTX, ODT) is read in child processes of a pool of their own, each with the limits a
+// hostile file needs: its heap is capped (--max-old-space-size), each read has a deadline from when its process
+// starts it (past it the process is killed and another started for the next read), and every zip inflates under
+// a byte cap (crawler/documents/read-text.ts). Processes, not worker threads: V8 ends the whole process, not the
+// thread, when a worker thread runs out of heap in one large allocation (a big array, JSON.parse), so a thread's
+// resourceLimits cannot keep a document from killing the crawl; a reader process that dies takes only its read
+// with it, recorded as the document's error. One pool serves the crawl runners of a worker process and the
+// API's /v1/score and /v1/extract; it implements the engine's DocumentTextReader port.
+import { type ChildProcess, fork } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { READABLE_DOCUMENT_TYPES } from '../crawler/documents/read-text.js';
 import type { DocumentTextReader } from '../crawler/engine/ports.js';
-import type { DocumentTask, DocumentTaskOutcome } from './document-tasks.js';
+import type { DocumentTaskOutcome, ReaderReply, ReaderRequest } from './document-tasks.js';
 
-// The worker module beside this one, as .ts under tsx or .js from dist/ (as cpu-pool.ts finds its own).
-const TASKS_MODULE = fileURLToPath(
-  new URL(`./document-tasks${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+// The reader's entry beside this module, as .ts under tsx (tests, `npm run dev`) or .js from dist/ (`npm start`),
+// as cpu-pool.ts finds its threads' module; the reader is forked with this process's loader flags (tsx's).
+const READER_MODULE = fileURLToPath(
+  new URL(`./document-reader${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
 
+/** A reader's own start (loading Node and the reader's modules) before it can take a read. */
+const START_TIMEOUT_MS = 60_000;
+/** A reader left idle this long ends: a process that reads no documents keeps none. */
+const IDLE_TIMEOUT_MS = 60_000;
+/** The end of a dead reader's stderr kept to say why it died (V8's "heap out of memory"). */
+const STDERR_TAIL_CHARS = 4096;
+
 export interface DocumentPoolOptions {
-  /** Worker threads (DOCUMENT_POOL_THREADS). */
-  threads: number;
-  /** A read's deadline from when its thread starts it, in ms (DOCUMENT_TIMEOUT_MS). */
+  /** Reader processes at most (DOCUMENT_POOL_THREADS). */
+  processes: number;
+  /** A read's deadline from when its process starts it, in ms (DOCUMENT_TIMEOUT_MS). */
   timeoutMs: number;
-  /** Each thread's heap, in MiB (DOCUMENT_HEAP_MB): V8's old generation limit. */
+  /** Each reader's heap, in MiB (DOCUMENT_HEAP_MB): V8's old generation limit. */
   heapMb: number;
   /** The most a zip document (DOCX, PPTX, ODT) may inflate to (DOCUMENT_MAX_UNCOMPRESSED_BYTES). */
   maxUncompressedBytes: number;
-  /** A thread's fault outside any read (piscina's 'error' event). */
+  /** A reader's fault outside any read: it did not start, or died while idle. */
   onError?: (error: unknown) => void;
+  /** The reader's entry module; tests pass one that misbehaves on cue. */
+  readerModule?: string;
+}
+
+/** One reader process: takes one read at a time. */
+interface Reader {
+  child: ChildProcess;
+  busy: boolean;
+  /** Set once the process has ended, with why (its exit code or signal, and V8's last words if any). */
+  ended: string | null;
+  stderrTail: string;
+  idleTimer?: NodeJS.Timeout;
+  /** Called when the process ends (the read in hand, or the wait for it to start). */
+  onEnd?: (why: string, outOfMemory: boolean) => void;
+  onReply?: (reply: ReaderReply) => void;
+}
+
+class PoolClosedError extends Error {
+  constructor() {
+    super('the document pool is closed');
+  }
 }
 
 export class DocumentPool implements DocumentTextReader {
-  private pool: Piscina | null = null;
+  private readonly readers = new Set<Reader>();
+  /** Reads waiting for a reader, woken one at a time as readers free up or end. */
+  private readonly waiting: Array<() => void> = [];
   private closed = false;
-  /** Reads sent to threads in all (tests). */
-  private readsOnThreads = 0;
+  private nextId = 1;
+  /** Reads sent to reader processes, and reader processes started, in all (tests). */
+  private counts = { reads: 0, processes: 0 };
 
   constructor(private readonly options: DocumentPoolOptions) {}
 
@@ -41,26 +75,12 @@ export class DocumentPool implements DocumentTextReader {
     return READABLE_DOCUMENT_TYPES.has(dataType);
   }
 
-  get threadReads(): number {
-    return this.readsOnThreads;
+  get processReads(): number {
+    return this.counts.reads;
   }
 
-  private threads(): Piscina {
-    if (!this.pool) {
-      // started at the first document: a process that reads none has no threads
-      this.pool = new Piscina({
-        filename: TASKS_MODULE,
-        minThreads: 0,
-        maxThreads: this.options.threads,
-        idleTimeout: 60_000,
-        resourceLimits: {
-          maxOldGenerationSizeMb: this.options.heapMb,
-          maxYoungGenerationSizeMb: Math.max(16, Math.floor(this.options.heapMb / 8)),
-        },
-      });
-      this.pool.on('error', (error: unknown) => this.options.onError?.(error));
-    }
-    return this.pool;
+  get processesStarted(): number {
+    return this.counts.processes;
   }
 
   async read(
@@ -69,56 +89,220 @@ export class DocumentPool implements DocumentTextReader {
     limits: { maxChars: number; signal?: AbortSignal },
   ): Promise<{ text: string; truncated: boolean } | { error: string }> {
     if (!this.reads(dataType)) return { error: `no reader for ${dataType} documents` };
-    if (this.closed) throw new Error('the document pool is closed');
-    const { timeoutMs } = this.options;
-    const started = new Float64Array(new SharedArrayBuffer(8));
-    const abort = new AbortController();
-    let timedOut = false;
-    // the deadline counts from the start on a thread: a read waiting behind others is not slow
-    let timer: NodeJS.Timeout | undefined;
-    const arm = (ms: number) => {
-      timer = setTimeout(() => {
-        // written once by the thread; Atomics has no Float64 form, and a late read only re-arms the timer
-        const startedAt = started[0] ?? 0;
-        if (startedAt === 0) return arm(timeoutMs);
-        const leftMs = startedAt + timeoutMs - Date.now();
-        if (leftMs > 0) return arm(leftMs);
-        timedOut = true;
-        abort.abort();
-      }, ms);
-    };
-    arm(timeoutMs);
-    const onCallerAbort = () => abort.abort();
-    limits.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const task: DocumentTask = {
+    if (this.closed) throw new PoolClosedError();
+    let reader: Reader;
+    try {
+      reader = await this.acquire(limits.signal);
+    } catch (error) {
+      if (error instanceof ReaderStartError) return { error: error.message };
+      throw error;
+    }
+    this.counts.reads++;
+    const request: ReaderRequest = {
+      id: this.nextId++,
       dataType,
       bytes: body,
       maxChars: limits.maxChars,
       maxUncompressedBytes: this.options.maxUncompressedBytes,
-      started,
     };
-    this.readsOnThreads++;
-    try {
-      return (await this.threads().run(task, { signal: abort.signal })) as DocumentTaskOutcome;
-    } catch (error) {
-      if (timedOut) return { error: `reading the document took longer than ${timeoutMs} ms` };
-      if (limits.signal?.aborted) throw limits.signal.reason ?? error;
-      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        return { error: `reading the document took more than ${this.options.heapMb} MiB of memory` };
+    return await this.run(reader, request, limits.signal);
+  }
+
+  /** Ends the readers; a read still running is abandoned (it throws). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.waiting.splice(0)) wake();
+    await Promise.all([...this.readers].map((reader) => this.end(reader)));
+  }
+
+  /** A free reader (started if there are fewer than `processes`), marked busy; waits while all are busy. */
+  private async acquire(signal: AbortSignal | undefined): Promise<Reader> {
+    for (;;) {
+      signal?.throwIfAborted();
+      if (this.closed) throw new PoolClosedError();
+      const idle = [...this.readers].find((reader) => !reader.busy && reader.ended === null);
+      if (idle) {
+        this.hold(idle);
+        return idle;
       }
-      if (this.closed) throw error;
-      // a thread that died under the document (its heap, a native fault): the document's fault
-      return { error: `reading the document stopped its thread: ${(error as Error).message}` };
-    } finally {
-      clearTimeout(timer);
-      limits.signal?.removeEventListener('abort', onCallerAbort);
+      if (this.readers.size < this.options.processes) return await this.start(signal);
+      await new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          this.waiting.splice(this.waiting.indexOf(wake), 1);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiting.push(wake);
+      });
     }
   }
 
-  /** Stops the threads; a read still running is abandoned. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.pool?.destroy();
-    this.pool = null;
+  /** Forks a reader, busy from the start, and waits for it to say it is ready. */
+  private start(signal: AbortSignal | undefined): Promise<Reader> {
+    const { heapMb } = this.options;
+    const child = fork(this.options.readerModule ?? READER_MODULE, [], {
+      execArgv: [...loaderArgs(process.execArgv), `--max-old-space-size=${heapMb}`],
+      // Buffers cross as bytes, not as JSON arrays of numbers
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.counts.processes++;
+    const reader: Reader = { child, busy: true, ended: null, stderrTail: '' };
+    this.readers.add(reader);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      reader.stderrTail = (reader.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    child.on('message', (reply: ReaderReply) => reader.onReply?.(reply));
+    child.on('error', () => {}); // a failed fork or kill also ends in 'close', which says what happened
+    child.on('close', (code, exitSignal) => {
+      const outOfMemory = /heap out of memory/i.test(reader.stderrTail);
+      reader.ended = exitSignal ? `signal ${exitSignal}` : `exit code ${code}`;
+      clearTimeout(reader.idleTimer);
+      this.readers.delete(reader);
+      if (reader.onEnd) reader.onEnd(reader.ended, outOfMemory);
+      // one the pool did not kill (past a deadline, idle, on close) died on its own
+      else if (!child.killed)
+        this.options.onError?.(new Error(`an idle document reader ended (${reader.ended})`));
+      this.waiting.shift()?.();
+    });
+    return new Promise<Reader>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        reader.onReply = undefined;
+        reader.onEnd = undefined;
+        if (!error) return resolve(reader);
+        void this.end(reader);
+        reject(error);
+      };
+      const timer = setTimeout(
+        () => settle(new ReaderStartError(`the document reader did not start in ${START_TIMEOUT_MS} ms`)),
+        START_TIMEOUT_MS,
+      );
+      const onAbort = () => settle(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      reader.onReply = (reply) => {
+        if ('ready' in reply) settle();
+      };
+      reader.onEnd = (why) => {
+        if (this.closed) return settle(new PoolClosedError());
+        const error = new ReaderStartError(`the document reader did not start (${why})`);
+        this.options.onError?.(Object.assign(error, { stderr: reader.stderrTail }));
+        settle(error);
+      };
+    });
   }
+
+  /** One read on a reader that holds none: its outcome, or the error that ended it (deadline, heap, a fault). */
+  private run(
+    reader: Reader,
+    request: ReaderRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<DocumentTaskOutcome> {
+    const { timeoutMs, heapMb } = this.options;
+    return new Promise<DocumentTaskOutcome>((resolve, reject) => {
+      const settle = (outcome: DocumentTaskOutcome | { thrown: unknown }) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        reader.onReply = undefined;
+        reader.onEnd = undefined;
+        if ('thrown' in outcome) reject(outcome.thrown);
+        else resolve(outcome);
+      };
+      // the process is free when the read is sent: the deadline counts from its start
+      const timer = setTimeout(() => {
+        settle({ error: `reading the document took longer than ${timeoutMs} ms` });
+        void this.end(reader);
+      }, timeoutMs);
+      const onAbort = () => {
+        settle({ thrown: signal?.reason });
+        void this.end(reader);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      reader.onReply = (reply) => {
+        if (!('id' in reply) || reply.id !== request.id) return;
+        settle(reply.outcome);
+        this.release(reader);
+      };
+      reader.onEnd = (why, outOfMemory) => {
+        // the reader died under the document (its heap, a native fault): the document's fault
+        if (this.closed) settle({ thrown: new PoolClosedError() });
+        else if (outOfMemory)
+          settle({ error: `reading the document took more than ${heapMb} MiB of memory` });
+        else settle({ error: `reading the document ended its reader process (${why})` });
+      };
+      reader.child.send(request, (error) => {
+        // the process went before the read reached it: 'close' follows and settles the read
+        if (error) void this.end(reader);
+      });
+    });
+  }
+
+  /** Marks a reader busy: it holds the pool's process open until the read's outcome is in. */
+  private hold(reader: Reader): void {
+    reader.busy = true;
+    clearTimeout(reader.idleTimer);
+    refer(reader.child, true);
+  }
+
+  /** A reader back in the pool: the next waiting read takes it, or it ends after a while idle. */
+  private release(reader: Reader): void {
+    reader.busy = false;
+    // idle, it keeps no process alive
+    refer(reader.child, false);
+    reader.idleTimer = setTimeout(() => void this.end(reader), IDLE_TIMEOUT_MS);
+    reader.idleTimer.unref();
+    this.waiting.shift()?.();
+  }
+
+  /** Kills a reader and waits for it to be gone ('close' removes it from the pool). */
+  private async end(reader: Reader): Promise<void> {
+    if (reader.ended !== null) return;
+    const closed = new Promise<void>((resolve) => reader.child.once('close', () => resolve()));
+    // an idle reader holds nothing open: its end, awaited, must
+    refer(reader.child, true);
+    reader.child.kill('SIGKILL');
+    await closed;
+  }
+}
+
+/** Whether a reader's process, its IPC channel and its stderr pipe keep this process alive. */
+function refer(child: ChildProcess, held: boolean): void {
+  const channel = child.channel as { ref?: () => void; unref?: () => void } | null | undefined;
+  const stderr = child.stderr as (NodeJS.ReadableStream & { ref?: () => void; unref?: () => void }) | null;
+  if (held) {
+    child.ref();
+    channel?.ref?.();
+    stderr?.ref?.();
+  } else {
+    child.unref();
+    channel?.unref?.();
+    stderr?.unref?.();
+  }
+}
+
+/** A reader that could not start: the read it was for is recorded with this as its error. */
+class ReaderStartError extends Error {}
+
+/**
+ * The flags a reader keeps from this process's: its loaders (tsx's --import), not the test runner's, an
+ * inspector's port or this process's heap limit.
+ */
+function loaderArgs(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    if (/^--(test|inspect|debug|watch|max-old-space-size)/.test(arg)) {
+      // a flag's value may be the next argument
+      if (!arg.includes('=') && execArgv[i + 1] !== undefined && !execArgv[i + 1]!.startsWith('-')) i++;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
 }

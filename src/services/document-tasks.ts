@@ -1,6 +1,6 @@
-// The document pool's worker module (document-pool.ts): reads one document's text on a worker thread, where a
-// hostile file can only exhaust the thread (its heap limit, its deadline), never the process. Only the outcome
-// crosses back: the text, or why there is none.
+// The document pool's reader process (document-pool.ts): reads documents' text one at a time, in a process of its
+// own, where a hostile file can only exhaust this process (its heap limit, its deadline), never the one that
+// forked it. Only the outcome crosses back: the text, or why there is none.
 import { DocumentUnreadableError, readDocumentText } from '../crawler/documents/read-text.js';
 
 export interface DocumentTask {
@@ -8,14 +8,15 @@ export interface DocumentTask {
   bytes: Uint8Array;
   maxChars: number;
   maxUncompressedBytes: number;
-  /** Set to the time (ms since the epoch) the thread starts the task: the deadline counts from then. */
-  started: Float64Array;
 }
 
 export type DocumentTaskOutcome = { text: string; truncated: boolean } | { error: string };
 
+/** What the pool sends a reader process, and what the reader answers: `ready` once, then one reply per read. */
+export type ReaderRequest = DocumentTask & { id: number };
+export type ReaderReply = { ready: true } | { id: number; outcome: DocumentTaskOutcome };
+
 export async function readDocumentTask(task: DocumentTask): Promise<DocumentTaskOutcome> {
-  task.started[0] = Date.now();
   try {
     return await readDocumentText(task.dataType, task.bytes, task);
   } catch (error) {
@@ -27,5 +28,16 @@ export async function readDocumentTask(task: DocumentTask): Promise<DocumentTask
   }
 }
 
-// piscina calls the module's default export with each task.
-export default readDocumentTask;
+/**
+ * Serves the pool's reads in this process through `read` (document-reader.ts passes readDocumentTask; a test's
+ * reader may misbehave), and ends the process when the pool goes (its IPC channel closes).
+ */
+export function serveDocumentReads(read: (task: DocumentTask) => Promise<DocumentTaskOutcome>): void {
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('a document reader runs as a child process of the document pool (fork)');
+  process.on('message', (request: ReaderRequest) => {
+    void read(request).then((outcome) => send({ id: request.id, outcome } satisfies ReaderReply));
+  });
+  process.on('disconnect', () => process.exit(0));
+  send({ ready: true } satisfies ReaderReply);
+}

@@ -120,7 +120,11 @@ export function renderReportHtml(report: CrawlReport, extras: ReportExtras): str
       ['duplicate pages', number(report.duplicates.pages)],
       ['disallowed by robots.txt', number(report.pages.disallowed)],
       ['queued, never fetched', number(report.pages.frontier)],
-      ['duplicate documents / images', 'not known'],
+      ['duplicate documents', number(report.duplicates.documents)],
+      [
+        'duplicate images',
+        report.duplicates.images === null ? 'not known' : number(report.duplicates.images),
+      ],
       ...(report.focused
         ? ([
             ['relevant pages', number(report.focused.relevantPages)],

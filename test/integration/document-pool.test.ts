@@ -1,16 +1,22 @@
-// The document pool reads documents on worker threads within its limits: a read past its deadline and a zip
-// bomb end as the document's error (the crawl records it and goes on), never as a fault of the process. (The
-// heap limit is not tested here: V8 may end the whole process, not the thread, when a worker runs out of heap
-// in some allocations, so the caps on input, inflation and text are what keep a read well under it.)
+// The document pool reads documents in reader processes within their limits: a read past its deadline, a zip
+// bomb and a read that runs out of heap end as the document's error (the crawl records it and goes on), never
+// as a fault of this process.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { DocumentPool } from '../../src/services/document-pool.js';
-import { makeDocx, makePdf, makePptx, makeZipBomb } from '../support/documents.js';
+import { EXHAUST_THE_HEAP, makeDocx, makePdf, makePptx, makeZipBomb } from '../support/documents.js';
 
 const pool = (fields: Partial<ConstructorParameters<typeof DocumentPool>[0]> = {}) =>
-  new DocumentPool({ threads: 1, timeoutMs: 60_000, heapMb: 256, maxUncompressedBytes: 1 << 20, ...fields });
+  new DocumentPool({
+    processes: 1,
+    timeoutMs: 60_000,
+    heapMb: 256,
+    maxUncompressedBytes: 1 << 20,
+    ...fields,
+  });
 
-test('reads PDF, DOCX and PPTX on a thread; DOC has no reader', async (t) => {
+test('reads PDF, DOCX and PPTX in a reader process; DOC has no reader', async (t) => {
   const documents = pool();
   t.after(() => documents.close());
   const reads = await Promise.all([
@@ -22,7 +28,8 @@ test('reads PDF, DOCX and PPTX on a thread; DOC has no reader', async (t) => {
     reads.map((read) => ('text' in read ? read.text : read.error)),
     ['tennis rackets', 'squash courts', 'badminton'],
   );
-  assert.equal(documents.threadReads, 3, 'all three on threads, one waiting for the other');
+  assert.equal(documents.processReads, 3, 'all three in the reader, one after the other');
+  assert.equal(documents.processesStarted, 1);
   assert.equal(documents.reads('DOC'), false);
   assert.deepEqual(await documents.read('DOC', Buffer.from('x'), { maxChars: 10 }), {
     error: 'no reader for DOC documents',
@@ -30,11 +37,35 @@ test('reads PDF, DOCX and PPTX on a thread; DOC has no reader', async (t) => {
 });
 
 test('past its deadline a read is stopped: the document gets the error, the pool reads on', async (t) => {
-  // a deadline of 1 ms from the thread's start: no PDF is parsed in that time (pdf.js alone takes longer to load)
+  // a deadline of 1 ms from the reader's start: no PDF is parsed in that time (pdf.js alone takes longer to load)
   const documents = pool({ timeoutMs: 1 });
   t.after(() => documents.close());
   const read = await documents.read('PDF', makePdf(['tennis']), { maxChars: 1000 });
   assert.deepEqual(read, { error: 'reading the document took longer than 1 ms' });
+  assert.deepEqual(await documents.read('DOC', Buffer.from('x'), { maxChars: 10 }), {
+    error: 'no reader for DOC documents',
+  });
+});
+
+test('a read that runs out of heap ends its reader, not this process: the document gets the error, the next reads', async (t) => {
+  const faults: unknown[] = [];
+  const documents = pool({
+    heapMb: 64,
+    readerModule: fileURLToPath(new URL('../support/hungry-document-reader.ts', import.meta.url)),
+    onError: (error) => faults.push(error),
+  });
+  t.after(() => documents.close());
+  const [exhausted, waiting] = await Promise.all([
+    documents.read('PDF', Buffer.from(EXHAUST_THE_HEAP, 'latin1'), { maxChars: 1000 }),
+    // queued behind it for the one reader: read by the reader started after the first one died
+    documents.read('DOCX', makeDocx(['squash courts']), { maxChars: 1000 }),
+  ]);
+  assert.deepEqual(exhausted, { error: 'reading the document took more than 64 MiB of memory' });
+  assert.deepEqual(waiting, { text: 'squash courts', truncated: false });
+  const next = await documents.read('PDF', makePdf(['tennis rackets']), { maxChars: 1000 });
+  assert.deepEqual(next, { text: 'tennis rackets', truncated: false });
+  assert.equal(documents.processesStarted, 2, 'one reader died, one took its place');
+  assert.deepEqual(faults, [], 'a reader that dies under a read is that read’s error, not a pool fault');
 });
 
 test('a zip bomb through the pool is the document error; the next read goes on', async (t) => {

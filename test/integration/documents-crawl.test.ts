@@ -89,6 +89,22 @@ test('documents are downloaded, hashed, read, scored, counted and made a corpus 
   assert.equal(readme.score, 0);
   assert.ok(!listed.items.some((item) => item.canonicalUrl.endsWith('/docs/never.html')), 'no links in text');
 
+  // the report counts the guide once among the PDFs, its copy apart as a duplicate
+  const report = (await get(app, `/v1/crawls/${id}/report`)).json();
+  const byType = report.found.documents.byType as Array<{ type: string; documents: number }>;
+  const pdfs = (type: string) =>
+    listed.items.filter((item) => item.type === type && item.contentType === 'application/pdf').length;
+  assert.deepEqual(
+    [pdfs('BINARY'), pdfs('DUPLICATE')],
+    [byType.find((row) => row.type === 'PDF')?.documents, 1],
+  );
+  assert.equal(report.duplicates.documents, 1);
+  assert.equal(
+    report.found.documents.total,
+    byType.reduce((sum, row) => sum + row.documents, 0),
+  );
+  assert.equal(report.found.documents.total + 1, status.documents, 'the status counts the copy too');
+
   // the export carries the documents' text
   const exported = await get(app, `/v1/crawls/${id}/export?fields=id,type&include=text&type=BINARY`);
   assert.equal(exported.statusCode, 200, exported.body);

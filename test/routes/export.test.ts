@@ -3,6 +3,7 @@
 // are 400s naming the field, another key's crawl is a 404, and the per-process cap answers 503 + Retry-After.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { CrawlsRepository } from '../../src/db/crawls-repo.js';
 import { tenantScope } from '../../src/db/tenant-scope.js';
 import { csvCell } from '../../src/services/crawl-export.js';
 import { build, waitForCrawl } from '../helper.js';
@@ -98,6 +99,29 @@ test('a crawl exported as JSON lines and CSV', { timeout: 240_000 }, async (t) =
     );
     assert.equal(line.html, detail.html);
   }
+
+  // lines that carry bodies are read 50 pages at a time, so an export holds 50 bodies at most; others 500
+  assert.ok(pages.length > 50, `${pages.length} pages: more than one batch of bodies`);
+  const batches = t.mock.method(CrawlsRepository.prototype, 'pages');
+  const limits = async (query: string) => {
+    batches.mock.resetCalls();
+    const exported = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/export?fields=id${query}` });
+    assert.deepEqual(
+      exported.body
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+      pages.map((page: { id: number }) => page.id),
+      `every page once, in order (${query})`,
+    );
+    return batches.mock.calls.map((call) => call.arguments[1].limit);
+  };
+  for (const include of ['html', 'markdown', 'text']) {
+    const sizes = await limits(`&include=links,${include}`);
+    assert.ok(sizes.length >= 2 && sizes.every((size) => size === 50), `${include}: ${sizes}`);
+  }
+  assert.deepEqual(await limits('&include=links,images'), [500]);
+  batches.mock.restore();
 
   // CSV: a header and one row per page; Accept picks it too
   const csv = await app.inject({

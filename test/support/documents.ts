@@ -117,3 +117,6 @@ export function makePdfBomb(bytes: number): Buffer {
     Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
   ]);
 }
+
+/** The bytes on which test/support/hungry-document-reader.ts runs its process out of heap. */
+export const EXHAUST_THE_HEAP = 'exhaust the heap';

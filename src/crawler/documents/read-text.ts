@@ -3,7 +3,7 @@
 // DOC and PPT (OLE compound files) have no well-kept reader: their text is not read. A document is hostile until
 // read: every zip's and every PDF Flate stream's real uncompressed size is counted as it is inflated and the read
 // stops past a cap (a bomb announces small sizes and inflates to gigabytes), the text stops at maxChars, and the caller runs this on a
-// worker thread with a deadline and a heap limit (services/document-pool.ts).
+// reader process with a deadline and a heap limit (services/document-pool.ts).
 import { inflateSync } from 'node:zlib';
 import { Unzip, UnzipInflate } from 'fflate';
 
@@ -94,7 +94,7 @@ async function pdfText(bytes: Uint8Array, maxChars: number): Promise<string> {
 
 /**
  * A PDF's Flate streams inflate to at most maxUncompressedBytes in all: pdf.js inflates them without a bound,
- * so a few megabytes of compressed zeros would fill the reading thread's heap. Each stream is inflated here
+ * so a few megabytes of compressed zeros would fill the reader's heap. Each stream is inflated here
  * under what is left of the cap (zlib's maxOutputLength), its output dropped at once; a stream zlib cannot
  * inflate is left to pdf.js, which fails on it or skips it.
  */

@@ -719,7 +719,7 @@ export class CrawlRunner {
   }
 
   /**
-   * A downloaded document's text, read on the document reader's threads, and its score. The text takes the
+   * A downloaded document's text, read by the document reader (in processes of its own), and its score. The text takes the
    * body's place in the page's share of the memory budget (growing it when the text is the larger) until the
    * page is stored; text the budget cannot cover is cut.
    */

@@ -121,6 +121,17 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   await page.waitForSelector('table.pages-table tbody tr');
   assert.ok((await page.locator('table.pages-table tbody tr').count()) >= 12);
   await page.waitForSelector('.plots img');
+  // the Zipf plot waits for the word count, so it never shows an empty "N = 0" plot
+  const zipf = page.locator('.plots img[alt^="rank–frequency"]');
+  await zipf.waitFor();
+  // the image has loaded and drawn something (a string: this file is type-checked without the DOM's types)
+  await page.waitForFunction(
+    'document.querySelector(\'.plots img[alt^="rank–frequency"]\')?.complete === true',
+  );
+  const zipfWidth = Number(
+    await page.evaluate('document.querySelector(\'.plots img[alt^="rank–frequency"]\').naturalWidth'),
+  );
+  assert.ok(zipfWidth > 0, `the Zipf plot is ${zipfWidth} pixels wide`);
   // the harvest rate over time: the report's series, a point per stored sample
   await page.waitForSelector('.harvest-plot svg polyline', { state: 'attached' });
   assert.ok(Number(await page.getAttribute('.harvest-plot', 'data-points')) >= 2);

@@ -160,6 +160,13 @@ async function crawlsView(signal: AbortSignal): Promise<void> {
 
 // ---- one crawl ----------------------------------------------------------------------------------------------
 
+/** What the plot waits for: GET /v1/crawls/:id/stats/words (only these fields). */
+interface WordCount {
+  complete: boolean;
+  pagesCounted: number;
+  htmlPages: number;
+}
+
 interface Progress {
   status: string;
   counts: Record<string, number>;
@@ -299,7 +306,18 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
         }),
       );
       plots.append(h('h3', {}, 'Word frequencies (Zipf)'));
-      plots.append(
+      // words are counted by a background job after the crawl ends: a plot drawn before it is done would say
+      // "N = 0", so the plot waits for the count, saying how far it is
+      const counting = h('p', { class: 'muted', role: 'status' }, 'Counting words…');
+      plots.append(counting);
+      for (;;) {
+        const words = await getJson<WordCount>(`${base}/stats/words?top=1`);
+        if (words.complete || signal.aborted) break;
+        counting.textContent = `Counting words: ${number(words.pagesCounted)} of ${number(words.htmlPages)} pages so far…`;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      if (signal.aborted) return;
+      counting.replaceWith(
         h('img', {
           src: await blobUrl(`${base}/stats/words.svg?top=500`),
           alt: 'rank–frequency plot of the words',

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ChromiumRenderer } from '../../src/crawler/render/chromium.js';
 import type { PageRequest, RenderJob } from '../../src/crawler/render/port.js';
-import { CHROMIUM, skipWithoutChromium } from '../support/browser.js';
+import { CHROMIUM, chromiumProcesses, skipWithoutChromium } from '../support/browser.js';
 
 const skip = skipWithoutChromium();
 const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, concurrency: 1, recyclePages: 2 });
@@ -87,4 +87,78 @@ test('the browser is replaced after recyclePages pages, and pages go on renderin
     assert.match(output.html ?? '', new RegExp(`page ${i}`));
   }
   assert.ok(renderer.stats.browsers <= 2, `browsers alive: ${renderer.stats.browsers}`);
+});
+
+/** A page whose script the crawl is asked for and never answers: the render is in flight until it ends. */
+function stalledPage(label: string) {
+  let asked!: () => void;
+  const askedForScript = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  const page = job(`<!doctype html><body><p>${label}</p><script src="/stall.js"></script></body>`, {
+    timeoutMs: 30_000,
+    answer: (request) => {
+      if (request.url.endsWith('/stall.js')) asked();
+      return new Promise((resolve) => setTimeout(() => resolve({ refused: 'too late' }), 40_000).unref());
+    },
+  });
+  return { page, askedForScript };
+}
+
+test('a browser killed mid-render fails the pages in flight, and the next page launches a new one', {
+  skip,
+  timeout: 120_000,
+}, async () => {
+  const crashing = new ChromiumRenderer({ executablePath: CHROMIUM, concurrency: 2, recyclePages: 100 });
+  try {
+    const warm = await crashing.render(job('<!doctype html><body><p>warm</p></body>'));
+    assert.match(warm.html ?? '', /warm/);
+    const [pid] = crashing.browserPids;
+    assert.ok(pid !== undefined, 'the browser says its process id');
+    const first = stalledPage('first');
+    const second = stalledPage('second');
+    const rendering = [crashing.render(first.page), crashing.render(second.page)];
+    await Promise.all([first.askedForScript, second.askedForScript]);
+    process.kill(pid, 'SIGKILL');
+    const outputs = await Promise.all(rendering);
+    for (const output of outputs) {
+      assert.equal(output.html, null);
+      assert.equal(output.problem, 'render failed: Chromium exited mid-render; the DOM could not be read');
+    }
+    const after = await crashing.render(job('<!doctype html><body><p>after the crash</p></body>'));
+    assert.match(after.html ?? '', /after the crash/);
+    assert.deepEqual(crashing.stats, { rendering: 0, waiting: 0, browsers: 1 });
+    assert.notEqual(crashing.browserPids[0], pid, 'a new browser');
+  } finally {
+    await crashing.close();
+  }
+});
+
+test('a renderer process that dies fails its page only; the browser renders the next', {
+  skip,
+  timeout: 120_000,
+}, async () => {
+  const crashing = new ChromiumRenderer({ executablePath: CHROMIUM, concurrency: 1, recyclePages: 100 });
+  try {
+    await crashing.ready();
+    const [pid] = crashing.browserPids;
+    assert.ok(pid !== undefined);
+    const stalled = stalledPage('crashing');
+    const rendering = crashing.render(stalled.page);
+    await stalled.askedForScript;
+    const renderers = await chromiumProcesses(pid, 'renderer');
+    assert.ok(renderers.length > 0, 'the page has a renderer process');
+    for (const renderer of renderers) process.kill(renderer, 'SIGKILL');
+    const output = await rendering;
+    assert.equal(output.html, null);
+    assert.equal(
+      output.problem,
+      "render failed: the page's renderer process crashed; the DOM could not be read",
+    );
+    const after = await crashing.render(job('<!doctype html><body><p>next page</p></body>'));
+    assert.match(after.html ?? '', /next page/);
+    assert.deepEqual(crashing.browserPids, [pid], 'the same browser');
+  } finally {
+    await crashing.close();
+  }
 });

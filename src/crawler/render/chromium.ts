@@ -17,6 +17,24 @@ export interface ChromiumRendererOptions {
   /** The browser is restarted after this many pages (RENDER_RECYCLE_PAGES): leaks and bloat do not last. */
   recyclePages: number;
   log?: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+  /** Told of every launch and every render that ended (the worker's metrics). */
+  observer?: RenderObserver;
+}
+
+/**
+ * Why a render fell short: it did not settle by its deadline (its DOM may still have been read), the page's
+ * renderer process crashed, the browser exited under it, its DOM could not be read (a hung main thread), or
+ * anything else the browser answered with.
+ */
+export type RenderFailure = 'timeout' | 'page-crashed' | 'browser-exited' | 'unreadable' | 'error';
+
+/** Why a browser was launched: the first page, or what ended the one before it. */
+export type LaunchCause = 'first' | 'recycled' | 'crashed' | 'memory';
+
+export interface RenderObserver {
+  launched(cause: LaunchCause): void;
+  /** A render ended (not one its crawl abandoned): how long it took, whether its DOM was read, what fell short. */
+  rendered(event: { renderMs: number; domRead: boolean; failure: RenderFailure | null }): void;
 }
 
 /** The widest and tallest screenshot kept (render.screenshot). */
@@ -68,6 +86,8 @@ const AFTER_DEADLINE_MS = 1500;
 
 interface LaunchedBrowser {
   browser: Browser;
+  /** The browser process's id (Chromium's own answer), null when it would not say. */
+  pid: number | null;
   pagesStarted: number;
   active: number;
   retiring: boolean;
@@ -82,6 +102,8 @@ export class ChromiumRenderer implements PageRenderer {
   #running = 0;
   readonly #queue: Array<() => void> = [];
   #closed = false;
+  /** What the next launch replaces: nothing yet, or why the last current browser was retired. */
+  #nextLaunch: LaunchCause = 'first';
 
   constructor(options: ChromiumRendererOptions) {
     this.#options = options;
@@ -96,6 +118,11 @@ export class ChromiumRenderer implements PageRenderer {
     await this.#browser();
   }
 
+  /** The process ids of the browsers alive (each the root of its renderer, GPU and utility processes). */
+  get browserPids(): number[] {
+    return [...this.#all].flatMap((launched) => (launched.pid === null ? [] : [launched.pid]));
+  }
+
   /** Pages rendering now, and browsers alive (the bench and metrics read them). */
   get stats(): { rendering: number; waiting: number; browsers: number } {
     return { rendering: this.#running, waiting: this.#queue.length, browsers: this.#all.size };
@@ -107,7 +134,7 @@ export class ChromiumRenderer implements PageRenderer {
       const launched = await this.#browser();
       launched.active++;
       launched.pagesStarted++;
-      if (launched.pagesStarted >= this.#options.recyclePages) this.#retire(launched);
+      if (launched.pagesStarted >= this.#options.recyclePages) this.#retire(launched, 'recycled');
       try {
         return await this.#renderOn(launched.browser, job);
       } finally {
@@ -179,30 +206,41 @@ export class ChromiumRenderer implements PageRenderer {
         { cause: error },
       );
     }
-    const launched: LaunchedBrowser = { browser, pagesStarted: 0, active: 0, retiring: false };
+    const launched: LaunchedBrowser = {
+      browser,
+      pid: await browserPid(browser),
+      pagesStarted: 0,
+      active: 0,
+      retiring: false,
+    };
     this.#all.add(launched);
     this.#currentLaunched = launched;
     // a crash: the next page launches a new browser; pages on this one fail with the browser's error
     browser.on('disconnected', () => {
       this.#all.delete(launched);
       if (!launched.retiring)
-        this.#options.log?.warn({}, 'Chromium disconnected; the next page starts a new one');
-      this.#retire(launched);
+        this.#options.log?.warn(
+          { pid: launched.pid, rendering: launched.active },
+          'Chromium exited; the next page starts a new one',
+        );
+      this.#retire(launched, 'crashed');
     });
     if (this.#closed) {
       await this.#closeBrowser(launched);
       throw new RendererUnavailableError('the renderer is closed');
     }
+    this.#options.observer?.launched(this.#nextLaunch);
     return launched;
   }
 
-  #retire(launched: LaunchedBrowser): void {
+  #retire(launched: LaunchedBrowser, cause: LaunchCause): void {
     if (launched.retiring) return;
     launched.retiring = true;
     // only the browser new pages would get is replaced: the next page launches a fresh one
     if (this.#currentLaunched === launched) {
       this.#current = null;
       this.#currentLaunched = null;
+      this.#nextLaunch = cause;
     }
   }
 
@@ -217,6 +255,14 @@ export class ChromiumRenderer implements PageRenderer {
     const requests = { served: 0, refused: 0, blocked: 0 };
     const elapsed = () => Math.round(performance.now() - started);
     let context: BrowserContext | null = null;
+    let pageCrashed = false;
+    // what took the page away, when something did: the browser's exit, or its renderer's crash
+    const lost = (): RenderFailure | null =>
+      !browser.isConnected() ? 'browser-exited' : pageCrashed ? 'page-crashed' : null;
+    const ended = (output: Omit<RenderOutput, 'requests'>, failure: RenderFailure | null): RenderOutput => {
+      this.#options.observer?.rendered({ renderMs: output.renderMs, domRead: output.html !== null, failure });
+      return { ...output, requests };
+    };
     let deadlineTimer: NodeJS.Timeout | undefined;
     const deadline = new AbortController();
     const onAbort = () => deadline.abort(job.signal.reason);
@@ -234,6 +280,9 @@ export class ChromiumRenderer implements PageRenderer {
         socket.close({ code: 1008, reason: 'blocked by trawl' }),
       );
       const page = await context.newPage();
+      page.on('crash', () => {
+        pageCrashed = true;
+      });
       let documentServed = false;
       await context.route('**/*', async (route: Route) => {
         const request = route.request();
@@ -286,38 +335,56 @@ export class ChromiumRenderer implements PageRenderer {
       });
       const settled = await Promise.race([this.#load(page, job), timedOut, aborted]);
       if (settled === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
-      const problem =
+      let failure: RenderFailure | null =
+        settled === 'timeout' ? 'timeout' : settled === 'loaded' ? null : (lost() ?? 'error');
+      let problem =
         settled === 'timeout'
           ? `render did not settle within ${job.timeoutMs} ms (waitUntil ${waitName(job.waitUntil)})`
           : settled === 'loaded'
             ? null
-            : settled.problem;
+            : failureText(failure, settled.problem);
       // a page that hung its main thread cannot even be serialized: bounded, then given up
       const html = await withinMs(page.content(), AFTER_DEADLINE_MS).catch(() => null);
       const renderMs = elapsed();
+      if (html === null) {
+        // the page was taken away while it settled (or was read): that, not the wait, is what went wrong
+        const gone = lost();
+        if (gone !== null && failure !== gone) {
+          failure = gone;
+          problem = failureText(gone, null);
+        }
+        failure ??= 'unreadable';
+        problem = `${problem ?? 'render failed'}; the DOM could not be read`;
+      }
       const finalUrl = page.url();
       const screenshot =
         job.screenshot && html !== null
           ? await withinMs(takeScreenshot(page), AFTER_DEADLINE_MS).catch(() => null)
           : null;
-      return {
-        html,
-        finalUrl: finalUrl.startsWith('http') ? finalUrl : job.url,
-        renderMs,
-        problem: html === null ? `${problem ?? 'render failed'}; the DOM could not be read` : problem,
-        screenshot,
-        requests,
-      };
+      return ended(
+        {
+          html,
+          finalUrl: finalUrl.startsWith('http') ? finalUrl : job.url,
+          renderMs,
+          problem,
+          screenshot,
+        },
+        failure,
+      );
     } catch (error) {
       if (job.signal.aborted) throw error;
-      return {
-        html: null,
-        finalUrl: job.url,
-        renderMs: elapsed(),
-        problem: `render failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-        screenshot: null,
-        requests,
-      };
+      const failure = lost() ?? 'error';
+      const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      return ended(
+        {
+          html: null,
+          finalUrl: job.url,
+          renderMs: elapsed(),
+          problem: failureText(failure, `render failed: ${detail}`),
+          screenshot: null,
+        },
+        failure,
+      );
     } finally {
       clearTimeout(deadlineTimer);
       job.signal.removeEventListener('abort', onAbort);
@@ -350,11 +417,32 @@ export class ChromiumRenderer implements PageRenderer {
   }
 }
 
+/** The browser process's id, from Chromium itself (playwright's launch does not expose its child process). */
+async function browserPid(browser: Browser): Promise<number | null> {
+  try {
+    const session = await browser.newBrowserCDPSession();
+    const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as {
+      processInfo: Array<{ type: string; id: number }>;
+    };
+    await session.detach().catch(() => {});
+    return processInfo.find((process) => process.type === 'browser')?.id ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function browserHeaders(headers: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers))
     if (!HOP_HEADERS.has(name.toLowerCase())) kept[name] = value;
   return kept;
+}
+
+/** A failure in words: what took the page away, or the browser's own message. */
+function failureText(failure: RenderFailure | null, message: string | null): string {
+  if (failure === 'browser-exited') return 'render failed: Chromium exited mid-render';
+  if (failure === 'page-crashed') return "render failed: the page's renderer process crashed";
+  return message ?? 'render failed';
 }
 
 function waitName(wait: RenderJob['waitUntil']): string {

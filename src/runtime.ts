@@ -285,6 +285,7 @@ export async function openRuntime(
             executablePath: config.chromiumPath,
             concurrency: config.renderConcurrency,
             recyclePages: config.renderRecyclePages,
+            memoryBudgetBytes: config.renderMemoryBudgetBytes,
             log: log.child({ component: 'renderer' }),
           })
         : null;

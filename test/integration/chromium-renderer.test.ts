@@ -3,8 +3,13 @@
 // asked, and the browser is replaced after RENDER_RECYCLE_PAGES pages. One Chromium, closed after the file.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { ChromiumRenderer } from '../../src/crawler/render/chromium.js';
-import type { PageRequest, RenderJob } from '../../src/crawler/render/port.js';
+import {
+  ChromiumRenderer,
+  type LaunchCause,
+  type RenderObserver,
+} from '../../src/crawler/render/chromium.js';
+import type { PageRequest, PageRequestAnswer, RenderJob } from '../../src/crawler/render/port.js';
+import { eventually } from '../helper.js';
 import { CHROMIUM, chromiumProcesses, skipWithoutChromium } from '../support/browser.js';
 
 const skip = skipWithoutChromium();
@@ -89,20 +94,28 @@ test('the browser is replaced after recyclePages pages, and pages go on renderin
   assert.ok(renderer.stats.browsers <= 2, `browsers alive: ${renderer.stats.browsers}`);
 });
 
-/** A page whose script the crawl is asked for and never answers: the render is in flight until it ends. */
+/**
+ * A page whose script the crawl is asked for and answers only when released (refused, after 40 s unless
+ * released before): the render is in flight until then.
+ */
 function stalledPage(label: string) {
   let asked!: () => void;
   const askedForScript = new Promise<void>((resolve) => {
     asked = resolve;
   });
+  let release!: () => void;
+  const released = new Promise<PageRequestAnswer>((resolve) => {
+    release = () => resolve({ refused: 'released' });
+    setTimeout(() => resolve({ refused: 'too late' }), 40_000).unref();
+  });
   const page = job(`<!doctype html><body><p>${label}</p><script src="/stall.js"></script></body>`, {
     timeoutMs: 30_000,
     answer: (request) => {
       if (request.url.endsWith('/stall.js')) asked();
-      return new Promise((resolve) => setTimeout(() => resolve({ refused: 'too late' }), 40_000).unref());
+      return released;
     },
   });
-  return { page, askedForScript };
+  return { page, askedForScript, release };
 }
 
 test('a browser killed mid-render fails the pages in flight, and the next page launches a new one', {
@@ -127,7 +140,7 @@ test('a browser killed mid-render fails the pages in flight, and the next page l
     }
     const after = await crashing.render(job('<!doctype html><body><p>after the crash</p></body>'));
     assert.match(after.html ?? '', /after the crash/);
-    assert.deepEqual(crashing.stats, { rendering: 0, waiting: 0, browsers: 1 });
+    assert.deepEqual(crashing.stats, { rendering: 0, waiting: 0, waitingForMemory: 0, browsers: 1 });
     assert.notEqual(crashing.browserPids[0], pid, 'a new browser');
   } finally {
     await crashing.close();
@@ -160,5 +173,85 @@ test('a renderer process that dies fails its page only; the browser renders the 
     assert.deepEqual(crashing.browserPids, [pid], 'the same browser');
   } finally {
     await crashing.close();
+  }
+});
+
+/** What a renderer's observer was told: launches by cause, pages held back for memory. */
+function observed(): RenderObserver & { launches: LaunchCause[]; memoryWaits: number } {
+  const seen = {
+    launches: [] as LaunchCause[],
+    memoryWaits: 0,
+    launched(cause: LaunchCause) {
+      seen.launches.push(cause);
+    },
+    waitedForMemory() {
+      seen.memoryWaits++;
+    },
+    rendered() {},
+  };
+  return seen;
+}
+
+test('over its memory budget the pool holds a new page back while another renders, then replaces the browser', {
+  skip,
+  timeout: 120_000,
+}, async () => {
+  const MiB = 1024 * 1024;
+  let poolBytes = 10 * MiB;
+  const observer = observed();
+  const budgeted = new ChromiumRenderer({
+    executablePath: CHROMIUM,
+    concurrency: 2,
+    recyclePages: 100,
+    memoryBudgetBytes: 100 * MiB,
+    sampleMemory: async () => poolBytes,
+    observer,
+  });
+  try {
+    const first = stalledPage('first');
+    const rendering = budgeted.render(first.page);
+    await first.askedForScript;
+    poolBytes = 1024 * MiB;
+    const second = budgeted.render(job('<!doctype html><body><p>second</p></body>'));
+    await eventually(() => budgeted.stats.waitingForMemory === 1, {
+      message: 'the second page to wait for memory',
+    });
+    assert.deepEqual(observer.launches, ['first'], 'held back, not started');
+    first.release();
+    assert.match((await rendering).html ?? '', /first/);
+    // nothing rendering, still over: the browser is the bloat, and the page gets a fresh one
+    assert.match((await second).html ?? '', /second/);
+    assert.deepEqual(observer.launches, ['first', 'memory']);
+    assert.equal(observer.memoryWaits, 1);
+    assert.equal(budgeted.stats.browsers, 1);
+  } finally {
+    await budgeted.close();
+  }
+});
+
+test("the pool's memory is read from its browsers' process trees", { skip, timeout: 120_000 }, async () => {
+  const observer = observed();
+  // a budget no browser fits: each page after the first finds the browser over it, with nothing rendering
+  const tiny = new ChromiumRenderer({
+    executablePath: CHROMIUM,
+    concurrency: 1,
+    recyclePages: 100,
+    memoryBudgetBytes: 1,
+    observer,
+  });
+  try {
+    assert.equal(await tiny.memoryBytes(), null, 'no browser yet');
+    for (const label of ['one', 'two']) {
+      assert.match(
+        (await tiny.render(job(`<!doctype html><body><p>${label}</p></body>`))).html ?? '',
+        /one|two/,
+      );
+    }
+    assert.deepEqual(observer.launches, ['first', 'memory']);
+    const bytes = await tiny.memoryBytes();
+    // Chromium's browser, GPU, utility and zygote processes: tens of MiB at the least
+    assert.ok(bytes !== null && bytes > 20 * 1024 * 1024, `pool memory: ${bytes}`);
+  } finally {
+    await tiny.close();
   }
 });

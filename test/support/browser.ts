@@ -30,7 +30,7 @@ export async function launchChromium(): Promise<Browser> {
  */
 export async function chromiumProcesses(rootPid: number, type: string): Promise<number[]> {
   const found: number[] = [];
-  for (const pid of await processTree(rootPid)) {
+  for (const pid of processTree(rootPid)) {
     const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split(/[\0 ]/);
     if (!/chrom/.test(args[0] ?? '')) continue;
     const typeArg = args.find((arg) => arg.startsWith('--type='));

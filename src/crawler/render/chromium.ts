@@ -3,12 +3,15 @@
 // are blocked, WebSockets closed and WebRTC removed (they bypass interception), and Chromium is started with a
 // black-hole proxy as a second wall, so even a request that slipped past interception goes nowhere.
 // The browser is launched lazily, on the first page a crawl asks to render; a bounded pool of pages runs at
-// once (concurrency), and the browser is restarted every recyclePages pages and after a crash.
+// once (concurrency), and the browser is restarted every recyclePages pages and after a crash. The pool's
+// memory (its browsers' process trees) is held to a budget of its own: see memory-budget.ts.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { memoryVerdict } from './memory-budget.js';
 import type { PageRenderer, RenderJob, RenderOutput } from './port.js';
 import { RendererUnavailableError } from './port.js';
+import { processTreeMemory } from './process-memory.js';
 
 export interface ChromiumRendererOptions {
   executablePath: string;
@@ -19,6 +22,20 @@ export interface ChromiumRendererOptions {
   log?: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
   /** Told of every launch and every render that ended (the worker's metrics). */
   observer?: RenderObserver;
+  /**
+   * Bytes the pool's browsers may hold, their process trees' PSS summed (RENDER_MEMORY_BUDGET_BYTES); over it,
+   * a new page waits for others to end, or the browser is replaced (memory-budget.ts). 0 or absent: none.
+   */
+  memoryBudgetBytes?: number;
+  /** How the pool's memory is read: the browsers' pids → bytes, null when unreadable (tests fake it). */
+  sampleMemory?: (browserPids: number[]) => Promise<number | null>;
+}
+
+/** The pool's memory: PSS of each browser's process tree (Chromium's renderer, GPU and utility processes). */
+export async function browsersMemoryBytes(browserPids: number[]): Promise<number | null> {
+  const trees = await Promise.all(browserPids.map((pid) => processTreeMemory(pid)));
+  const read = trees.filter((tree) => tree !== null);
+  return read.length === 0 ? null : read.reduce((sum, tree) => sum + tree.pssBytes, 0);
 }
 
 /**
@@ -33,6 +50,8 @@ export type LaunchCause = 'first' | 'recycled' | 'crashed' | 'memory';
 
 export interface RenderObserver {
   launched(cause: LaunchCause): void;
+  /** A page held back because the pool was over its memory budget (once per page). */
+  waitedForMemory(): void;
   /** A render ended (not one its crawl abandoned): how long it took, whether its DOM was read, what fell short. */
   rendered(event: { renderMs: number; domRead: boolean; failure: RenderFailure | null }): void;
 }
@@ -104,6 +123,10 @@ export class ChromiumRenderer implements PageRenderer {
   #closed = false;
   /** What the next launch replaces: nothing yet, or why the last current browser was retired. */
   #nextLaunch: LaunchCause = 'first';
+  /** Pages waiting for the pool's memory to come down: woken whenever a page ends or a browser goes. */
+  readonly #memoryWaiters = new Set<() => void>();
+  /** Fresh browsers already over the budget on their own (said once each). */
+  readonly #overOnTheirOwn = new WeakSet<LaunchedBrowser>();
 
   constructor(options: ChromiumRendererOptions) {
     this.#options = options;
@@ -123,15 +146,30 @@ export class ChromiumRenderer implements PageRenderer {
     return [...this.#all].flatMap((launched) => (launched.pid === null ? [] : [launched.pid]));
   }
 
-  /** Pages rendering now, and browsers alive (the bench and metrics read them). */
-  get stats(): { rendering: number; waiting: number; browsers: number } {
-    return { rendering: this.#running, waiting: this.#queue.length, browsers: this.#all.size };
+  /**
+   * Pages holding a turn (rendering, or waiting for memory), pages waiting for a turn, pages of those waiting
+   * for the pool's memory to come down, and browsers alive (the bench and metrics read them).
+   */
+  get stats(): { rendering: number; waiting: number; waitingForMemory: number; browsers: number } {
+    return {
+      rendering: this.#running,
+      waiting: this.#queue.length,
+      waitingForMemory: this.#memoryWaiters.size,
+      browsers: this.#all.size,
+    };
+  }
+
+  /** The pool's memory now (PSS of its browsers' process trees); null with no browser, or unreadable. */
+  memoryBytes(): Promise<number | null> {
+    const pids = this.browserPids;
+    if (pids.length === 0) return Promise.resolve(null);
+    return (this.#options.sampleMemory ?? browsersMemoryBytes)(pids);
   }
 
   async render(job: RenderJob): Promise<RenderOutput> {
     await this.#acquire(job.signal);
     try {
-      const launched = await this.#browser();
+      const launched = await this.#admit(job.signal);
       launched.active++;
       launched.pagesStarted++;
       if (launched.pagesStarted >= this.#options.recyclePages) this.#retire(launched, 'recycled');
@@ -140,6 +178,7 @@ export class ChromiumRenderer implements PageRenderer {
       } finally {
         launched.active--;
         if (launched.retiring && launched.active === 0) void this.#closeBrowser(launched);
+        this.#wakeMemoryWaiters();
       }
     } finally {
       this.#release();
@@ -178,6 +217,68 @@ export class ChromiumRenderer implements PageRenderer {
   #release(): void {
     this.#running--;
     this.#queue.shift()?.();
+  }
+
+  /** The browser a page with a turn renders on, once the pool's memory lets it (memory-budget.ts). */
+  async #admit(signal: AbortSignal): Promise<LaunchedBrowser> {
+    const budgetBytes = this.#options.memoryBudgetBytes ?? 0;
+    let waited = false;
+    for (;;) {
+      const launched = await this.#browser();
+      if (budgetBytes <= 0) return launched;
+      const usedBytes = await this.memoryBytes();
+      if (signal.aborted) throw signal.reason;
+      // nothing awaited from here until the page is counted or its wait is registered: no wake-up is missed
+      if (launched.retiring) continue;
+      let pagesRendering = 0;
+      for (const browser of this.#all) pagesRendering += browser.active;
+      const verdict = memoryVerdict({
+        usedBytes,
+        budgetBytes,
+        pagesRendering,
+        pagesOnBrowser: launched.pagesStarted,
+      });
+      if (verdict === 'render') {
+        if (usedBytes !== null && usedBytes > budgetBytes && !this.#overOnTheirOwn.has(launched)) {
+          this.#overOnTheirOwn.add(launched);
+          this.#options.log?.warn(
+            { usedBytes, budgetBytes },
+            'a fresh Chromium is over RENDER_MEMORY_BUDGET_BYTES on its own: one page per browser',
+          );
+        }
+        return launched;
+      }
+      if (verdict === 'recycle') {
+        this.#options.log?.info({ usedBytes, budgetBytes }, 'Chromium over its memory budget: replaced');
+        this.#retire(launched, 'memory');
+        await this.#closeBrowser(launched);
+        continue;
+      }
+      if (!waited) this.#options.observer?.waitedForMemory();
+      waited = true;
+      await this.#memoryWait(signal);
+    }
+  }
+
+  #memoryWait(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        this.#memoryWaiters.delete(wake);
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        this.#memoryWaiters.delete(wake);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#memoryWaiters.add(wake);
+    });
+  }
+
+  #wakeMemoryWaiters(): void {
+    for (const wake of [...this.#memoryWaiters]) wake();
   }
 
   #browser(): Promise<LaunchedBrowser> {
@@ -224,6 +325,7 @@ export class ChromiumRenderer implements PageRenderer {
           'Chromium exited; the next page starts a new one',
         );
       this.#retire(launched, 'crashed');
+      this.#wakeMemoryWaiters();
     });
     if (this.#closed) {
       await this.#closeBrowser(launched);
@@ -248,6 +350,8 @@ export class ChromiumRenderer implements PageRenderer {
     launched.retiring = true;
     this.#all.delete(launched);
     await launched.browser.close().catch(() => {});
+    // its processes are gone: pages waiting for memory look again
+    this.#wakeMemoryWaiters();
   }
 
   async #renderOn(browser: Browser, job: RenderJob): Promise<RenderOutput> {

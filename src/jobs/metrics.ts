@@ -115,7 +115,7 @@ export class Metrics {
     });
     this.browserLaunches = new Counter({
       name: 'trawl_browser_launches_total',
-      help: 'Chromium launches, by cause (first, recycled after RENDER_RECYCLE_PAGES, crashed, memory)',
+      help: 'Chromium launches, by cause (first, recycled after RENDER_RECYCLE_PAGES, crashed, unresponsive, memory)',
       labelNames: ['cause'],
       registers,
     });

@@ -255,3 +255,44 @@ test("the pool's memory is read from its browsers' process trees", { skip, timeo
     await tiny.close();
   }
 });
+
+test('a hung browser fails its page at the deadline, is killed, and the next page gets a new one', {
+  skip,
+  timeout: 120_000,
+}, async () => {
+  const observer = observed();
+  const hung = new ChromiumRenderer({
+    executablePath: CHROMIUM,
+    concurrency: 1,
+    recyclePages: 100,
+    unresponsiveAfterMs: 3000,
+    observer,
+  });
+  let pid: number | undefined;
+  try {
+    await hung.ready();
+    [pid] = hung.browserPids;
+    assert.ok(pid !== undefined);
+    // stopped: connected, answering nothing
+    process.kill(pid, 'SIGSTOP');
+    const output = await hung.render(job('<!doctype html><body><p>never</p></body>', { timeoutMs: 1000 }));
+    assert.equal(output.html, null);
+    assert.equal(output.problem, 'render failed: Chromium did not open the page within 1000 ms');
+    // unresponsiveAfterMs after it was asked to open the page, the browser is killed
+    await eventually(() => hung.stats.browsers === 0, { message: 'the hung browser to be killed' });
+    const after = await hung.render(job('<!doctype html><body><p>on a new browser</p></body>'));
+    assert.match(after.html ?? '', /on a new browser/);
+    assert.deepEqual(observer.launches, ['first', 'unresponsive']);
+    assert.ok(!hung.browserPids.includes(pid), 'the hung browser is gone');
+  } finally {
+    // whatever happened above, no stopped Chromium outlives the test
+    if (pid !== undefined) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already killed
+      }
+    }
+    await hung.close();
+  }
+});

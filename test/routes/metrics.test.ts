@@ -143,7 +143,7 @@ test("a rendered crawl moves the render metrics: pages, failures by reason, rend
       seeds: [`${web.hosts[0]}/scripted/app.html`, `${web.hosts[0]}/scripted/hang.html`],
       maxDepth: 0,
       politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
-      render: { mode: 'always', timeoutMs: 2000 },
+      render: { mode: 'always', timeoutMs: 5000 },
     },
   });
   assert.equal(created.statusCode, 202, created.body);

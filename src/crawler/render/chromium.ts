@@ -27,6 +27,8 @@ export interface ChromiumRendererOptions {
    * a new page waits for others to end, or the browser is replaced (memory-budget.ts). 0 or absent: none.
    */
   memoryBudgetBytes?: number;
+  /** A browser that takes this long to open a page is killed as hung (30 s; tests shorten it). */
+  unresponsiveAfterMs?: number;
   /** How the pool's memory is read: the browsers' pids → bytes, null when unreadable (tests fake it). */
   sampleMemory?: (browserPids: number[]) => Promise<number | null>;
 }
@@ -45,8 +47,11 @@ export async function browsersMemoryBytes(browserPids: number[]): Promise<number
  */
 export type RenderFailure = 'timeout' | 'page-crashed' | 'browser-exited' | 'unreadable' | 'error';
 
-/** Why a browser was launched: the first page, or what ended the one before it. */
-export type LaunchCause = 'first' | 'recycled' | 'crashed' | 'memory';
+/**
+ * Why a browser was launched: the first page, or what ended the one before it (its page count, its exit, its
+ * being killed as hung, its memory).
+ */
+export type LaunchCause = 'first' | 'recycled' | 'crashed' | 'unresponsive' | 'memory';
 
 export interface RenderObserver {
   launched(cause: LaunchCause): void;
@@ -102,6 +107,8 @@ const HOP_HEADERS = new Set([
 ]);
 /** How long a hung page's DOM is waited for once its deadline passed, and its context's close. */
 const AFTER_DEADLINE_MS = 1500;
+/** A browser that has not opened a page in this long is hung, and killed (a loaded one takes well under it). */
+const UNRESPONSIVE_AFTER_MS = 30_000;
 
 interface LaunchedBrowser {
   browser: Browser;
@@ -174,7 +181,7 @@ export class ChromiumRenderer implements PageRenderer {
       launched.pagesStarted++;
       if (launched.pagesStarted >= this.#options.recyclePages) this.#retire(launched, 'recycled');
       try {
-        return await this.#renderOn(launched.browser, job);
+        return await this.#renderOn(launched, job);
       } finally {
         launched.active--;
         if (launched.retiring && launched.active === 0) void this.#closeBrowser(launched);
@@ -346,6 +353,27 @@ export class ChromiumRenderer implements PageRenderer {
     }
   }
 
+  /** Kills a hung browser (its process group: the renderers go with it); its pages fail as it exits. */
+  #kill(launched: LaunchedBrowser): void {
+    this.#options.log?.warn(
+      { pid: launched.pid, rendering: launched.active },
+      'Chromium opens no page: killed, the next page starts a new one',
+    );
+    this.#retire(launched, 'unresponsive');
+    if (launched.pid === null) {
+      void launched.browser.close().catch(() => {});
+      return;
+    }
+    for (const target of [-launched.pid, launched.pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+        return;
+      } catch {
+        // not a process group of its own: the browser alone
+      }
+    }
+  }
+
   async #closeBrowser(launched: LaunchedBrowser): Promise<void> {
     launched.retiring = true;
     this.#all.delete(launched);
@@ -354,7 +382,8 @@ export class ChromiumRenderer implements PageRenderer {
     this.#wakeMemoryWaiters();
   }
 
-  async #renderOn(browser: Browser, job: RenderJob): Promise<RenderOutput> {
+  async #renderOn(launched: LaunchedBrowser, job: RenderJob): Promise<RenderOutput> {
+    const { browser } = launched;
     const started = performance.now();
     const requests = { served: 0, refused: 0, blocked: 0 };
     const elapsed = () => Math.round(performance.now() - started);
@@ -367,77 +396,56 @@ export class ChromiumRenderer implements PageRenderer {
       this.#options.observer?.rendered({ renderMs: output.renderMs, domRead: output.html !== null, failure });
       return { ...output, requests };
     };
+    // Opening the page has a deadline of its own, and loading it another: a loaded machine's slow open does
+    // not eat into the page's time, and a browser that opens nothing still fails the page in time.
     let deadlineTimer: NodeJS.Timeout | undefined;
+    const deadlineFromNow = () =>
+      new Promise<'timeout'>((resolve) => {
+        clearTimeout(deadlineTimer);
+        deadlineTimer = setTimeout(() => resolve('timeout'), job.timeoutMs);
+      });
     const deadline = new AbortController();
     const onAbort = () => deadline.abort(job.signal.reason);
     job.signal.addEventListener('abort', onAbort, { once: true });
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (deadline.signal.aborted) resolve('aborted');
+      deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
+    const opening = this.#open(browser, job, requests, () => {
+      pageCrashed = true;
+    });
+    // A browser that cannot open a page at all is hung (stopped, deadlocked), and every page sent to it would
+    // hang as well: it is killed, so the pages on it fail at once and the next page launches a fresh one.
+    const watchdog = setTimeout(() => {
+      if (browser.isConnected()) this.#kill(launched);
+    }, this.#options.unresponsiveAfterMs ?? UNRESPONSIVE_AFTER_MS);
+    watchdog.unref();
+    const disarm = () => clearTimeout(watchdog);
+    void opening.then(disarm, disarm);
     try {
-      context = await browser.newContext({
-        userAgent: job.userAgent,
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        viewport: { width: SCREENSHOT_MAX.width, height: 1000 },
-        javaScriptEnabled: true,
-      });
-      await context.addInitScript(REMOVE_WEBRTC);
-      await context.routeWebSocket(/.*/, (socket) =>
-        socket.close({ code: 1008, reason: 'blocked by trawl' }),
-      );
-      const page = await context.newPage();
-      page.on('crash', () => {
-        pageCrashed = true;
-      });
-      let documentServed = false;
-      await context.route('**/*', async (route: Route) => {
-        const request = route.request();
-        const isMainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
-        try {
-          if (isMainNavigation && !documentServed) {
-            documentServed = true;
-            await route.fulfill({
-              status: job.document.status,
-              headers: browserHeaders(job.document.headers),
-              body: job.document.body,
-            });
-            return;
-          }
-          if (!isMainNavigation && job.block.has(request.resourceType())) {
-            requests.blocked++;
-            await route.abort('blockedbyclient');
-            return;
-          }
-          const answer = await job.answer({
-            url: request.url(),
-            method: request.method(),
-            headers: request.headers(),
-            body: request.postDataBuffer(),
-            kind: request.resourceType(),
-            navigation: isMainNavigation,
-          });
-          if ('refused' in answer) {
-            requests.refused++;
-            await route.abort('blockedbyclient');
-            return;
-          }
-          requests.served++;
-          await route.fulfill({
-            status: answer.status,
-            headers: browserHeaders(answer.headers),
-            body: answer.body,
-          });
-        } catch {
-          // the page or its context went away while the answer was on its way
-          await route.abort('failed').catch(() => {});
-        }
-      });
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        deadlineTimer = setTimeout(() => resolve('timeout'), job.timeoutMs);
-      });
-      const aborted = new Promise<'aborted'>((resolve) => {
-        if (deadline.signal.aborted) resolve('aborted');
-        deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-      });
-      const settled = await Promise.race([this.#load(page, job), timedOut, aborted]);
+      const opened = await Promise.race([opening, deadlineFromNow(), aborted]);
+      if (opened === 'aborted' || opened === 'timeout') {
+        // the page may still open later: its context is closed then
+        void opening.then((late) => withinMs(late.context.close(), AFTER_DEADLINE_MS * 2)).catch(() => {});
+        if (opened === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
+        const failure = lost() ?? 'timeout';
+        return ended(
+          {
+            html: null,
+            finalUrl: job.url,
+            renderMs: elapsed(),
+            problem: failureText(
+              failure,
+              `render failed: Chromium did not open the page within ${job.timeoutMs} ms`,
+            ),
+            screenshot: null,
+          },
+          failure,
+        );
+      }
+      context = opened.context;
+      const { page } = opened;
+      const settled = await Promise.race([this.#load(page, job), deadlineFromNow(), aborted]);
       if (settled === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
       let failure: RenderFailure | null =
         settled === 'timeout' ? 'timeout' : settled === 'loaded' ? null : (lost() ?? 'error');
@@ -497,6 +505,80 @@ export class ChromiumRenderer implements PageRenderer {
     }
   }
 
+  /**
+   * A context and page for the job, every request of the page routed to the crawl (the main document served
+   * from its fetch). `onCrash`: the page's renderer process died.
+   */
+  async #open(
+    browser: Browser,
+    job: RenderJob,
+    requests: RenderOutput['requests'],
+    onCrash: () => void,
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      userAgent: job.userAgent,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      viewport: { width: SCREENSHOT_MAX.width, height: 1000 },
+      javaScriptEnabled: true,
+    });
+    try {
+      await context.addInitScript(REMOVE_WEBRTC);
+      await context.routeWebSocket(/.*/, (socket) =>
+        socket.close({ code: 1008, reason: 'blocked by trawl' }),
+      );
+      const page = await context.newPage();
+      page.on('crash', onCrash);
+      let documentServed = false;
+      await context.route('**/*', async (route: Route) => {
+        const request = route.request();
+        const isMainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
+        try {
+          if (isMainNavigation && !documentServed) {
+            documentServed = true;
+            await route.fulfill({
+              status: job.document.status,
+              headers: browserHeaders(job.document.headers),
+              body: job.document.body,
+            });
+            return;
+          }
+          if (!isMainNavigation && job.block.has(request.resourceType())) {
+            requests.blocked++;
+            await route.abort('blockedbyclient');
+            return;
+          }
+          const answer = await job.answer({
+            url: request.url(),
+            method: request.method(),
+            headers: request.headers(),
+            body: request.postDataBuffer(),
+            kind: request.resourceType(),
+            navigation: isMainNavigation,
+          });
+          if ('refused' in answer) {
+            requests.refused++;
+            await route.abort('blockedbyclient');
+            return;
+          }
+          requests.served++;
+          await route.fulfill({
+            status: answer.status,
+            headers: browserHeaders(answer.headers),
+            body: answer.body,
+          });
+        } catch {
+          // the page or its context went away while the answer was on its way
+          await route.abort('failed').catch(() => {});
+        }
+      });
+      return { context, page };
+    } catch (error) {
+      await withinMs(context.close(), AFTER_DEADLINE_MS * 2).catch(() => {});
+      throw error;
+    }
+  }
+
   /** Navigates to the document and waits as asked; never rejects (a failure is the render's problem). */
   async #load(page: Page, job: RenderJob): Promise<'loaded' | { problem: string }> {
     const timeout = job.timeoutMs + AFTER_DEADLINE_MS;
@@ -524,10 +606,11 @@ export class ChromiumRenderer implements PageRenderer {
 /** The browser process's id, from Chromium itself (playwright's launch does not expose its child process). */
 async function browserPid(browser: Browser): Promise<number | null> {
   try {
-    const session = await browser.newBrowserCDPSession();
-    const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as {
-      processInfo: Array<{ type: string; id: number }>;
-    };
+    const session = await withinMs(browser.newBrowserCDPSession(), AFTER_DEADLINE_MS * 4);
+    const { processInfo } = (await withinMs(
+      session.send('SystemInfo.getProcessInfo'),
+      AFTER_DEADLINE_MS * 4,
+    )) as { processInfo: Array<{ type: string; id: number }> };
     await session.detach().catch(() => {});
     return processInfo.find((process) => process.type === 'browser')?.id ?? null;
   } catch {

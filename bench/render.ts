@@ -8,12 +8,12 @@
 // --levels 1,2,4 (render concurrencies).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { processTreeMemory } from '../src/crawler/render/process-memory.js';
 import { WorkersRepository } from '../src/db/workers-repo.js';
 import { openRuntime } from '../src/runtime.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../test/support/testweb/index.js';
@@ -22,44 +22,7 @@ import { numberArg } from './args.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-/**
- * Memory in MiB of `pid` and every process descended from it (Chromium's children of children included):
- * RSS summed (pages shared between Chromium's processes counted in each) and PSS summed (each shared page
- * divided among its sharers: what the tree costs the machine).
- */
-function treeMemoryMiB(pid: number): { rss: number; pss: number } {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-      rss.set(Number(entry), Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0));
-      const siblings = children.get(ppid) ?? [];
-      siblings.push(Number(entry));
-      children.set(ppid, siblings);
-    } catch {
-      // the process ended while it was read
-    }
-  }
-  let rssKiB = 0;
-  let pssKiB = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    rssKiB += rss.get(next) ?? 0;
-    try {
-      const rollup = readFileSync(`/proc/${next}/smaps_rollup`, 'utf8');
-      pssKiB += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
-    } catch {
-      // gone, or not ours to read
-    }
-    stack.push(...(children.get(next) ?? []));
-  }
-  return { rss: rssKiB / 1024, pss: pssKiB / 1024 };
-}
+const MiB = 1024 * 1024;
 
 function startWorker(schema: string, renderConcurrency: number): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
@@ -162,9 +125,10 @@ export async function run(args: string[]): Promise<void> {
       const pssSamples: number[] = [];
       let status = 'queued';
       for (;;) {
-        const memory = treeMemoryMiB(pid);
-        samples.push(memory.rss);
-        pssSamples.push(memory.pss);
+        // the worker and every process descended from it (Chromium's children of children included)
+        const memory = await processTreeMemory(pid);
+        samples.push((memory?.rssBytes ?? 0) / MiB);
+        pssSamples.push((memory?.pssBytes ?? 0) / MiB);
         const row = await monitor.query<{ status: string }>(
           `SELECT status FROM "${schema}".crawls WHERE id = $1`,
           [id],

@@ -28,6 +28,12 @@ export interface Config {
   renderConcurrency: number;
   /** The worker's Chromium is restarted after this many pages. */
   renderRecyclePages: number;
+  /**
+   * Bytes the worker's Chromium may hold, PSS summed over its processes (0: no limit). Over it, a page waits
+   * for others to end, or the browser is replaced. Chromium alone took 175–210 MiB here, and a page's renderer
+   * tens to hundreds more, so 1 GiB leaves RENDER_CONCURRENCY 2 its room and stops a browser that keeps growing.
+   */
+  renderMemoryBudgetBytes: number;
   userAgent: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataDir: string;
@@ -196,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     chromiumPath: env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium',
     renderConcurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1, 64),
     renderRecyclePages: integer(env, 'RENDER_RECYCLE_PAGES', 200, 1, 1_000_000),
+    renderMemoryBudgetBytes: integer(env, 'RENDER_MEMORY_BUDGET_BYTES', 1024 * 1024 * 1024, 0, 2 ** 40),
     userAgent,
     logLevel,
     dataDir: env.DATA_DIR?.trim() || './data',

@@ -25,7 +25,7 @@ import {
   postgresEventBus,
   redisEventBus,
 } from './jobs/crawl-events.js';
-import { Metrics, metricsEventSink } from './jobs/metrics.js';
+import { Metrics, metricsEventSink, metricsRenderObserver } from './jobs/metrics.js';
 import { startOrphanSweeper } from './jobs/orphan-sweeper.js';
 import { corpusProcessor } from './jobs/processors/corpus.js';
 import { crawlProcessor } from './jobs/processors/crawl.js';
@@ -284,7 +284,9 @@ export async function openRuntime(
             executablePath: config.chromiumPath,
             concurrency: config.renderConcurrency,
             recyclePages: config.renderRecyclePages,
+            memoryBudgetBytes: config.renderMemoryBudgetBytes,
             log: log.child({ component: 'renderer' }),
+            observer: metricsRenderObserver(metrics, () => renderer?.memoryBytes() ?? Promise.resolve(null)),
           })
         : null;
       if (!canRender)

@@ -1,11 +1,13 @@
 // Prometheus metrics of one process (prom-client): HTTP requests, the crawl engine's fetches (through a
-// CrawlEventSink, so the domain never imports prom-client), webhook deliveries, and gauges read at scrape
-// time (frontier size, queue depth). One registry per runtime, so tests can build several in one process.
+// CrawlEventSink, so the domain never imports prom-client), the renderer's pages and browsers (through its
+// RenderObserver), webhook deliveries, and gauges read at scrape time (frontier size, queue depth, Chromium's
+// memory). One registry per runtime, so tests can build several in one process.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
+import type { RenderObserver } from '../crawler/render/chromium.js';
 import { sql } from '../db/sql.js';
 import type { JobBackend } from './queues.js';
 
@@ -29,6 +31,13 @@ export class Metrics {
   readonly crawlsEnded: Counter<'status'>;
   readonly activeWorkers: Gauge<'queue'>;
   readonly webhookDeliveries: Counter<'outcome'>;
+  readonly renderedPages: Counter;
+  readonly renderFailures: Counter<'reason'>;
+  readonly renderDuration: Histogram;
+  readonly browserLaunches: Counter<'cause'>;
+  readonly renderMemoryWaits: Counter;
+  /** Chromium's memory now (renderObserver's source); null: this process renders nothing. */
+  #rendererMemory: (() => Promise<number | null>) | null = null;
 
   constructor(options: MetricsOptions) {
     const registers = [this.registry];
@@ -87,6 +96,43 @@ export class Metrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.renderedPages = new Counter({
+      name: 'trawl_rendered_pages_total',
+      help: 'Pages rendered in Chromium whose DOM was read (one that did not settle in time is read as it stood)',
+      registers,
+    });
+    this.renderFailures = new Counter({
+      name: 'trawl_render_failures_total',
+      help: 'Renders that fell short, by reason (timeout, page-crashed, browser-exited, unreadable, error)',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.renderDuration = new Histogram({
+      name: 'trawl_render_duration_seconds',
+      help: 'Time from when the browser took a page until its DOM was read (or the render gave up)',
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60],
+      registers,
+    });
+    this.browserLaunches = new Counter({
+      name: 'trawl_browser_launches_total',
+      help: 'Chromium launches, by cause (first, recycled after RENDER_RECYCLE_PAGES, crashed, unresponsive, memory)',
+      labelNames: ['cause'],
+      registers,
+    });
+    this.renderMemoryWaits = new Counter({
+      name: 'trawl_render_memory_waits_total',
+      help: 'Pages held back because Chromium was over RENDER_MEMORY_BUDGET_BYTES',
+      registers,
+    });
+    const metrics = this;
+    new Gauge({
+      name: 'trawl_renderer_memory_bytes',
+      help: "Chromium's memory, PSS summed over its processes (read at scrape time; 0 with no browser running)",
+      registers,
+      async collect() {
+        this.set((await metrics.#rendererMemory?.()) ?? 0);
+      },
+    });
     const { pool, jobs, queues } = options;
     new Gauge({
       name: 'trawl_frontier_size',
@@ -113,6 +159,11 @@ export class Metrics {
     });
   }
 
+  /** Where trawl_renderer_memory_bytes is read from (metricsRenderObserver). */
+  watchRendererMemory(memory: () => Promise<number | null>): void {
+    this.#rendererMemory = memory;
+  }
+
   /** The text exposition and its content type. */
   async exposition(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
@@ -125,6 +176,30 @@ function robotsOutcome(status: number | null): string {
   if (status >= 400 && status < 500) return '4xx';
   if (status >= 500 && status < 600) return '5xx';
   return 'other';
+}
+
+/**
+ * The renderer's launches and renders as metric updates; `memory` reads Chromium's memory for the gauge at
+ * scrape time.
+ */
+export function metricsRenderObserver(
+  metrics: Metrics,
+  memory: () => Promise<number | null>,
+): RenderObserver {
+  metrics.watchRendererMemory(memory);
+  return {
+    launched(cause) {
+      metrics.browserLaunches.inc({ cause });
+    },
+    waitedForMemory() {
+      metrics.renderMemoryWaits.inc();
+    },
+    rendered({ renderMs, domRead, failure }) {
+      metrics.renderDuration.observe(renderMs / 1000);
+      if (domRead) metrics.renderedPages.inc();
+      if (failure !== null) metrics.renderFailures.inc({ reason: failure });
+    },
+  };
 }
 
 /** The engine's events as metric updates. */

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { WorkersRepository } from '../../src/db/workers-repo.js';
-import { build, waitForCrawl } from '../helper.js';
-import { skipWithoutChromium } from '../support/browser.js';
+import { build, eventually, waitForCrawl } from '../helper.js';
+import { chromiumProcesses, skipWithoutChromium } from '../support/browser.js';
 import { startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 interface PageItem {
@@ -246,4 +246,35 @@ test('a Chromium that will not start fails the crawl at its start with the reaso
   const status = await waitForCrawl(app, (created.json() as { id: string }).id, 60_000);
   assert.equal(status.status, 'failed');
   assert.match(String(status.error), /^render: Chromium at \/bin\/false did not start/);
+});
+
+test('Chromium killed in the middle of a crawl: the page in flight is recorded with the fault, and the crawl goes on rendering', {
+  skip,
+}, async (t) => {
+  const { app } = await build(t, { env: ENV });
+  web.resetLog();
+  const crawling = crawl(app, [`${web.hosts[0]}/scripted/stall.html`], { mode: 'always', timeoutMs: 30_000 });
+  // the browser asked for the stalled script: the page is in flight in it
+  await eventually(() => web.log.some((entry) => entry.url.endsWith('/scripted/stall.js')), {
+    message: 'the rendered page to ask for its script',
+    timeoutMs: 60_000,
+  });
+  const browsers = await chromiumProcesses(process.pid, 'browser');
+  assert.equal(browsers.length, 1, `browsers: ${browsers.join(', ')}`);
+  process.kill(browsers[0]!, 'SIGKILL');
+  const result = await crawling;
+
+  const stalled = result.byPath('/scripted/stall.html')!;
+  assert.equal(stalled.type, 'HTML');
+  assert.equal(stalled.rendered, false);
+  assert.equal(stalled.renderReason, 'render-failed');
+  assert.match(stalled.error ?? '', /Chromium exited mid-render/);
+  assert.match(stalled.renderNote ?? '', /Chromium exited mid-render/);
+  // its fetched HTML was parsed instead, and the page it links was rendered by a new browser
+  const app0 = result.byPath('/scripted/app.html')!;
+  assert.equal(app0.rendered, true, JSON.stringify(app0));
+  assert.equal(app0.error, null);
+  const relaunched = await chromiumProcesses(process.pid, 'browser');
+  assert.equal(relaunched.length, 1);
+  assert.notEqual(relaunched[0], browsers[0]);
 });

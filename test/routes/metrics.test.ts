@@ -1,11 +1,13 @@
 // /metrics parsed with a real Prometheus text-format parser; its crawl counters move after a crawl of the
-// test web, and a worker process's METRICS_PORT server answers the same format.
+// test web (and its render metrics after a rendered crawl), and a worker process's METRICS_PORT server answers
+// the same format.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { startMetricsServer } from '../../src/jobs/metrics.js';
 import { build, eventually, waitForCrawl } from '../helper.js';
+import { skipWithoutChromium } from '../support/browser.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 interface Family {
@@ -118,4 +120,47 @@ test('METRICS_REQUIRE_KEY=true puts /metrics behind an API key', async (t) => {
   });
   assert.equal(ok.statusCode, 200);
   assert.ok(parsePrometheusTextFormat(ok.body).length > 0);
+});
+
+test("a rendered crawl moves the render metrics: pages, failures by reason, render time, Chromium's launches and memory", {
+  skip: skipWithoutChromium(),
+  timeout: 120_000,
+}, async (t) => {
+  const web = await startTestWeb({ seed: 3, hosts: 2, pagesPerHost: 3, features: { scripted: true } });
+  t.after(() => web.close());
+  // a budget no browser fits: the second page finds the first one's browser over it, and gets a fresh one
+  const { app } = await build(t, {
+    env: { ALLOW_PRIVATE_NETWORKS: '127.0.0.2/32', RENDER_CONCURRENCY: '1', RENDER_MEMORY_BUDGET_BYTES: '1' },
+  });
+  const before = parsePrometheusTextFormat((await app.inject({ method: 'GET', url: '/metrics' })).body);
+  assert.equal(total(family(before, 'trawl_rendered_pages_total')), 0);
+  assert.equal(total(family(before, 'trawl_renderer_memory_bytes')), 0, 'no browser yet');
+
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: {
+      seeds: [`${web.hosts[0]}/scripted/app.html`, `${web.hosts[0]}/scripted/hang.html`],
+      maxDepth: 0,
+      politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
+      render: { mode: 'always', timeoutMs: 5000 },
+    },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  assert.equal((await waitForCrawl(app, created.json().id, 90_000)).status, 'completed');
+
+  const after = parsePrometheusTextFormat((await app.inject({ method: 'GET', url: '/metrics' })).body);
+  // app.html rendered and read; hang.html never settled, and its hung page could not be read
+  assert.equal(total(family(after, 'trawl_rendered_pages_total')), 1);
+  const failures = family(after, 'trawl_render_failures_total');
+  assert.equal(total(failures, { reason: 'timeout' }), 1, JSON.stringify(failures.metrics));
+  assert.equal(total(failures), 1);
+  assert.equal(family(after, 'trawl_render_duration_seconds').type, 'HISTOGRAM');
+  assert.equal(total(family(after, 'trawl_render_duration_seconds')), 2);
+  const launches = family(after, 'trawl_browser_launches_total');
+  assert.equal(total(launches, { cause: 'first' }), 1, JSON.stringify(launches.metrics));
+  assert.equal(total(launches, { cause: 'memory' }), 1, JSON.stringify(launches.metrics));
+  assert.equal(family(after, 'trawl_render_memory_waits_total').type, 'COUNTER');
+  // the second browser is still up: Chromium's processes hold tens of MiB at the least
+  assert.ok(total(family(after, 'trawl_renderer_memory_bytes')) > 20 * 1024 * 1024);
 });

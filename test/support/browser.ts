@@ -2,8 +2,10 @@
 // flags this machine needs (no sandbox as root, no background networking on a closed network). A missing
 // Chromium skips the test with the reason, except under CI=true, where it fails (.ci/run installs it).
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { CHROMIUM_BASE_ARGS } from '../../src/crawler/render/chromium.js';
+import { processTree } from '../../src/crawler/render/process-memory.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -19,4 +21,20 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: [...CHROMIUM_BASE_ARGS],
   });
+}
+
+/**
+ * Chromium's processes under `rootPid` (this test process: the browsers its worker launched), of the type given:
+ * `browser` for the browser processes themselves, else Chromium's --type (renderer, gpu-process, …). A child
+ * Chromium forks rewrites its command line with spaces between its arguments.
+ */
+export async function chromiumProcesses(rootPid: number, type: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const pid of processTree(rootPid)) {
+    const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split(/[\0 ]/);
+    if (!/chrom/.test(args[0] ?? '')) continue;
+    const typeArg = args.find((arg) => arg.startsWith('--type='));
+    if (type === 'browser' ? typeArg === undefined : typeArg === `--type=${type}`) found.push(pid);
+  }
+  return found;
 }

@@ -3,12 +3,15 @@
 // are blocked, WebSockets closed and WebRTC removed (they bypass interception), and Chromium is started with a
 // black-hole proxy as a second wall, so even a request that slipped past interception goes nowhere.
 // The browser is launched lazily, on the first page a crawl asks to render; a bounded pool of pages runs at
-// once (concurrency), and the browser is restarted every recyclePages pages and after a crash.
+// once (concurrency), and the browser is restarted every recyclePages pages and after a crash. The pool's
+// memory (its browsers' process trees) is held to a budget of its own: see memory-budget.ts.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { memoryVerdict } from './memory-budget.js';
 import type { PageRenderer, RenderJob, RenderOutput } from './port.js';
 import { RendererUnavailableError } from './port.js';
+import { processTreeMemory } from './process-memory.js';
 
 export interface ChromiumRendererOptions {
   executablePath: string;
@@ -17,6 +20,45 @@ export interface ChromiumRendererOptions {
   /** The browser is restarted after this many pages (RENDER_RECYCLE_PAGES): leaks and bloat do not last. */
   recyclePages: number;
   log?: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+  /** Told of every launch and every render that ended (the worker's metrics). */
+  observer?: RenderObserver;
+  /**
+   * Bytes the pool's browsers may hold, their process trees' PSS summed (RENDER_MEMORY_BUDGET_BYTES); over it,
+   * a new page waits for others to end, or the browser is replaced (memory-budget.ts). 0 or absent: none.
+   */
+  memoryBudgetBytes?: number;
+  /** A browser that takes this long to open a page is killed as hung (30 s; tests shorten it). */
+  unresponsiveAfterMs?: number;
+  /** How the pool's memory is read: the browsers' pids → bytes, null when unreadable (tests fake it). */
+  sampleMemory?: (browserPids: number[]) => Promise<number | null>;
+}
+
+/** The pool's memory: PSS of each browser's process tree (Chromium's renderer, GPU and utility processes). */
+export async function browsersMemoryBytes(browserPids: number[]): Promise<number | null> {
+  const trees = await Promise.all(browserPids.map((pid) => processTreeMemory(pid)));
+  const read = trees.filter((tree) => tree !== null);
+  return read.length === 0 ? null : read.reduce((sum, tree) => sum + tree.pssBytes, 0);
+}
+
+/**
+ * Why a render fell short: it did not settle by its deadline (its DOM may still have been read), the page's
+ * renderer process crashed, the browser exited under it, its DOM could not be read (a hung main thread), or
+ * anything else the browser answered with.
+ */
+export type RenderFailure = 'timeout' | 'page-crashed' | 'browser-exited' | 'unreadable' | 'error';
+
+/**
+ * Why a browser was launched: the first page, or what ended the one before it (its page count, its exit, its
+ * being killed as hung, its memory).
+ */
+export type LaunchCause = 'first' | 'recycled' | 'crashed' | 'unresponsive' | 'memory';
+
+export interface RenderObserver {
+  launched(cause: LaunchCause): void;
+  /** A page held back because the pool was over its memory budget (once per page). */
+  waitedForMemory(): void;
+  /** A render ended (not one its crawl abandoned): how long it took, whether its DOM was read, what fell short. */
+  rendered(event: { renderMs: number; domRead: boolean; failure: RenderFailure | null }): void;
 }
 
 /** The widest and tallest screenshot kept (render.screenshot). */
@@ -65,9 +107,13 @@ const HOP_HEADERS = new Set([
 ]);
 /** How long a hung page's DOM is waited for once its deadline passed, and its context's close. */
 const AFTER_DEADLINE_MS = 1500;
+/** A browser that has not opened a page in this long is hung, and killed (a loaded one takes well under it). */
+const UNRESPONSIVE_AFTER_MS = 30_000;
 
 interface LaunchedBrowser {
   browser: Browser;
+  /** The browser process's id (Chromium's own answer), null when it would not say. */
+  pid: number | null;
   pagesStarted: number;
   active: number;
   retiring: boolean;
@@ -82,6 +128,12 @@ export class ChromiumRenderer implements PageRenderer {
   #running = 0;
   readonly #queue: Array<() => void> = [];
   #closed = false;
+  /** What the next launch replaces: nothing yet, or why the last current browser was retired. */
+  #nextLaunch: LaunchCause = 'first';
+  /** Pages waiting for the pool's memory to come down: woken whenever a page ends or a browser goes. */
+  readonly #memoryWaiters = new Set<() => void>();
+  /** Fresh browsers already over the budget on their own (said once each). */
+  readonly #overOnTheirOwn = new WeakSet<LaunchedBrowser>();
 
   constructor(options: ChromiumRendererOptions) {
     this.#options = options;
@@ -96,23 +148,44 @@ export class ChromiumRenderer implements PageRenderer {
     await this.#browser();
   }
 
-  /** Pages rendering now, and browsers alive (the bench and metrics read them). */
-  get stats(): { rendering: number; waiting: number; browsers: number } {
-    return { rendering: this.#running, waiting: this.#queue.length, browsers: this.#all.size };
+  /** The process ids of the browsers alive (each the root of its renderer, GPU and utility processes). */
+  get browserPids(): number[] {
+    return [...this.#all].flatMap((launched) => (launched.pid === null ? [] : [launched.pid]));
+  }
+
+  /**
+   * Pages holding a turn (rendering, or waiting for memory), pages waiting for a turn, pages of those waiting
+   * for the pool's memory to come down, and browsers alive (the bench and metrics read them).
+   */
+  get stats(): { rendering: number; waiting: number; waitingForMemory: number; browsers: number } {
+    return {
+      rendering: this.#running,
+      waiting: this.#queue.length,
+      waitingForMemory: this.#memoryWaiters.size,
+      browsers: this.#all.size,
+    };
+  }
+
+  /** The pool's memory now (PSS of its browsers' process trees); null with no browser, or unreadable. */
+  memoryBytes(): Promise<number | null> {
+    const pids = this.browserPids;
+    if (pids.length === 0) return Promise.resolve(null);
+    return (this.#options.sampleMemory ?? browsersMemoryBytes)(pids);
   }
 
   async render(job: RenderJob): Promise<RenderOutput> {
     await this.#acquire(job.signal);
     try {
-      const launched = await this.#browser();
+      const launched = await this.#admit(job.signal);
       launched.active++;
       launched.pagesStarted++;
-      if (launched.pagesStarted >= this.#options.recyclePages) this.#retire(launched);
+      if (launched.pagesStarted >= this.#options.recyclePages) this.#retire(launched, 'recycled');
       try {
-        return await this.#renderOn(launched.browser, job);
+        return await this.#renderOn(launched, job);
       } finally {
         launched.active--;
         if (launched.retiring && launched.active === 0) void this.#closeBrowser(launched);
+        this.#wakeMemoryWaiters();
       }
     } finally {
       this.#release();
@@ -153,6 +226,68 @@ export class ChromiumRenderer implements PageRenderer {
     this.#queue.shift()?.();
   }
 
+  /** The browser a page with a turn renders on, once the pool's memory lets it (memory-budget.ts). */
+  async #admit(signal: AbortSignal): Promise<LaunchedBrowser> {
+    const budgetBytes = this.#options.memoryBudgetBytes ?? 0;
+    let waited = false;
+    for (;;) {
+      const launched = await this.#browser();
+      if (budgetBytes <= 0) return launched;
+      const usedBytes = await this.memoryBytes();
+      if (signal.aborted) throw signal.reason;
+      // nothing awaited from here until the page is counted or its wait is registered: no wake-up is missed
+      if (launched.retiring) continue;
+      let pagesRendering = 0;
+      for (const browser of this.#all) pagesRendering += browser.active;
+      const verdict = memoryVerdict({
+        usedBytes,
+        budgetBytes,
+        pagesRendering,
+        pagesOnBrowser: launched.pagesStarted,
+      });
+      if (verdict === 'render') {
+        if (usedBytes !== null && usedBytes > budgetBytes && !this.#overOnTheirOwn.has(launched)) {
+          this.#overOnTheirOwn.add(launched);
+          this.#options.log?.warn(
+            { usedBytes, budgetBytes },
+            'a fresh Chromium is over RENDER_MEMORY_BUDGET_BYTES on its own: one page per browser',
+          );
+        }
+        return launched;
+      }
+      if (verdict === 'recycle') {
+        this.#options.log?.info({ usedBytes, budgetBytes }, 'Chromium over its memory budget: replaced');
+        this.#retire(launched, 'memory');
+        await this.#closeBrowser(launched);
+        continue;
+      }
+      if (!waited) this.#options.observer?.waitedForMemory();
+      waited = true;
+      await this.#memoryWait(signal);
+    }
+  }
+
+  #memoryWait(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        this.#memoryWaiters.delete(wake);
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        this.#memoryWaiters.delete(wake);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#memoryWaiters.add(wake);
+    });
+  }
+
+  #wakeMemoryWaiters(): void {
+    for (const wake of [...this.#memoryWaiters]) wake();
+  }
+
   #browser(): Promise<LaunchedBrowser> {
     if (this.#closed) return Promise.reject(new RendererUnavailableError('the renderer is closed'));
     this.#current ??= this.#launch().catch((error: unknown) => {
@@ -179,30 +314,63 @@ export class ChromiumRenderer implements PageRenderer {
         { cause: error },
       );
     }
-    const launched: LaunchedBrowser = { browser, pagesStarted: 0, active: 0, retiring: false };
+    const launched: LaunchedBrowser = {
+      browser,
+      pid: await browserPid(browser),
+      pagesStarted: 0,
+      active: 0,
+      retiring: false,
+    };
     this.#all.add(launched);
     this.#currentLaunched = launched;
     // a crash: the next page launches a new browser; pages on this one fail with the browser's error
     browser.on('disconnected', () => {
       this.#all.delete(launched);
       if (!launched.retiring)
-        this.#options.log?.warn({}, 'Chromium disconnected; the next page starts a new one');
-      this.#retire(launched);
+        this.#options.log?.warn(
+          { pid: launched.pid, rendering: launched.active },
+          'Chromium exited; the next page starts a new one',
+        );
+      this.#retire(launched, 'crashed');
+      this.#wakeMemoryWaiters();
     });
     if (this.#closed) {
       await this.#closeBrowser(launched);
       throw new RendererUnavailableError('the renderer is closed');
     }
+    this.#options.observer?.launched(this.#nextLaunch);
     return launched;
   }
 
-  #retire(launched: LaunchedBrowser): void {
+  #retire(launched: LaunchedBrowser, cause: LaunchCause): void {
     if (launched.retiring) return;
     launched.retiring = true;
     // only the browser new pages would get is replaced: the next page launches a fresh one
     if (this.#currentLaunched === launched) {
       this.#current = null;
       this.#currentLaunched = null;
+      this.#nextLaunch = cause;
+    }
+  }
+
+  /** Kills a hung browser (its process group: the renderers go with it); its pages fail as it exits. */
+  #kill(launched: LaunchedBrowser): void {
+    this.#options.log?.warn(
+      { pid: launched.pid, rendering: launched.active },
+      'Chromium opens no page: killed, the next page starts a new one',
+    );
+    this.#retire(launched, 'unresponsive');
+    if (launched.pid === null) {
+      void launched.browser.close().catch(() => {});
+      return;
+    }
+    for (const target of [-launched.pid, launched.pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+        return;
+      } catch {
+        // not a process group of its own: the browser alone
+      }
     }
   }
 
@@ -210,30 +378,157 @@ export class ChromiumRenderer implements PageRenderer {
     launched.retiring = true;
     this.#all.delete(launched);
     await launched.browser.close().catch(() => {});
+    // its processes are gone: pages waiting for memory look again
+    this.#wakeMemoryWaiters();
   }
 
-  async #renderOn(browser: Browser, job: RenderJob): Promise<RenderOutput> {
+  async #renderOn(launched: LaunchedBrowser, job: RenderJob): Promise<RenderOutput> {
+    const { browser } = launched;
     const started = performance.now();
     const requests = { served: 0, refused: 0, blocked: 0 };
     const elapsed = () => Math.round(performance.now() - started);
     let context: BrowserContext | null = null;
+    let pageCrashed = false;
+    // what took the page away, when something did: the browser's exit, or its renderer's crash
+    const lost = (): RenderFailure | null =>
+      !browser.isConnected() ? 'browser-exited' : pageCrashed ? 'page-crashed' : null;
+    const ended = (output: Omit<RenderOutput, 'requests'>, failure: RenderFailure | null): RenderOutput => {
+      this.#options.observer?.rendered({ renderMs: output.renderMs, domRead: output.html !== null, failure });
+      return { ...output, requests };
+    };
+    // Opening the page has a deadline of its own, and loading it another: a loaded machine's slow open does
+    // not eat into the page's time, and a browser that opens nothing still fails the page in time.
     let deadlineTimer: NodeJS.Timeout | undefined;
+    const deadlineFromNow = () =>
+      new Promise<'timeout'>((resolve) => {
+        clearTimeout(deadlineTimer);
+        deadlineTimer = setTimeout(() => resolve('timeout'), job.timeoutMs);
+      });
     const deadline = new AbortController();
     const onAbort = () => deadline.abort(job.signal.reason);
     job.signal.addEventListener('abort', onAbort, { once: true });
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (deadline.signal.aborted) resolve('aborted');
+      deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
+    const opening = this.#open(browser, job, requests, () => {
+      pageCrashed = true;
+    });
+    // A browser that cannot open a page at all is hung (stopped, deadlocked), and every page sent to it would
+    // hang as well: it is killed, so the pages on it fail at once and the next page launches a fresh one.
+    const watchdog = setTimeout(() => {
+      if (browser.isConnected()) this.#kill(launched);
+    }, this.#options.unresponsiveAfterMs ?? UNRESPONSIVE_AFTER_MS);
+    watchdog.unref();
+    const disarm = () => clearTimeout(watchdog);
+    void opening.then(disarm, disarm);
     try {
-      context = await browser.newContext({
-        userAgent: job.userAgent,
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        viewport: { width: SCREENSHOT_MAX.width, height: 1000 },
-        javaScriptEnabled: true,
-      });
+      const opened = await Promise.race([opening, deadlineFromNow(), aborted]);
+      if (opened === 'aborted' || opened === 'timeout') {
+        // the page may still open later: its context is closed then
+        void opening.then((late) => withinMs(late.context.close(), AFTER_DEADLINE_MS * 2)).catch(() => {});
+        if (opened === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
+        const failure = lost() ?? 'timeout';
+        return ended(
+          {
+            html: null,
+            finalUrl: job.url,
+            renderMs: elapsed(),
+            problem: failureText(
+              failure,
+              `render failed: Chromium did not open the page within ${job.timeoutMs} ms`,
+            ),
+            screenshot: null,
+          },
+          failure,
+        );
+      }
+      context = opened.context;
+      const { page } = opened;
+      const settled = await Promise.race([this.#load(page, job), deadlineFromNow(), aborted]);
+      if (settled === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
+      let failure: RenderFailure | null =
+        settled === 'timeout' ? 'timeout' : settled === 'loaded' ? null : (lost() ?? 'error');
+      let problem =
+        settled === 'timeout'
+          ? `render did not settle within ${job.timeoutMs} ms (waitUntil ${waitName(job.waitUntil)})`
+          : settled === 'loaded'
+            ? null
+            : failureText(failure, settled.problem);
+      // a page that hung its main thread cannot even be serialized: bounded, then given up
+      const html = await withinMs(page.content(), AFTER_DEADLINE_MS).catch(() => null);
+      const renderMs = elapsed();
+      if (html === null) {
+        // the page was taken away while it settled (or was read): that, not the wait, is what went wrong
+        const gone = lost();
+        if (gone !== null && failure !== gone) {
+          failure = gone;
+          problem = failureText(gone, null);
+        }
+        failure ??= 'unreadable';
+        problem = `${problem ?? 'render failed'}; the DOM could not be read`;
+      }
+      const finalUrl = page.url();
+      const screenshot =
+        job.screenshot && html !== null
+          ? await withinMs(takeScreenshot(page), AFTER_DEADLINE_MS).catch(() => null)
+          : null;
+      return ended(
+        {
+          html,
+          finalUrl: finalUrl.startsWith('http') ? finalUrl : job.url,
+          renderMs,
+          problem,
+          screenshot,
+        },
+        failure,
+      );
+    } catch (error) {
+      if (job.signal.aborted) throw error;
+      const failure = lost() ?? 'error';
+      const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      return ended(
+        {
+          html: null,
+          finalUrl: job.url,
+          renderMs: elapsed(),
+          problem: failureText(failure, `render failed: ${detail}`),
+          screenshot: null,
+        },
+        failure,
+      );
+    } finally {
+      clearTimeout(deadlineTimer);
+      job.signal.removeEventListener('abort', onAbort);
+      // closing the context kills its pages, a hung one included
+      if (context) await withinMs(context.close(), AFTER_DEADLINE_MS * 2).catch(() => {});
+    }
+  }
+
+  /**
+   * A context and page for the job, every request of the page routed to the crawl (the main document served
+   * from its fetch). `onCrash`: the page's renderer process died.
+   */
+  async #open(
+    browser: Browser,
+    job: RenderJob,
+    requests: RenderOutput['requests'],
+    onCrash: () => void,
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      userAgent: job.userAgent,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      viewport: { width: SCREENSHOT_MAX.width, height: 1000 },
+      javaScriptEnabled: true,
+    });
+    try {
       await context.addInitScript(REMOVE_WEBRTC);
       await context.routeWebSocket(/.*/, (socket) =>
         socket.close({ code: 1008, reason: 'blocked by trawl' }),
       );
       const page = await context.newPage();
+      page.on('crash', onCrash);
       let documentServed = false;
       await context.route('**/*', async (route: Route) => {
         const request = route.request();
@@ -277,52 +572,10 @@ export class ChromiumRenderer implements PageRenderer {
           await route.abort('failed').catch(() => {});
         }
       });
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        deadlineTimer = setTimeout(() => resolve('timeout'), job.timeoutMs);
-      });
-      const aborted = new Promise<'aborted'>((resolve) => {
-        if (deadline.signal.aborted) resolve('aborted');
-        deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-      });
-      const settled = await Promise.race([this.#load(page, job), timedOut, aborted]);
-      if (settled === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
-      const problem =
-        settled === 'timeout'
-          ? `render did not settle within ${job.timeoutMs} ms (waitUntil ${waitName(job.waitUntil)})`
-          : settled === 'loaded'
-            ? null
-            : settled.problem;
-      // a page that hung its main thread cannot even be serialized: bounded, then given up
-      const html = await withinMs(page.content(), AFTER_DEADLINE_MS).catch(() => null);
-      const renderMs = elapsed();
-      const finalUrl = page.url();
-      const screenshot =
-        job.screenshot && html !== null
-          ? await withinMs(takeScreenshot(page), AFTER_DEADLINE_MS).catch(() => null)
-          : null;
-      return {
-        html,
-        finalUrl: finalUrl.startsWith('http') ? finalUrl : job.url,
-        renderMs,
-        problem: html === null ? `${problem ?? 'render failed'}; the DOM could not be read` : problem,
-        screenshot,
-        requests,
-      };
+      return { context, page };
     } catch (error) {
-      if (job.signal.aborted) throw error;
-      return {
-        html: null,
-        finalUrl: job.url,
-        renderMs: elapsed(),
-        problem: `render failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-        screenshot: null,
-        requests,
-      };
-    } finally {
-      clearTimeout(deadlineTimer);
-      job.signal.removeEventListener('abort', onAbort);
-      // closing the context kills its pages, a hung one included
-      if (context) await withinMs(context.close(), AFTER_DEADLINE_MS * 2).catch(() => {});
+      await withinMs(context.close(), AFTER_DEADLINE_MS * 2).catch(() => {});
+      throw error;
     }
   }
 
@@ -350,11 +603,33 @@ export class ChromiumRenderer implements PageRenderer {
   }
 }
 
+/** The browser process's id, from Chromium itself (playwright's launch does not expose its child process). */
+async function browserPid(browser: Browser): Promise<number | null> {
+  try {
+    const session = await withinMs(browser.newBrowserCDPSession(), AFTER_DEADLINE_MS * 4);
+    const { processInfo } = (await withinMs(
+      session.send('SystemInfo.getProcessInfo'),
+      AFTER_DEADLINE_MS * 4,
+    )) as { processInfo: Array<{ type: string; id: number }> };
+    await session.detach().catch(() => {});
+    return processInfo.find((process) => process.type === 'browser')?.id ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function browserHeaders(headers: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers))
     if (!HOP_HEADERS.has(name.toLowerCase())) kept[name] = value;
   return kept;
+}
+
+/** A failure in words: what took the page away, or the browser's own message. */
+function failureText(failure: RenderFailure | null, message: string | null): string {
+  if (failure === 'browser-exited') return 'render failed: Chromium exited mid-render';
+  if (failure === 'page-crashed') return "render failed: the page's renderer process crashed";
+  return message ?? 'render failed';
 }
 
 function waitName(wait: RenderJob['waitUntil']): string {

@@ -181,9 +181,19 @@ function answer(
         Buffer.from(`<!DOCTYPE html><html><body>${resource.status}</body></html>\n`),
       );
       return;
-    case 'file':
-      send(req, res, entry, 200, { 'Content-Type': resource.contentType }, resource.body);
+    case 'file': {
+      const headers = { 'Content-Type': resource.contentType };
+      if (resource.delayMs === undefined || resource.delayMs <= 0) {
+        send(req, res, entry, 200, headers, resource.body);
+        return;
+      }
+      const timer = setTimeout(() => {
+        state.timers.delete(timer);
+        if (!res.destroyed) send(req, res, entry, 200, headers, resource.body);
+      }, resource.delayMs);
+      state.timers.add(timer);
       return;
+    }
     case 'binary': {
       const chunk = binaryChunk(site, resource, `${host.index}${target}`);
       entry.status = 200;

@@ -69,6 +69,8 @@ export interface FileResource {
   auxiliary: boolean;
   /** What a correct crawl records it as, when not BINARY: text/plain is HTML, a copy of a document DUPLICATE. */
   expectedType?: 'HTML' | 'DUPLICATE';
+  /** Answered this long after it is asked for (a script that keeps a rendered page loading). */
+  delayMs?: number;
 }
 
 export type Resource = PageResource | RedirectResource | StatusResource | BinaryResource | FileResource;

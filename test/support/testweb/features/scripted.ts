@@ -9,7 +9,11 @@
 //   /scripted/probe.html     a script fetching host 1's /scripted/secret.json (another address): a link to
 //                            /scripted/leaked.html appears only when that request was answered
 //   /scripted/static.html    an ordinary article with a script or two (render: auto leaves it alone)
-// Every page here links nothing in its fetched HTML, but static.html, whose one link is /scripted/built-1.html.
+//   /scripted/stall.html     loads /scripted/stall.js, which the server answers only after a minute: a render
+//                            in flight for as long as a test needs (to kill Chromium under it); its fetched
+//                            HTML links /scripted/app.html
+// Every page here links nothing in its fetched HTML, but static.html, whose one link is /scripted/built-1.html,
+// and stall.html.
 
 import type { BuildContext, FeatureModule, HostSite, Site } from '../site.js';
 
@@ -136,6 +140,20 @@ fetch('${other.origin}/scripted/secret.json')
       'An ordinary article',
       `<h1>An ordinary article</h1><p>${'Tides rise and fall twice a day along the harbour wall, and the fishing boats wait for the water. '.repeat(6)}</p><a href="/scripted/built-1.html">first built link</a><script>window.analytics = true;</script>`,
     );
+    page(
+      site,
+      host,
+      '/scripted/stall.html',
+      'A page still loading',
+      '<p>Still loading.</p><a href="/scripted/app.html">the app</a><script src="/scripted/stall.js"></script>',
+    );
+    site.add(host, '/scripted/stall.js', {
+      kind: 'file',
+      contentType: 'text/javascript',
+      body: Buffer.from("document.body.insertAdjacentHTML('beforeend', '<p>loaded at last</p>');"),
+      auxiliary: true,
+      delayMs: 60_000,
+    });
     for (const leaf of ['built-1', 'built-2', 'from-xhr', 'leaked']) {
       site.leaf(host, `/scripted/${leaf}.html`, `Reached: ${leaf}`);
     }

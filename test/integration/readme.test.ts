@@ -43,12 +43,12 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** How many README commands this test runs; a new example (or a lost one) changes it on purpose. */
-const RUN_COUNT = 68;
+const RUN_COUNT = 70;
 
 /** Commands not run, by how they start, each with why. Each must still be in the README. */
 const SKIPPED: Record<string, string> = {
   'METRICS_PORT=9464 npm run worker &':
-    'deployment: starts a worker process of its own (test/routes/metrics.test.ts covers a worker's METRICS_PORT)',
+    'deployment: starts a worker process of its own (test/routes/metrics.test.ts covers METRICS_PORT of a worker)',
   'curl -s localhost:9464/metrics': 'asks the worker process the line before starts',
   'npm run keys -- revoke trawl_AbCd1234': 'an example prefix, not a key this run made',
 };

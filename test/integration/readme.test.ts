@@ -237,7 +237,7 @@ interface Delivery {
 test('every curl and trawl command of the README works against a live server', {
   timeout: 480_000,
 }, async (t) => {
-  const web = await startTestWeb({ seed: 5, hosts: 2, pagesPerHost: 6, features: BENCHMARK_FEATURES });
+  const web = await startTestWeb({ seed: 5, hosts: 2, pagesPerHost: 3, features: BENCHMARK_FEATURES });
   t.after(() => web.close());
   // where the webhook example delivers: a receiver that keeps what it is sent
   const deliveries: Delivery[] = [];

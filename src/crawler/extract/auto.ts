@@ -38,6 +38,12 @@ const MIN_PARAGRAPH_CHARS = 25;
 const SCORED_ANCESTORS = 5;
 /** Text between the headline and a candidate at which its score halves (about a long article's length). */
 const PROXIMITY_HALF_CHARS = 4000;
+/** Text at which a content-meaning class name counts in full (a short paragraph or two); less, it counts less. */
+const NAMED_WEIGHT_FULL_CHARS = 250;
+/** An ancestor scoring this share of the best candidate, with twice its text, is the whole article. */
+const STEP_UP_SCORE = 0.75;
+/** ... as long as this share of its text at most is link text. */
+const STEP_UP_LINK_DENSITY = 0.2;
 /** Text between a heading and the kept blocks within which the heading is the article's headline. */
 const NEAR_HEADLINE_CHARS = 300;
 
@@ -525,7 +531,13 @@ class AutoPage {
     const raw = new Map<number, number>();
     const add = (i: number, amount: number) => {
       let current = raw.get(i);
-      if (current === undefined) current = i === 0 ? 0 : tagScore(this.name(i)) + this.classWeight[i]!;
+      if (current === undefined) {
+        // A name that means content ("module-content") lifts a block by what it holds: a sidebar box of one
+        // sentence must not outscore the article on its name alone.
+        const weight = this.classWeight[i]!;
+        const named = weight > 0 ? weight * Math.min(1, r.chars[i]! / NAMED_WEIGHT_FULL_CHARS) : weight;
+        current = i === 0 ? 0 : tagScore(this.name(i)) + named;
+      }
       raw.set(i, current + amount);
     };
     for (let i = 1; i < this.size; i++) {
@@ -587,11 +599,26 @@ class AutoPage {
     }
     let last = scores.get(top) ?? 0;
     const floor = last / 3;
-    for (let up = this.parent[top]!; up > 0; up = this.parent[up]!) {
+    const best = last;
+    const bestChars = r.chars[top]!;
+    for (let below = top, up = this.parent[top]!; up > 0; below = up, up = this.parent[up]!) {
       const score = scores.get(up);
-      if (score === undefined) continue;
+      // A wrapper around the same text is the same block: its lower score (paragraph scores fade with depth)
+      // does not end the climb.
+      if (score === undefined || r.chars[up] === r.chars[below]) continue;
       if (score < floor) break;
       if (score > last) {
+        top = up;
+        break;
+      }
+      // An article written in parts (steps, sections each with its own wrapper): an ancestor that scores almost
+      // as well while holding at least twice the text, little of it links, is the article and the best part
+      // only one of its sections.
+      if (
+        score >= STEP_UP_SCORE * best &&
+        r.chars[up]! >= 2 * bestChars &&
+        this.linkDensity(r, up) < STEP_UP_LINK_DENSITY
+      ) {
         top = up;
         break;
       }
@@ -705,6 +732,16 @@ class AutoPage {
       for (let i = block; i < this.end[block]!; i++) {
         const node = this.nodes[i]!;
         if (r.dead[i] === 1) {
+          // A heading named as the comments' ("<h2 id=comments>0 Comments</h2>") is out already, but still
+          // says where the thread starts: the replies after it may carry no name of their own.
+          if (
+            !node.isText &&
+            HEADINGS.has(this.name(i)) &&
+            (this.boilerplate[i]! & 16) !== 0 &&
+            before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total)
+          ) {
+            return i;
+          }
           i = this.end[i]! - 1;
           continue;
         }

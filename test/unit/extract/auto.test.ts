@@ -194,3 +194,38 @@ test('a page that is not an article keeps a sensible output', () => {
   assert.doesNotMatch(result.text, /Home|Privacy/);
   for (const html of ['', '<body></body>', `<body>${NAV}</body>`]) assert.equal(auto(html).text, '');
 });
+
+test('a name that means content lifts a block by the text it holds, not on its own', () => {
+  // The one-sentence box is named "module-content" (+25 on the name alone would give it 5 + 25 + 3 = 33 against
+  // the article's 5 + 3 × 4 = 17); scaled by its 47 characters of 250 the name adds about 5, and the article wins.
+  const page = `<body><section><div><div>${proseBlock('harbours', 3)}</div></div></section>
+    <section><div><div class="module-content"><p>Our gallery of crafts, updated weekly, for you.</p></div></div></section></body>`;
+  const { text } = auto(page);
+  assert.match(text, /^Paragraph 0 about harbours/);
+  assert.doesNotMatch(text, /gallery/);
+});
+
+test('an article written in steps is kept whole, not only its longest step', () => {
+  // Each step sits four levels under the column, so the column gets little of the steps' paragraph scores; the
+  // longest step (4 paragraphs) outscores it, but the column scores over 0.75 of that step with 3.5× its text.
+  const steps = [4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    .map(
+      (n, i) =>
+        `<div class="step"><div><div><div class="content">${proseBlock(`step${i}`, n)}</div></div></div></div>`,
+    )
+    .join('');
+  const { text } = auto(
+    `<body><div class="col-main">${steps}</div><div>${proseBlock('other', 1)}</div></body>`,
+  );
+  assert.match(text, /^Paragraph 0 about step0[\s\S]*about step10 written by a person\.$/);
+  assert.doesNotMatch(text, /other/);
+});
+
+test('a comment heading that is out by its name still ends the kept text', () => {
+  // "<h2 id=comments>" is dropped as boilerplate; the replies after it carry no name and would otherwise stay.
+  const page = `<body><div>${proseBlock('bridges', 3)}<h2 id="comments">2 Replies</h2>
+    <p>I liked it a lot, and I will read it again tomorrow, thank you.</p><p>No comments from me.</p></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /bridges written by a person\.$/);
+  assert.doesNotMatch(text, /Replies|liked it|from me/);
+});

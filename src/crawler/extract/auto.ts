@@ -90,6 +90,8 @@ const COMMENT_HEADING_TAGS: ReadonlySet<string> = new Set([
 const NEGATIVE_NAMES =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|taboola|recommend|newsletter/i;
 const POSITIVE_NAMES = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+/** The article's own header ("entry-header"): its "header" is not the site's banner. */
+const ARTICLE_HEADER_NAMES = /(?:entry|post|article|story)[-_]?(?:header|head|title)/i;
 const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
 const CAPTION_NAMES = /caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
@@ -345,6 +347,17 @@ class AutoPage {
     return x;
   }
 
+  /** Whether an ancestor of `i` is a semantic container or has a boilerplate name (an article's own header aside). */
+  private insideBoilerplate(i: number): boolean {
+    for (let up = this.parent[i]!; up > 0; up = this.parent[up]!) {
+      const bits = this.boilerplate[up]!;
+      if ((bits & (1 | 16)) !== 0) return true;
+      if ((bits & 4) !== 0 && !ARTICLE_HEADER_NAMES.test(classAndId(this.nodes[up]!.element as Element)))
+        return true;
+    }
+    return false;
+  }
+
   private inside(i: number, tag: string): boolean {
     for (let up = this.parent[i]!; up > 0; up = this.parent[up]!) if (this.name(up) === tag) return true;
     return false;
@@ -448,14 +461,16 @@ class AutoPage {
   findHeadline(): void {
     const titleWords = this.titleWords;
     let best = -1;
-    let bestScore = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
     let h1Count = 0;
     let onlyH1 = -1;
+    const parts = titleParts(this.hints.title).map(normalizeText);
+    let sitePart: string | undefined;
     for (let i = 1; i < this.size; i++) {
       const node = this.nodes[i]!;
       if (node.isText || node.chars === 0) continue;
       const name = this.name(i);
-      if (name !== 'h1' && name !== 'h2') continue;
+      if (!ARTICLE_HEADINGS.has(name)) continue;
       if (name === 'h1') {
         h1Count++;
         onlyH1 = i;
@@ -468,7 +483,15 @@ class AutoPage {
       // is all title words too, but covers less of the title than the article's own headline.
       const precision = common / words.size;
       const coverage = common / titleWords.size;
-      const score = (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : 0);
+      let score = (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : 0);
+      // A heading inside a banner, menu or sidebar is the site's name or another post's title: any heading
+      // outside them that matches the title comes first (blogs put the post's own title in an <h3>). One that
+      // is a whole part of the title there names the site's part.
+      if (this.insideBoilerplate(i)) {
+        score -= 1;
+        const text = this.unitText(i);
+        if (parts.length > 1 && parts.includes(text)) sitePart = text;
+      }
       if (precision >= 0.6 && score > bestScore) {
         best = i;
         bestScore = score;
@@ -477,10 +500,12 @@ class AutoPage {
     if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
     // "Site – Post title": a heading that is exactly the site's part of the title is the site's name.
     if (best >= 0) {
-      const parts = titleParts(this.hints.title).map(normalizeText);
       const text = this.unitText(best);
+      // (Only when the headline itself is outside them: a page whose every heading is boxed tells nothing.)
       this.headlineIsSiteName =
-        parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
+        sitePart !== undefined && !this.insideBoilerplate(best)
+          ? text === sitePart
+          : parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
     }
     this.headline = best;
     // What holds the headline is not a comment or share box, whatever its name says.

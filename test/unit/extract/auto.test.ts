@@ -229,3 +229,15 @@ test('a comment heading that is out by its name still ends the kept text', () =>
   assert.match(text, /bridges written by a person\.$/);
   assert.doesNotMatch(text, /Replies|liked it|from me/);
 });
+
+test("a heading inside the site's banner is not the headline when one beside the text matches the title", () => {
+  // The banner's <h1> covers more of the <title> than the post's <h3>, but it sits in the banner: the post's own
+  // heading is the headline, and the text is chosen near it, not near the banner.
+  const page = `<html><head><title>Morning wrap - The Blog of Legal News</title></head><body>
+    <div id="banner"><h1><a href="/">The Blog of Legal News</a></h1></div>
+    <div class="entry"><div class="entry-header"><h3>Morning wrap</h3></div>${proseBlock('courts', 3)}</div></body></html>`;
+  const result = auto(page);
+  assert.equal(result.title, 'Morning wrap');
+  assert.match(result.text, /^Paragraph 0 about courts/);
+  assert.doesNotMatch(result.text, /Morning wrap|Legal News/);
+});

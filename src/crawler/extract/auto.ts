@@ -927,7 +927,10 @@ export function extractAuto(
     const lenient = run(1 | 8 | 16, normalizeText(titleOf()));
     const grows = strict.top >= lenient.top && strict.top < page.end[lenient.top]!;
     chosen = lenient;
-    if (lenient.kept <= strict.kept || (!grows && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
+    // A first reading left with a box of a few lines where the second finds a whole article (a page that wraps
+    // everything in a "header" div) lost the article too: ten times the text is not a matter of taste.
+    const dwarfs = lenient.kept >= 10 * strict.kept && lenient.kept >= 2 * MIN_ARTICLE_CHARS;
+    if (lenient.kept <= strict.kept || (!grows && !dwarfs && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
       page.mark(strict.reading, strict.blocks, normalizeText(titleOf()));
       chosen = strict;
     }

@@ -241,3 +241,13 @@ test("a heading inside the site's banner is not the headline when one beside the
   assert.match(result.text, /^Paragraph 0 about courts/);
   assert.doesNotMatch(result.text, /Morning wrap|Legal News/);
 });
+
+test('the second reading wins when it finds ten times the text of a first reading left with one box', () => {
+  // The whole article sits in a div named "header" (out in the first reading); what the first reading keeps is
+  // a 140-character teaser box elsewhere, not a short article: the second reading's 1,500 characters win.
+  const page = `<body><div id="header">${proseBlock('lenses', 8)}</div>
+    <div class="teaser"><p>Introduction to camera filters, and what a translucent filter does for a picture that you take in bright light.</p><p>Read on, there is more.</p></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /^Paragraph 0 about lenses[\s\S]*Paragraph 7 about lenses/);
+  assert.doesNotMatch(text, /filters/);
+});

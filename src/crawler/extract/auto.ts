@@ -95,10 +95,17 @@ const ARTICLE_HEADER_NAMES = /(?:entry|post|article|story)[-_]?(?:header|head|ti
 const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
 const CAPTION_NAMES = /caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
-const AUTHOR_BOX_NAMES = /author-?bio|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
+const AUTHOR_BOX_NAMES =
+  /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
 /** Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …"). */
 const POST_METADATA =
   /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|written by|share this(?: article| post| story)?)\b\s*:?/i;
+/**
+ * A copyright line closing a post or a page: "… All rights reserved." anywhere in a short block, or a line that
+ * opens with "©" (short, since a photo credit "© Agency" can open a block that goes on with the article).
+ */
+const ALL_RIGHTS_RESERVED = /\ball rights reserved\b/i;
+const COPYRIGHT_OPENING = /^(?:©|\(c\) ?\d{4}|copyright\b)/i;
 const METADATA_TAGS: ReadonlySet<string> = new Set([
   'p',
   'div',
@@ -711,6 +718,10 @@ class AutoPage {
       if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
       if (AUTHOR_BOX_NAMES.test(names)) return true;
       if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
+      if (chars < 400 && METADATA_TAGS.has(name)) {
+        const line = this.unitText(i);
+        if (ALL_RIGHTS_RESERVED.test(line) || (chars < 200 && COPYRIGHT_OPENING.test(line))) return true;
+      }
       const { rel, itemprop } = element.attribs;
       if (
         chars < 100 &&

@@ -251,3 +251,16 @@ test('the second reading wins when it finds ten times the text of a first readin
   assert.match(text, /^Paragraph 0 about lenses[\s\S]*Paragraph 7 about lenses/);
   assert.doesNotMatch(text, /filters/);
 });
+
+test('a copyright line and a "postauthor" box closing a post are not main text', () => {
+  const page = `<body><div class="post">${proseBlock('kites', 3)}
+    <div class="postauthor"><h4>Written by Ann</h4><p>Ann is the founder of the site, and she loves to fly kites, read and run.</p></div>
+    <p>© Kite Weekly. This article is licensed for use on this site only.</p>
+    <div><span>Nothing here endorses any event, or any view or advice in it.</span> <span>All rights reserved.</span></div></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /^Paragraph 0 about kites[\s\S]*kites written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /founder[\s\S]*Kite Weekly[\s\S]*rights reserved/);
+  // A photo credit that opens a long block going on with the article does not take the block with it.
+  const credit = `<body><div class="post"><div>© Agency Photo ${prose('kites', 0).replace(/<\/?p>/g, '')}</div>${proseBlock('winds', 3)}</div></body>`;
+  assert.match(auto(credit).text, /^© Agency Photo Paragraph 0 about kites/);
+});

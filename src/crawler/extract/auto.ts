@@ -106,6 +106,9 @@ const POST_METADATA =
  */
 const ALL_RIGHTS_RESERVED = /\ball rights reserved\b/i;
 const COPYRIGHT_OPENING = /^(?:©|\(c\) ?\d{4}|copyright\b)/i;
+/** The link that ends a teaser: "Read more", "Continue reading →", "More »", "Full story". */
+const READ_MORE =
+  /^\W*(?:read (?:the )?(?:more|rest|full (?:story|article|post))|continue reading|more|full (?:story|article))\b.{0,15}$/i;
 const METADATA_TAGS: ReadonlySet<string> = new Set([
   'p',
   'div',
@@ -370,19 +373,41 @@ class AutoPage {
     return false;
   }
 
-  /** Repeated sibling cards (a link and a short text each, several in a row) are teaser lists, not the article. */
+  /** Elements holding a "Read more" link (marked on every ancestor of the link's text). */
+  private readMoreHolders(): Uint8Array {
+    const holds = new Uint8Array(this.size);
+    for (let i = 0; i < this.size; i++) {
+      const node = this.nodes[i]!;
+      if (!node.isText || !node.inLink || node.chars > 40 || !READ_MORE.test(node.text)) continue;
+      for (let up = this.parent[i]!; up >= 0 && holds[up] === 0; up = this.parent[up]!) holds[up] = 1;
+    }
+    return holds;
+  }
+
+  /**
+   * Repeated sibling cards (a link and a short text each, several in a row) are teaser lists, not the article; so
+   * are several same-shaped siblings that each end in a "Read more" link (a headline and a blurb of another page).
+   */
   private findTeaserLists(): void {
+    const readMore = this.readMoreHolders();
     for (let i = 0; i < this.size; i++) {
       const node = this.nodes[i]!;
       if (node.isText || node.children.length < 3) continue;
       let withText = 0;
       let cards = 0;
       let cardChars = 0;
+      let teasers = 0;
       const shapes = new Map<string, number>();
+      const teaserShapes = new Map<string, number>();
       for (const child of node.children) {
         if (child.isText || child.chars === 0) continue;
         withText++;
         const element = child.element as Element;
+        if (readMore[child.index] === 1 && child.chars <= 600) {
+          teasers++;
+          const shape = `${element.name}.${element.attribs.class ?? ''}`;
+          teaserShapes.set(shape, (teaserShapes.get(shape) ?? 0) + 1);
+        }
         if (element.name === 'p' || child.linkChars === 0) continue;
         // A card opens with its linked title; a bullet of prose with a link inside it is not a card.
         if (
@@ -406,6 +431,8 @@ class AutoPage {
         cardChars >= 0.6 * node.chars &&
         cardChars / cards >= 40
       ) {
+        this.boilerplate[i] = this.boilerplate[i]! | 8;
+      } else if (teasers >= 3 && Math.max(0, ...teaserShapes.values()) >= 3 && teasers >= 0.6 * withText) {
         this.boilerplate[i] = this.boilerplate[i]! | 8;
       }
     }

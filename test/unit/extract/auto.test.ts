@@ -264,3 +264,16 @@ test('a copyright line and a "postauthor" box closing a post are not main text',
   const credit = `<body><div class="post"><div>© Agency Photo ${prose('kites', 0).replace(/<\/?p>/g, '')}</div>${proseBlock('winds', 3)}</div></body>`;
   assert.match(auto(credit).text, /^© Agency Photo Paragraph 0 about kites/);
 });
+
+test('same-shaped items that each end in a "Read more" link are a teaser list', () => {
+  // Each item opens with an unlinked headline, so it is no card by its first link; its "Read more..." says what
+  // it is. The list scores a fifth of the article's score and would be kept as more of the same article.
+  const items = Array.from(
+    { length: 4 },
+    (_, i) =>
+      `<div class="item"><h3>Launch event number ${i} in the city</h3><p class="text">The first consoles go on sale in the city, with a midnight event for everyone, and games. <a href="/news/${i}">Read more...</a></p></div>`,
+  ).join('');
+  const page = `<body><div><div id="a">${proseBlock('consoles', 4)}</div><div id="b">${items}</div></div></body>`;
+  assert.doesNotMatch(auto(page).text, /Launch event|Read more/);
+  assert.match(auto(page, 'teaser-cards').text, /Launch event number 3/);
+});

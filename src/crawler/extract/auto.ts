@@ -109,6 +109,9 @@ const COPYRIGHT_OPENING = /^(?:©|\(c\) ?\d{4}|copyright\b)/i;
 /** The link that ends a teaser: "Read more", "Continue reading →", "More »", "Full story". */
 const READ_MORE =
   /^\W*(?:read (?:the )?(?:more|rest|full (?:story|article|post))|continue reading|more|full (?:story|article))\b.{0,15}$/i;
+/** The label of a list of other pages ("More world stories:", "Related:", "See also:"), not an announcement. */
+const MORE_STORIES =
+  /^\W*(?:more|related|see also|also (?:on|in|from|read)|read (?:more|also|next)|recommended|popular|latest|top|trending|elsewhere|other)\b/i;
 const METADATA_TAGS: ReadonlySet<string> = new Set([
   'p',
   'div',
@@ -429,7 +432,8 @@ class AutoPage {
         sameShape >= 3 &&
         cards >= 0.6 * withText &&
         cardChars >= 0.6 * node.chars &&
-        cardChars / cards >= 40
+        cardChars / cards >= 40 &&
+        !this.announced(undefined, i)
       ) {
         this.boilerplate[i] = this.boilerplate[i]! | 8;
       } else if (teasers >= 3 && Math.max(0, ...teaserShapes.values()) >= 3 && teasers >= 0.6 * withText) {
@@ -768,10 +772,28 @@ class AutoPage {
     const isList = LIST_TAGS.has(name);
     if (this.signals.has('link-density')) {
       const density = this.linkDensity(r, i);
-      if ((!isList && weight < 25 && density > 0.2) || density > 0.5) return true;
+      // A list the text announces ("The seven pieces in this issue are:") is the article's, links or not.
+      if ((!isList && weight < 25 && density > 0.2) || (density > 0.5 && !(isList && this.announced(r, i)))) {
+        return true;
+      }
     }
     if (this.signals.has('punctuation') && !isList && r.listItems[i]! - 100 > r.paragraphs[i]!) return true;
     return chars < MIN_PARAGRAPH_CHARS && !this.hasImage(i);
+  }
+
+  /** Whether the text just before `i` (its previous sibling with text, in reading `r` if given) ends in a colon. */
+  private announced(r: Reading | undefined, i: number): boolean {
+    const siblings = this.nodes[i]!.parent?.children ?? [];
+    let previous: DensityNode | undefined;
+    for (const sibling of siblings) {
+      if (sibling.index === i) break;
+      const alive =
+        r === undefined ? sibling.chars > 0 : r.chars[sibling.index]! > 0 && r.dead[sibling.index] === 0;
+      if (alive) previous = sibling;
+    }
+    if (previous === undefined) return false;
+    const text = (previous.isText ? previous.text : collapsedText(previous.element as Element)).trim();
+    return text.endsWith(':') && !MORE_STORIES.test(text);
   }
 
   private hasImage(i: number): boolean {

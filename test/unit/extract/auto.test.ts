@@ -277,3 +277,16 @@ test('same-shaped items that each end in a "Read more" link are a teaser list', 
   assert.doesNotMatch(auto(page).text, /Launch event|Read more/);
   assert.match(auto(page, 'teaser-cards').text, /Launch event number 3/);
 });
+
+test('a list of links that the text announces with a colon stays; the same list unannounced goes', () => {
+  const list = `<ul>${Array.from({ length: 4 }, (_, i) => `<li><a href="/p/${i}">“A paper on publics, number ${i}” by two authors</a></li>`).join('')}</ul>`;
+  const page = (intro: string) =>
+    `<body><div class="post">${proseBlock('journals', 3)}<p>${intro}</p>${list}${proseBlock('issues', 2)}</div></body>`;
+  assert.match(
+    auto(page('The seven pieces in this issue are:')).text,
+    /are:\n\n“A paper on publics, number 0”/,
+  );
+  assert.doesNotMatch(auto(page('We hope you enjoy the issue.')).text, /A paper on publics/);
+  // "More stories from us:" labels other pages, not the text's own list.
+  assert.doesNotMatch(auto(page('More stories from the journal:')).text, /A paper on publics/);
+});

@@ -90,8 +90,20 @@ const COMMENT_HEADING_TAGS: ReadonlySet<string> = new Set([
 const NEGATIVE_NAMES =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|taboola|recommend|newsletter/i;
 const POSITIVE_NAMES = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
-/** The article's own header ("entry-header"): its "header" is not the site's banner. */
-const ARTICLE_HEADER_NAMES = /(?:entry|post|article|story)[-_]?(?:header|head|title)/i;
+/** The site's own header, as opposed to a post's ("entry-header", "asset-header"): a whole class or id. */
+const SITE_HEADER_NAME = /^(?:(?:site|page|global|top|main)[-_]?)?header$|masthead|banner|branding/i;
+
+/**
+ * Whether class/id names put a heading in the site's chrome (menus, sidebars, the site's header) rather than in
+ * a post's own header: the names that make it boilerplate, a "…-header" of a post aside.
+ */
+function isBoxName(names: string): boolean {
+  const tokens = names
+    .split(/\s+/)
+    .filter((t) => t !== '' && (!/header/i.test(t) || SITE_HEADER_NAME.test(t)));
+  const rest = tokens.join(' ');
+  return STRONG_BOILERPLATE_NAMES.test(rest) || (UNLIKELY_NAMES.test(rest) && !MAYBE_NAMES.test(rest));
+}
 const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
 const CAPTION_NAMES = /caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
@@ -365,8 +377,7 @@ class AutoPage {
     for (let up = this.parent[i]!; up > 0; up = this.parent[up]!) {
       const bits = this.boilerplate[up]!;
       if ((bits & (1 | 16)) !== 0) return true;
-      if ((bits & 4) !== 0 && !ARTICLE_HEADER_NAMES.test(classAndId(this.nodes[up]!.element as Element)))
-        return true;
+      if ((bits & 4) !== 0 && isBoxName(classAndId(this.nodes[up]!.element as Element))) return true;
     }
     return false;
   }
@@ -869,15 +880,33 @@ class AutoPage {
         continue;
       }
       if (gapChars(first, i) > NEAR_HEADLINE_CHARS) break;
-      if (!this.nodes[i]!.isText && ARTICLE_HEADINGS.has(this.name(i)) && r.chars[i]! > 0) return i;
+      if (
+        !this.nodes[i]!.isText &&
+        ARTICLE_HEADINGS.has(this.name(i)) &&
+        r.chars[i]! > 0 &&
+        !this.isByline(i)
+      ) {
+        return i;
+      }
     }
     for (let i = first - 1; i > 0 && gapChars(i, first) <= NEAR_HEADLINE_CHARS; i--) {
       const node = this.nodes[i]!;
-      if (r.dead[i] === 0 && !node.isText && ARTICLE_HEADINGS.has(this.name(i)) && node.chars > 0) {
+      if (
+        r.dead[i] === 0 &&
+        !node.isText &&
+        ARTICLE_HEADINGS.has(this.name(i)) &&
+        node.chars > 0 &&
+        !this.isByline(i)
+      ) {
         if (this.end[i]! <= first) return i;
       }
     }
     return h;
+  }
+
+  /** A heading that gives the author ("<h3 class=byline>By …</h3>"): it stands near the text but names no article. */
+  private isByline(i: number): boolean {
+    return BYLINE_NAMES.test(classAndId(this.nodes[i]!.element as Element)) || /^by\s/.test(this.unitText(i));
   }
 
   /** Marks the kept blocks for rendering; returns the characters of text kept. */

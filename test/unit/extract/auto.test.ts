@@ -290,3 +290,18 @@ test('a list of links that the text announces with a colon stays; the same list 
   // "More stories from us:" labels other pages, not the text's own list.
   assert.doesNotMatch(auto(page('More stories from the journal:')).text, /A paper on publics/);
 });
+
+test("a post's own header is no box for its headline; a byline heading is no headline", () => {
+  // "asset-header" is boilerplate by its name ("header"), but it is the post's header, not the site's: its <h2>
+  // matches the title better than the sidebar's "Search Bike Hugger" and is the headline.
+  const post = `<html><head><title>Yard sign fenders - Bike Hugger</title></head><body>
+    <div id="header"><h1><a href="/">Bike Hugger</a></h1></div>
+    <div class="entry"><div class="asset-header"><h2>Yard sign fenders</h2></div>${proseBlock('fenders', 3)}</div>
+    <div><h3>Search Bike Hugger</h3><form><input name="q"></form><h3>About</h3><p>We write about bikes.</p></div></body></html>`;
+  assert.equal(auto(post).title, 'Yard sign fenders');
+  // The headline sits 400 characters of share links above the text; the heading right above the text is a byline.
+  const share = Array.from({ length: 16 }, (_, i) => `<a href="/s/${i}">Share on network ${i}</a>`).join(' ');
+  const story = `<html><head><title>Nokia launches a phone - Journal</title></head><body><h1>Nokia launches a phone</h1>
+    <div>${share}</div><h3 class="byline">By Sven Writer</h3><div class="story">${proseBlock('phones', 3)}</div></body></html>`;
+  assert.equal(auto(story).title, 'Nokia launches a phone');
+});

@@ -124,6 +124,10 @@ const READ_MORE =
 /** The label of a list of other pages ("More world stories:", "Related:", "See also:"), not an announcement. */
 const MORE_STORIES =
   /^\W*(?:more|related|see also|also (?:on|in|from|read)|read (?:more|also|next)|recommended|popular|latest|top|trending|elsewhere|other)\b/i;
+/** What a sign-up box says: subscribe, sign up, newsletter, inbox. */
+const SIGN_UP = /\b(?:subscribe|sign[- ]?up|newsletter|inbox|e-?mail updates)\b/i;
+const FORM_TAGS: ReadonlySet<string> = new Set(['form', 'input']);
+const IMAGE_TAGS: ReadonlySet<string> = new Set(['img']);
 const METADATA_TAGS: ReadonlySet<string> = new Set([
   'p',
   'div',
@@ -778,6 +782,15 @@ class AutoPage {
     if (LINE_TAGS.has(name) && this.signals.has('link-density') && this.linkDensity(r, i) > 0.6) return true;
     if (!JUDGED_BLOCKS.has(name)) return false;
     if (weight < 0) return true;
+    // A sign-up box in the post ("Subscribe to our newsletter" beside an e-mail field) asks, it does not tell.
+    if (
+      this.signals.has('captions-bylines') &&
+      chars < 500 &&
+      SIGN_UP.test(this.unitText(i)) &&
+      this.holds(i, FORM_TAGS)
+    ) {
+      return true;
+    }
     // A block holding most of the kept text is the article's own wrapper: judge what is inside it instead.
     if (r.commas[i]! >= 10 || chars >= 0.5 * blockChars) return false;
     const isList = LIST_TAGS.has(name);
@@ -808,9 +821,14 @@ class AutoPage {
   }
 
   private hasImage(i: number): boolean {
+    return this.holds(i, IMAGE_TAGS);
+  }
+
+  /** Whether an element named in `tags` lies under `i`. */
+  private holds(i: number, tags: ReadonlySet<string>): boolean {
     for (let j = i + 1; j < this.end[i]!; j++) {
       const node = this.nodes[j]!;
-      if (!node.isText && this.name(j) === 'img') return true;
+      if (!node.isText && tags.has(this.name(j))) return true;
     }
     return false;
   }

@@ -305,3 +305,15 @@ test("a post's own header is no box for its headline; a byline heading is no hea
     <div>${share}</div><h3 class="byline">By Sven Writer</h3><div class="story">${proseBlock('phones', 3)}</div></body></html>`;
   assert.equal(auto(story).title, 'Nokia launches a phone');
 });
+
+test('a sign-up box inside the post (newsletter text beside a form) is not main text', () => {
+  const box = `<div class="box"><h3>Sign up to the newsletter and get a free book</h3><p>You will also receive tips every week.</p>
+    <form action="/subscribe"><input type="email" name="email"><input type="submit" value="Go"></form></div>`;
+  const page = `<body><div class="post">${proseBlock('blogs', 3)}${box}${proseBlock('money', 1)}</div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /blogs[\s\S]*money/);
+  assert.doesNotMatch(text, /newsletter|receive tips/);
+  assert.match(auto(page, 'captions-bylines').text, /newsletter/);
+  // The same words in a box without a form are the article's own (a post about newsletters).
+  assert.match(auto(page.replace(/<form[\s\S]*<\/form>/, '')).text, /newsletter/);
+});

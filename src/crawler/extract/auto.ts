@@ -4,10 +4,12 @@
 //   ancestors; a candidate's score is discounted by its link density, raised by schema.org articleBody (microdata
 //   marks the element, JSON-LD gives the text to find) and by closeness to the page's headline;
 // - before scoring, what is plainly not the article leaves the tree: semantic containers (nav, aside, footer, …,
-//   ARIA landmarks), class/id names that mean boilerplate, repeated teaser cards; if that leaves under
-//   MIN_ARTICLE_CHARS of text, the page is judged again without the name rules (Readability's fallback);
+//   ARIA landmarks), class/id names that mean boilerplate, repeated teaser cards or "Read more" items; if that
+//   leaves under MIN_ARTICLE_CHARS of text, the page is judged again without the name rules (Readability's
+//   fallback);
 // - the best candidate and its siblings that look like the same article are kept, then cleaned block by block:
-//   link-dense or list-like blocks, captions, bylines and the headline go (the headline is reported as the title).
+//   link-dense or list-like blocks, captions, bylines, copyright lines, sign-up boxes and the headline go (the
+//   headline is reported as the title).
 // Pages without paragraphs (home pages, listings) keep the cleaned body, so their output stays sensible.
 import type { ChildNode, Document, Element } from 'domhandler';
 import { tokenize } from '../text/tokenize.js';

@@ -7,7 +7,8 @@
 // Scores: token and word-4-gram shingle precision/recall averaged over pages, F1 of the means; speed: pages/s and
 // CPU ms per page (process.cpuUsage over the timed passes), with ratios against Readability. Each extractor runs
 // in its own child process, so its speed and memory are its own. `--ablation` adds `auto` with each of its signals
-// turned off in turn (scores only); `--pages` lists each extractor's worst pages; `--only a,b` picks extractors.
+// turned off in turn (scores only); `--pages` lists each extractor's 15 worst pages by shingle F1 (`--worst N`
+// lists N); `--only a,b` picks extractors.
 import { fork } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,7 +26,7 @@ import {
   tokenF1,
 } from '../src/crawler/extract/index.js';
 import { decodeBody } from '../src/crawler/fetch/charset.js';
-import { stringArg } from './args.js';
+import { numberArg, stringArg } from './args.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../shared/data/', import.meta.url));
 const READABILITY_DIR = `${DATA_DIR}readability-test-pages/`;
@@ -35,6 +36,8 @@ const DEFUDDLE = 'defuddle';
 const ABLATION = 'ablation';
 /** Timed passes over every page after one untimed (scoring) pass; pages/s and CPU come from their total. */
 const TIMED_PASSES = 2;
+/** Worst pages listed per extractor and set by `--pages` unless `--worst N` says how many. */
+const DEFAULT_WORST_PAGES = 15;
 
 type SetName = 'readability' | 'dragnet';
 
@@ -61,7 +64,8 @@ interface SetReport {
   shingle: TokenScore;
   pagesPerSecond: number;
   cpuMsPerPage: number;
-  worst: Array<{ name: string; f1: number }>;
+  /** The pages with the lowest shingle F1 (the held-out benchmark's measure), lowest first. */
+  worst: Array<{ name: string; token: number; shingle: number }>;
 }
 
 interface ChildReport {
@@ -146,7 +150,7 @@ async function score(extract: Extractor, pages: Page[], failures: Map<SetName, n
   return perPage;
 }
 
-async function measure(extractor: string, timed: boolean): Promise<ChildReport> {
+async function measure(extractor: string, timed: boolean, worstPages: number): Promise<ChildReport> {
   const pages = loadPages();
   const extract = extractorFor(extractor);
   const failures = new Map<SetName, number>();
@@ -182,9 +186,9 @@ async function measure(extractor: string, timed: boolean): Promise<ChildReport> 
       pagesPerSecond: (inSet.length * TIMED_PASSES) / seconds,
       cpuMsPerPage: cpuMs / (inSet.length * TIMED_PASSES),
       worst: scores
-        .map((s) => ({ name: s.page.name, f1: s.token.f1 }))
-        .sort((a, b) => a.f1 - b.f1)
-        .slice(0, 15),
+        .map((s) => ({ name: s.page.name, token: s.token.f1, shingle: s.shingle.f1 }))
+        .sort((a, b) => a.shingle - b.shingle || a.token - b.token)
+        .slice(0, worstPages),
     });
   }
   return { extractor, sets, peakRssMiB: process.resourceUsage().maxRSS / 1024 };
@@ -211,6 +215,7 @@ function table(header: string[], rows: string[][]): string {
 }
 
 const f3 = (value: number) => value.toFixed(3);
+const f2 = (value: number) => value.toFixed(2);
 
 export async function run(args: string[]): Promise<void> {
   if (!existsSync(READABILITY_DIR) || !existsSync(DRAGNET_DIR)) {
@@ -221,8 +226,9 @@ export async function run(args: string[]): Promise<void> {
   const only = stringArg(args, '--only', '');
   const extractors = only === '' ? everyExtractor : only.split(',');
   if (!extractors.includes(READABILITY)) extractors.push(READABILITY);
+  const worstPages = numberArg(args, '--worst', DEFAULT_WORST_PAGES);
   const reports: ChildReport[] = [];
-  for (const extractor of extractors) reports.push(...(await runChild([extractor])));
+  for (const extractor of extractors) reports.push(...(await runChild([extractor, String(worstPages)])));
   const peer = reports.find((r) => r.extractor === READABILITY)!;
   for (const set of ['readability', 'dragnet'] as const) {
     const peerSet = peer.sets.find((s) => s.set === set)!;
@@ -267,17 +273,17 @@ export async function run(args: string[]): Promise<void> {
       ),
     );
   }
-  if (args.includes('--pages')) {
+  if (args.includes('--pages') || args.includes('--worst')) {
     for (const r of reports) {
       for (const s of r.sets) {
-        const worst = s.worst.map((p) => `${p.name} ${p.f1.toFixed(2)}`).join(', ');
-        process.stdout.write(`\n${r.extractor} worst ${s.set} pages: ${worst}\n`);
+        const worst = s.worst.map((p) => `${p.name} ${f2(p.shingle)}/${f2(p.token)}`).join(', ');
+        process.stdout.write(`\n${r.extractor} worst ${s.set} pages (shingle/token F1): ${worst}\n`);
       }
     }
   }
   if (args.includes('--ablation')) {
     // The ablation child scores auto with every signal first, so each difference comes from one run of one code.
-    const [auto, ...variants] = await runChild([ABLATION]);
+    const [auto, ...variants] = await runChild([ABLATION, '0']);
     if (auto === undefined) throw new Error('the ablation child reported nothing');
     const rows = variants.map((v) => {
       const cells = [v.extractor.slice('auto-without-'.length)];
@@ -315,12 +321,14 @@ export async function run(args: string[]): Promise<void> {
 
 if (process.argv[2] === '--child' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const name = process.argv[3] ?? '';
+  const worstPages = Number(process.argv[4] ?? DEFAULT_WORST_PAGES);
   const reports: ChildReport[] = [];
   if (name === ABLATION) {
-    reports.push(await measure('auto', false));
-    for (const signal of AUTO_SIGNALS) reports.push(await measure(`auto-without-${signal}`, false));
+    reports.push(await measure('auto', false, worstPages));
+    for (const signal of AUTO_SIGNALS)
+      reports.push(await measure(`auto-without-${signal}`, false, worstPages));
   } else {
-    reports.push(await measure(name, true));
+    reports.push(await measure(name, true, worstPages));
   }
   process.send?.(reports, () => process.exit(0));
 }

@@ -4,10 +4,12 @@
 //   ancestors; a candidate's score is discounted by its link density, raised by schema.org articleBody (microdata
 //   marks the element, JSON-LD gives the text to find) and by closeness to the page's headline;
 // - before scoring, what is plainly not the article leaves the tree: semantic containers (nav, aside, footer, …,
-//   ARIA landmarks), class/id names that mean boilerplate, repeated teaser cards; if that leaves under
-//   MIN_ARTICLE_CHARS of text, the page is judged again without the name rules (Readability's fallback);
+//   ARIA landmarks), class/id names that mean boilerplate, repeated teaser cards or "Read more" items; if that
+//   leaves under MIN_ARTICLE_CHARS of text, the page is judged again without the name rules (Readability's
+//   fallback);
 // - the best candidate and its siblings that look like the same article are kept, then cleaned block by block:
-//   link-dense or list-like blocks, captions, bylines and the headline go (the headline is reported as the title).
+//   link-dense or list-like blocks, captions, bylines, copyright lines, sign-up boxes and the headline go (the
+//   headline is reported as the title).
 // Pages without paragraphs (home pages, listings) keep the cleaned body, so their output stays sensible.
 import type { ChildNode, Document, Element } from 'domhandler';
 import { tokenize } from '../text/tokenize.js';
@@ -38,6 +40,12 @@ const MIN_PARAGRAPH_CHARS = 25;
 const SCORED_ANCESTORS = 5;
 /** Text between the headline and a candidate at which its score halves (about a long article's length). */
 const PROXIMITY_HALF_CHARS = 4000;
+/** Text at which a content-meaning class name counts in full (a short paragraph or two); less, it counts less. */
+const NAMED_WEIGHT_FULL_CHARS = 250;
+/** An ancestor scoring this share of the best candidate, with twice its text, is the whole article. */
+const STEP_UP_SCORE = 0.75;
+/** ... as long as this share of its text at most is link text. */
+const STEP_UP_LINK_DENSITY = 0.2;
 /** Text between a heading and the kept blocks within which the heading is the article's headline. */
 const NEAR_HEADLINE_CHARS = 300;
 
@@ -84,13 +92,44 @@ const COMMENT_HEADING_TAGS: ReadonlySet<string> = new Set([
 const NEGATIVE_NAMES =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|taboola|recommend|newsletter/i;
 const POSITIVE_NAMES = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+/** The site's own header, as opposed to a post's ("entry-header", "asset-header"): a whole class or id. */
+const SITE_HEADER_NAME = /^(?:(?:site|page|global|top|main)[-_]?)?header$|masthead|banner|branding/i;
+
+/**
+ * Whether class/id names put a heading in the site's chrome (menus, sidebars, the site's header) rather than in
+ * a post's own header: the names that make it boilerplate, a "…-header" of a post aside.
+ */
+function isBoxName(names: string): boolean {
+  const tokens = names
+    .split(/\s+/)
+    .filter((t) => t !== '' && (!/header/i.test(t) || SITE_HEADER_NAME.test(t)));
+  const rest = tokens.join(' ');
+  return STRONG_BOILERPLATE_NAMES.test(rest) || (UNLIKELY_NAMES.test(rest) && !MAYBE_NAMES.test(rest));
+}
 const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
 const CAPTION_NAMES = /caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
-const AUTHOR_BOX_NAMES = /author-?bio|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
+const AUTHOR_BOX_NAMES =
+  /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
 /** Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …"). */
 const POST_METADATA =
   /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|written by|share this(?: article| post| story)?)\b\s*:?/i;
+/**
+ * A copyright line closing a post or a page: "… All rights reserved." anywhere in a short block, or a line that
+ * opens with "©" (short, since a photo credit "© Agency" can open a block that goes on with the article).
+ */
+const ALL_RIGHTS_RESERVED = /\ball rights reserved\b/i;
+const COPYRIGHT_OPENING = /^(?:©|\(c\) ?\d{4}|copyright\b)/i;
+/** The link that ends a teaser: "Read more", "Continue reading →", "More »", "Full story". */
+const READ_MORE =
+  /^\W*(?:read (?:the )?(?:more|rest|full (?:story|article|post))|continue reading|more|full (?:story|article))\b.{0,15}$/i;
+/** The label of a list of other pages ("More world stories:", "Related:", "See also:"), not an announcement. */
+const MORE_STORIES =
+  /^\W*(?:more|related|see also|also (?:on|in|from|read)|read (?:more|also|next)|recommended|popular|latest|top|trending|elsewhere|other)\b/i;
+/** What a sign-up box says: subscribe, sign up, newsletter, inbox. */
+const SIGN_UP = /\b(?:subscribe|sign[- ]?up|newsletter|inbox|e-?mail updates)\b/i;
+const FORM_TAGS: ReadonlySet<string> = new Set(['form', 'input']);
+const IMAGE_TAGS: ReadonlySet<string> = new Set(['img']);
 const METADATA_TAGS: ReadonlySet<string> = new Set([
   'p',
   'div',
@@ -339,24 +378,56 @@ class AutoPage {
     return x;
   }
 
+  /** Whether an ancestor of `i` is a semantic container or has a boilerplate name (an article's own header aside). */
+  private insideBoilerplate(i: number): boolean {
+    for (let up = this.parent[i]!; up > 0; up = this.parent[up]!) {
+      const bits = this.boilerplate[up]!;
+      if ((bits & (1 | 16)) !== 0) return true;
+      if ((bits & 4) !== 0 && isBoxName(classAndId(this.nodes[up]!.element as Element))) return true;
+    }
+    return false;
+  }
+
   private inside(i: number, tag: string): boolean {
     for (let up = this.parent[i]!; up > 0; up = this.parent[up]!) if (this.name(up) === tag) return true;
     return false;
   }
 
-  /** Repeated sibling cards (a link and a short text each, several in a row) are teaser lists, not the article. */
+  /** Elements holding a "Read more" link (marked on every ancestor of the link's text). */
+  private readMoreHolders(): Uint8Array {
+    const holds = new Uint8Array(this.size);
+    for (let i = 0; i < this.size; i++) {
+      const node = this.nodes[i]!;
+      if (!node.isText || !node.inLink || node.chars > 40 || !READ_MORE.test(node.text)) continue;
+      for (let up = this.parent[i]!; up >= 0 && holds[up] === 0; up = this.parent[up]!) holds[up] = 1;
+    }
+    return holds;
+  }
+
+  /**
+   * Repeated sibling cards (a link and a short text each, several in a row) are teaser lists, not the article; so
+   * are several same-shaped siblings that each end in a "Read more" link (a headline and a blurb of another page).
+   */
   private findTeaserLists(): void {
+    const readMore = this.readMoreHolders();
     for (let i = 0; i < this.size; i++) {
       const node = this.nodes[i]!;
       if (node.isText || node.children.length < 3) continue;
       let withText = 0;
       let cards = 0;
       let cardChars = 0;
+      let teasers = 0;
       const shapes = new Map<string, number>();
+      const teaserShapes = new Map<string, number>();
       for (const child of node.children) {
         if (child.isText || child.chars === 0) continue;
         withText++;
         const element = child.element as Element;
+        if (readMore[child.index] === 1 && child.chars <= 600) {
+          teasers++;
+          const shape = `${element.name}.${element.attribs.class ?? ''}`;
+          teaserShapes.set(shape, (teaserShapes.get(shape) ?? 0) + 1);
+        }
         if (element.name === 'p' || child.linkChars === 0) continue;
         // A card opens with its linked title; a bullet of prose with a link inside it is not a card.
         if (
@@ -378,8 +449,11 @@ class AutoPage {
         sameShape >= 3 &&
         cards >= 0.6 * withText &&
         cardChars >= 0.6 * node.chars &&
-        cardChars / cards >= 40
+        cardChars / cards >= 40 &&
+        !this.announced(undefined, i)
       ) {
+        this.boilerplate[i] = this.boilerplate[i]! | 8;
+      } else if (teasers >= 3 && Math.max(0, ...teaserShapes.values()) >= 3 && teasers >= 0.6 * withText) {
         this.boilerplate[i] = this.boilerplate[i]! | 8;
       }
     }
@@ -442,14 +516,16 @@ class AutoPage {
   findHeadline(): void {
     const titleWords = this.titleWords;
     let best = -1;
-    let bestScore = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
     let h1Count = 0;
     let onlyH1 = -1;
+    const parts = titleParts(this.hints.title).map(normalizeText);
+    let sitePart: string | undefined;
     for (let i = 1; i < this.size; i++) {
       const node = this.nodes[i]!;
       if (node.isText || node.chars === 0) continue;
       const name = this.name(i);
-      if (name !== 'h1' && name !== 'h2') continue;
+      if (!ARTICLE_HEADINGS.has(name)) continue;
       if (name === 'h1') {
         h1Count++;
         onlyH1 = i;
@@ -462,7 +538,15 @@ class AutoPage {
       // is all title words too, but covers less of the title than the article's own headline.
       const precision = common / words.size;
       const coverage = common / titleWords.size;
-      const score = (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : 0);
+      let score = (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : 0);
+      // A heading inside a banner, menu or sidebar is the site's name or another post's title: any heading
+      // outside them that matches the title comes first (blogs put the post's own title in an <h3>). One that
+      // is a whole part of the title there names the site's part.
+      if (this.insideBoilerplate(i)) {
+        score -= 1;
+        const text = this.unitText(i);
+        if (parts.length > 1 && parts.includes(text)) sitePart = text;
+      }
       if (precision >= 0.6 && score > bestScore) {
         best = i;
         bestScore = score;
@@ -471,10 +555,12 @@ class AutoPage {
     if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
     // "Site – Post title": a heading that is exactly the site's part of the title is the site's name.
     if (best >= 0) {
-      const parts = titleParts(this.hints.title).map(normalizeText);
       const text = this.unitText(best);
+      // (Only when the headline itself is outside them: a page whose every heading is boxed tells nothing.)
       this.headlineIsSiteName =
-        parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
+        sitePart !== undefined && !this.insideBoilerplate(best)
+          ? text === sitePart
+          : parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
     }
     this.headline = best;
     // What holds the headline is not a comment or share box, whatever its name says.
@@ -525,7 +611,13 @@ class AutoPage {
     const raw = new Map<number, number>();
     const add = (i: number, amount: number) => {
       let current = raw.get(i);
-      if (current === undefined) current = i === 0 ? 0 : tagScore(this.name(i)) + this.classWeight[i]!;
+      if (current === undefined) {
+        // A name that means content ("module-content") lifts a block by what it holds: a sidebar box of one
+        // sentence must not outscore the article on its name alone.
+        const weight = this.classWeight[i]!;
+        const named = weight > 0 ? weight * Math.min(1, r.chars[i]! / NAMED_WEIGHT_FULL_CHARS) : weight;
+        current = i === 0 ? 0 : tagScore(this.name(i)) + named;
+      }
       raw.set(i, current + amount);
     };
     for (let i = 1; i < this.size; i++) {
@@ -587,11 +679,26 @@ class AutoPage {
     }
     let last = scores.get(top) ?? 0;
     const floor = last / 3;
-    for (let up = this.parent[top]!; up > 0; up = this.parent[up]!) {
+    const best = last;
+    const bestChars = r.chars[top]!;
+    for (let below = top, up = this.parent[top]!; up > 0; below = up, up = this.parent[up]!) {
       const score = scores.get(up);
-      if (score === undefined) continue;
+      // A wrapper around the same text is the same block: its lower score (paragraph scores fade with depth)
+      // does not end the climb.
+      if (score === undefined || r.chars[up] === r.chars[below]) continue;
       if (score < floor) break;
       if (score > last) {
+        top = up;
+        break;
+      }
+      // An article written in parts (steps, sections each with its own wrapper): an ancestor that scores almost
+      // as well while holding at least twice the text, little of it links, is the article and the best part
+      // only one of its sections.
+      if (
+        score >= STEP_UP_SCORE * best &&
+        r.chars[up]! >= 2 * bestChars &&
+        this.linkDensity(r, up) < STEP_UP_LINK_DENSITY
+      ) {
         top = up;
         break;
       }
@@ -659,6 +766,10 @@ class AutoPage {
       if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
       if (AUTHOR_BOX_NAMES.test(names)) return true;
       if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
+      if (chars < 400 && METADATA_TAGS.has(name)) {
+        const line = this.unitText(i);
+        if (ALL_RIGHTS_RESERVED.test(line) || (chars < 200 && COPYRIGHT_OPENING.test(line))) return true;
+      }
       const { rel, itemprop } = element.attribs;
       if (
         chars < 100 &&
@@ -673,21 +784,53 @@ class AutoPage {
     if (LINE_TAGS.has(name) && this.signals.has('link-density') && this.linkDensity(r, i) > 0.6) return true;
     if (!JUDGED_BLOCKS.has(name)) return false;
     if (weight < 0) return true;
+    // A sign-up box in the post ("Subscribe to our newsletter" beside an e-mail field) asks, it does not tell.
+    if (
+      this.signals.has('captions-bylines') &&
+      chars < 500 &&
+      SIGN_UP.test(this.unitText(i)) &&
+      this.holds(i, FORM_TAGS)
+    ) {
+      return true;
+    }
     // A block holding most of the kept text is the article's own wrapper: judge what is inside it instead.
     if (r.commas[i]! >= 10 || chars >= 0.5 * blockChars) return false;
     const isList = LIST_TAGS.has(name);
     if (this.signals.has('link-density')) {
       const density = this.linkDensity(r, i);
-      if ((!isList && weight < 25 && density > 0.2) || density > 0.5) return true;
+      // A list the text announces ("The seven pieces in this issue are:") is the article's, links or not.
+      if ((!isList && weight < 25 && density > 0.2) || (density > 0.5 && !(isList && this.announced(r, i)))) {
+        return true;
+      }
     }
     if (this.signals.has('punctuation') && !isList && r.listItems[i]! - 100 > r.paragraphs[i]!) return true;
     return chars < MIN_PARAGRAPH_CHARS && !this.hasImage(i);
   }
 
+  /** Whether the text just before `i` (its previous sibling with text, in reading `r` if given) ends in a colon. */
+  private announced(r: Reading | undefined, i: number): boolean {
+    const siblings = this.nodes[i]!.parent?.children ?? [];
+    let previous: DensityNode | undefined;
+    for (const sibling of siblings) {
+      if (sibling.index === i) break;
+      const alive =
+        r === undefined ? sibling.chars > 0 : r.chars[sibling.index]! > 0 && r.dead[sibling.index] === 0;
+      if (alive) previous = sibling;
+    }
+    if (previous === undefined) return false;
+    const text = (previous.isText ? previous.text : collapsedText(previous.element as Element)).trim();
+    return text.endsWith(':') && !MORE_STORIES.test(text);
+  }
+
   private hasImage(i: number): boolean {
+    return this.holds(i, IMAGE_TAGS);
+  }
+
+  /** Whether an element named in `tags` lies under `i`. */
+  private holds(i: number, tags: ReadonlySet<string>): boolean {
     for (let j = i + 1; j < this.end[i]!; j++) {
       const node = this.nodes[j]!;
-      if (!node.isText && this.name(j) === 'img') return true;
+      if (!node.isText && tags.has(this.name(j))) return true;
     }
     return false;
   }
@@ -705,6 +848,16 @@ class AutoPage {
       for (let i = block; i < this.end[block]!; i++) {
         const node = this.nodes[i]!;
         if (r.dead[i] === 1) {
+          // A heading named as the comments' ("<h2 id=comments>0 Comments</h2>") is out already, but still
+          // says where the thread starts: the replies after it may carry no name of their own.
+          if (
+            !node.isText &&
+            HEADINGS.has(this.name(i)) &&
+            (this.boilerplate[i]! & 16) !== 0 &&
+            before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total)
+          ) {
+            return i;
+          }
           i = this.end[i]! - 1;
           continue;
         }
@@ -747,15 +900,33 @@ class AutoPage {
         continue;
       }
       if (gapChars(first, i) > NEAR_HEADLINE_CHARS) break;
-      if (!this.nodes[i]!.isText && ARTICLE_HEADINGS.has(this.name(i)) && r.chars[i]! > 0) return i;
+      if (
+        !this.nodes[i]!.isText &&
+        ARTICLE_HEADINGS.has(this.name(i)) &&
+        r.chars[i]! > 0 &&
+        !this.isByline(i)
+      ) {
+        return i;
+      }
     }
     for (let i = first - 1; i > 0 && gapChars(i, first) <= NEAR_HEADLINE_CHARS; i--) {
       const node = this.nodes[i]!;
-      if (r.dead[i] === 0 && !node.isText && ARTICLE_HEADINGS.has(this.name(i)) && node.chars > 0) {
+      if (
+        r.dead[i] === 0 &&
+        !node.isText &&
+        ARTICLE_HEADINGS.has(this.name(i)) &&
+        node.chars > 0 &&
+        !this.isByline(i)
+      ) {
         if (this.end[i]! <= first) return i;
       }
     }
     return h;
+  }
+
+  /** A heading that gives the author ("<h3 class=byline>By …</h3>"): it stands near the text but names no article. */
+  private isByline(i: number): boolean {
+    return BYLINE_NAMES.test(classAndId(this.nodes[i]!.element as Element)) || /^by\s/.test(this.unitText(i));
   }
 
   /** Marks the kept blocks for rendering; returns the characters of text kept. */
@@ -865,7 +1036,10 @@ export function extractAuto(
     const lenient = run(1 | 8 | 16, normalizeText(titleOf()));
     const grows = strict.top >= lenient.top && strict.top < page.end[lenient.top]!;
     chosen = lenient;
-    if (lenient.kept <= strict.kept || (!grows && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
+    // A first reading left with a box of a few lines where the second finds a whole article (a page that wraps
+    // everything in a "header" div) lost the article too: ten times the text is not a matter of taste.
+    const dwarfs = lenient.kept >= 10 * strict.kept && lenient.kept >= 2 * MIN_ARTICLE_CHARS;
+    if (lenient.kept <= strict.kept || (!grows && !dwarfs && strict.kept >= MIN_ARTICLE_CHARS / 5)) {
       page.mark(strict.reading, strict.blocks, normalizeText(titleOf()));
       chosen = strict;
     }

@@ -23,9 +23,10 @@ export type ExtractionMethod = 'cetd' | 'cetd-sum' | 'auto' | 'cetd-blocks';
 export const EXTRACTION_METHODS: readonly ExtractionMethod[] = ['cetd', 'cetd-sum', 'auto', 'cetd-blocks'];
 
 /**
- * Chosen by bench/extract.ts on both development sets (token F1, means of per-page precision and recall):
- * auto 0.973 on readability's 130 test pages and 0.949 on 500 Dragnet pages, against cetd-sum's 0.940 and 0.799
- * and @mozilla/readability's 0.998 (its own fixtures) and 0.916, at 5.3× and 5.7× Readability's pages/s.
+ * Chosen by bench/extract.ts on both development sets (token / word-4-gram shingle F1, means of per-page
+ * precision and recall): auto 0.972 / 0.965 on readability's 130 test pages and 0.958 / 0.942 on 500 Dragnet
+ * pages, against cetd-sum's 0.940 and 0.799 (token) and @mozilla/readability's 0.998 / 0.995 (its own fixtures)
+ * and 0.916 / 0.895, at 6.4× and 9.2× Readability's CPU per page.
  */
 export const DEFAULT_EXTRACTION_METHOD: ExtractionMethod = 'auto';
 

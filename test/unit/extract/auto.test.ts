@@ -194,3 +194,126 @@ test('a page that is not an article keeps a sensible output', () => {
   assert.doesNotMatch(result.text, /Home|Privacy/);
   for (const html of ['', '<body></body>', `<body>${NAV}</body>`]) assert.equal(auto(html).text, '');
 });
+
+test('a name that means content lifts a block by the text it holds, not on its own', () => {
+  // The one-sentence box is named "module-content" (+25 on the name alone would give it 5 + 25 + 3 = 33 against
+  // the article's 5 + 3 × 4 = 17); scaled by its 47 characters of 250 the name adds about 5, and the article wins.
+  const page = `<body><section><div><div>${proseBlock('harbours', 3)}</div></div></section>
+    <section><div><div class="module-content"><p>Our gallery of crafts, updated weekly, for you.</p></div></div></section></body>`;
+  const { text } = auto(page);
+  assert.match(text, /^Paragraph 0 about harbours/);
+  assert.doesNotMatch(text, /gallery/);
+});
+
+test('an article written in steps is kept whole, not only its longest step', () => {
+  // Each step sits four levels under the column, so the column gets little of the steps' paragraph scores; the
+  // longest step (4 paragraphs) outscores it, but the column scores over 0.75 of that step with 3.5× its text.
+  const steps = [4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    .map(
+      (n, i) =>
+        `<div class="step"><div><div><div class="content">${proseBlock(`step${i}`, n)}</div></div></div></div>`,
+    )
+    .join('');
+  const { text } = auto(
+    `<body><div class="col-main">${steps}</div><div>${proseBlock('other', 1)}</div></body>`,
+  );
+  assert.match(text, /^Paragraph 0 about step0[\s\S]*about step10 written by a person\.$/);
+  assert.doesNotMatch(text, /other/);
+});
+
+test('a comment heading that is out by its name still ends the kept text', () => {
+  // "<h2 id=comments>" is dropped as boilerplate; the replies after it carry no name and would otherwise stay.
+  const page = `<body><div>${proseBlock('bridges', 3)}<h2 id="comments">2 Replies</h2>
+    <p>I liked it a lot, and I will read it again tomorrow, thank you.</p><p>No comments from me.</p></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /bridges written by a person\.$/);
+  assert.doesNotMatch(text, /Replies|liked it|from me/);
+});
+
+test("a heading inside the site's banner is not the headline when one beside the text matches the title", () => {
+  // The banner's <h1> covers more of the <title> than the post's <h3>, but it sits in the banner: the post's own
+  // heading is the headline, and the text is chosen near it, not near the banner.
+  const page = `<html><head><title>Morning wrap - The Blog of Legal News</title></head><body>
+    <div id="banner"><h1><a href="/">The Blog of Legal News</a></h1></div>
+    <div class="entry"><div class="entry-header"><h3>Morning wrap</h3></div>${proseBlock('courts', 3)}</div></body></html>`;
+  const result = auto(page);
+  assert.equal(result.title, 'Morning wrap');
+  assert.match(result.text, /^Paragraph 0 about courts/);
+  assert.doesNotMatch(result.text, /Morning wrap|Legal News/);
+});
+
+test('the second reading wins when it finds ten times the text of a first reading left with one box', () => {
+  // The whole article sits in a div named "header" (out in the first reading); what the first reading keeps is
+  // a 140-character teaser box elsewhere, not a short article: the second reading's 1,500 characters win.
+  const page = `<body><div id="header">${proseBlock('lenses', 8)}</div>
+    <div class="teaser"><p>Introduction to camera filters, and what a translucent filter does for a picture that you take in bright light.</p><p>Read on, there is more.</p></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /^Paragraph 0 about lenses[\s\S]*Paragraph 7 about lenses/);
+  assert.doesNotMatch(text, /filters/);
+});
+
+test('a copyright line and a "postauthor" box closing a post are not main text', () => {
+  const page = `<body><div class="post">${proseBlock('kites', 3)}
+    <div class="postauthor"><h4>Written by Ann</h4><p>Ann is the founder of the site, and she loves to fly kites, read and run.</p></div>
+    <p>© Kite Weekly. This article is licensed for use on this site only.</p>
+    <div><span>Nothing here endorses any event, or any view or advice in it.</span> <span>All rights reserved.</span></div></div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /^Paragraph 0 about kites[\s\S]*kites written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /founder[\s\S]*Kite Weekly[\s\S]*rights reserved/);
+  // A photo credit that opens a long block going on with the article does not take the block with it.
+  const credit = `<body><div class="post"><div>© Agency Photo ${prose('kites', 0).replace(/<\/?p>/g, '')}</div>${proseBlock('winds', 3)}</div></body>`;
+  assert.match(auto(credit).text, /^© Agency Photo Paragraph 0 about kites/);
+});
+
+test('same-shaped items that each end in a "Read more" link are a teaser list', () => {
+  // Each item opens with an unlinked headline, so it is no card by its first link; its "Read more..." says what
+  // it is. The list scores a fifth of the article's score and would be kept as more of the same article.
+  const items = Array.from(
+    { length: 4 },
+    (_, i) =>
+      `<div class="item"><h3>Launch event number ${i} in the city</h3><p class="text">The first consoles go on sale in the city, with a midnight event for everyone, and games. <a href="/news/${i}">Read more...</a></p></div>`,
+  ).join('');
+  const page = `<body><div><div id="a">${proseBlock('consoles', 4)}</div><div id="b">${items}</div></div></body>`;
+  assert.doesNotMatch(auto(page).text, /Launch event|Read more/);
+  assert.match(auto(page, 'teaser-cards').text, /Launch event number 3/);
+});
+
+test('a list of links that the text announces with a colon stays; the same list unannounced goes', () => {
+  const list = `<ul>${Array.from({ length: 4 }, (_, i) => `<li><a href="/p/${i}">“A paper on publics, number ${i}” by two authors</a></li>`).join('')}</ul>`;
+  const page = (intro: string) =>
+    `<body><div class="post">${proseBlock('journals', 3)}<p>${intro}</p>${list}${proseBlock('issues', 2)}</div></body>`;
+  assert.match(
+    auto(page('The seven pieces in this issue are:')).text,
+    /are:\n\n“A paper on publics, number 0”/,
+  );
+  assert.doesNotMatch(auto(page('We hope you enjoy the issue.')).text, /A paper on publics/);
+  // "More stories from us:" labels other pages, not the text's own list.
+  assert.doesNotMatch(auto(page('More stories from the journal:')).text, /A paper on publics/);
+});
+
+test("a post's own header is no box for its headline; a byline heading is no headline", () => {
+  // "asset-header" is boilerplate by its name ("header"), but it is the post's header, not the site's: its <h2>
+  // matches the title better than the sidebar's "Search Bike Hugger" and is the headline.
+  const post = `<html><head><title>Yard sign fenders - Bike Hugger</title></head><body>
+    <div id="header"><h1><a href="/">Bike Hugger</a></h1></div>
+    <div class="entry"><div class="asset-header"><h2>Yard sign fenders</h2></div>${proseBlock('fenders', 3)}</div>
+    <div><h3>Search Bike Hugger</h3><form><input name="q"></form><h3>About</h3><p>We write about bikes.</p></div></body></html>`;
+  assert.equal(auto(post).title, 'Yard sign fenders');
+  // The headline sits 400 characters of share links above the text; the heading right above the text is a byline.
+  const share = Array.from({ length: 16 }, (_, i) => `<a href="/s/${i}">Share on network ${i}</a>`).join(' ');
+  const story = `<html><head><title>Nokia launches a phone - Journal</title></head><body><h1>Nokia launches a phone</h1>
+    <div>${share}</div><h3 class="byline">By Sven Writer</h3><div class="story">${proseBlock('phones', 3)}</div></body></html>`;
+  assert.equal(auto(story).title, 'Nokia launches a phone');
+});
+
+test('a sign-up box inside the post (newsletter text beside a form) is not main text', () => {
+  const box = `<div class="box"><h3>Sign up to the newsletter and get a free book</h3><p>You will also receive tips every week.</p>
+    <form action="/subscribe"><input type="email" name="email"><input type="submit" value="Go"></form></div>`;
+  const page = `<body><div class="post">${proseBlock('blogs', 3)}${box}${proseBlock('money', 1)}</div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /blogs[\s\S]*money/);
+  assert.doesNotMatch(text, /newsletter|receive tips/);
+  assert.match(auto(page, 'captions-bylines').text, /newsletter/);
+  // The same words in a box without a form are the article's own (a post about newsletters).
+  assert.match(auto(page.replace(/<form[\s\S]*<\/form>/, '')).text, /newsletter/);
+});

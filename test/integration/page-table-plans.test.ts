@@ -45,3 +45,17 @@ test('page_complete probes link targets by the unique (crawl_id, canonical_url) 
     [['Index Scan', 'pages_crawl_id_canonical_url_key']],
   );
 });
+
+test("an idle runner's frontier_state reads the frontier's first and last lease from their index, not the page table", async (t) => {
+  const { runtime } = await build(t, { worker: false });
+  const explained = await runtime.db.pool.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+    `EXPLAIN (FORMAT JSON) ${sql('frontier_state')}`,
+    ['00000000-0000-0000-0000-000000000001'],
+  );
+  const plan = explained.rows[0]!['QUERY PLAN'][0]!.Plan;
+  const pageScans = [...nodes(plan)].filter((node) => node['Relation Name'] === 'pages');
+  assert.deepEqual(
+    pageScans.map((node) => node['Index Name']),
+    ['pages_frontier_leases', 'pages_frontier_leases'],
+  );
+});

@@ -13,7 +13,8 @@
 // The parser scans bytes: no string per line and none per name occurrence. Names are interned from the
 // chunk they arrive in (Utf8NameTable) and decoded once each when the graph is built; a line that spans two
 // chunks is the only one copied. Reading a string per line cost 8× the PageRank of the graph read (7.7M
-// edges); scanning bytes, about 3× (`npm run bench -- rank`).
+// edges); scanning bytes, about 3×; with names of up to 8 bytes keyed inline in the table, about 2×
+// (`npm run bench -- rank`, CPU time).
 
 import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
@@ -95,13 +96,12 @@ class EdgesFileParser {
   readonly #batchFromEnd = new Int32Array(BATCH_EDGES);
   readonly #batchToStart = new Int32Array(BATCH_EDGES);
   readonly #batchToEnd = new Int32Array(BATCH_EDGES);
-  readonly #batchToHash = new Int32Array(BATCH_EDGES);
   readonly #batchLines = new Int32Array(BATCH_EDGES);
-  // Which gathered edges have a source other than the line before's, and those sources.
+  // The names #addEdges looks up, in line order (a source only when it is not the line before's), their ids.
   readonly #batchNewFrom = new Uint8Array(BATCH_EDGES);
-  readonly #batchNewFromStart = new Int32Array(BATCH_EDGES);
-  readonly #batchNewFromEnd = new Int32Array(BATCH_EDGES);
-  readonly #batchNewFromHash = new Int32Array(BATCH_EDGES);
+  readonly #nameStarts = new Int32Array(2 * BATCH_EDGES);
+  readonly #nameEnds = new Int32Array(2 * BATCH_EDGES);
+  readonly #nameIds = new Int32Array(2 * BATCH_EDGES);
   #batchSize = 0;
   // The start of a line whose end has not arrived yet.
   #carry = new Uint8Array(4096);
@@ -260,47 +260,47 @@ class EdgesFileParser {
     const count = this.#batchSize;
     if (count === 0) return;
     this.#batchSize = 0;
-    const names = this.#names;
     const builder = this.#builder;
-    const toStarts = this.#batchToStart;
-    const toEnds = this.#batchToEnd;
-    const toHashes = this.#batchToHash;
     const lines = this.#batchLines;
     const fromStarts = this.#batchFromStart;
     const fromEnds = this.#batchFromEnd;
+    const toStarts = this.#batchToStart;
+    const toEnds = this.#batchToEnd;
     // A source mostly repeats the line before's (edge lists come grouped by source), which the bytes of the
-    // two lines tell, side by side in the chunk; the other sources are prefetched with the targets.
+    // two lines tell, side by side in the chunk: only the other sources are looked up. The first edge's
+    // source is compared with the previous batch's, whose bytes may be gone: by its name in the table.
     const newFrom = this.#batchNewFrom;
-    const newFromStarts = this.#batchNewFromStart;
-    const newFromEnds = this.#batchNewFromEnd;
-    const newFromHashes = this.#batchNewFromHash;
-    let newFroms = 0;
-    for (let k = 1; k < count; k++) {
+    const nameStarts = this.#nameStarts;
+    const nameEnds = this.#nameEnds;
+    let names = 0;
+    for (let k = 0; k < count; k++) {
       const start = fromStarts[k]!;
-      const length = fromEnds[k]! - start;
-      const previous = fromStarts[k - 1]!;
-      let same = fromEnds[k - 1]! - previous === length;
-      for (let i = 0; same && i < length; i++) same = bytes[start + i] === bytes[previous + i];
+      const end = fromEnds[k]!;
+      let same: boolean;
+      if (k === 0) {
+        same = this.#lastFrom >= 0 && this.#names.isName(this.#lastFrom, bytes, start, end);
+      } else {
+        const previous = fromStarts[k - 1]!;
+        same = fromEnds[k - 1]! - previous === end - start;
+        for (let i = 0; same && i < end - start; i++) same = bytes[start + i] === bytes[previous + i];
+      }
       newFrom[k] = same ? 0 : 1;
       if (!same) {
-        newFromStarts[newFroms] = start;
-        newFromEnds[newFroms++] = fromEnds[k]!;
+        nameStarts[names] = start;
+        nameEnds[names++] = end;
       }
+      nameStarts[names] = toStarts[k]!;
+      nameEnds[names++] = toEnds[k]!;
     }
-    names.prefetch(bytes, newFromStarts, newFromEnds, newFromHashes, newFroms);
-    names.prefetch(bytes, toStarts, toEnds, toHashes, count);
-    newFroms = 0;
+    const ids = this.#nameIds;
+    this.#names.internAll(bytes, nameStarts, nameEnds, ids, names);
+    // More names than declared shows as an id ≥ N (ids count names in order of first appearance).
+    const declared = this.#declared;
+    let from = this.#lastFrom;
+    let next = 0;
     for (let k = 0; k < count; k++) {
-      let from = this.#lastFrom;
-      if (k === 0) {
-        if (from < 0 || !names.isName(from, bytes, fromStarts[0]!, fromEnds[0]!)) {
-          from = names.internBytes(bytes, fromStarts[0]!, fromEnds[0]!);
-        }
-      } else if (newFrom[k] === 1) {
-        from = names.internHashed(bytes, fromStarts[k]!, fromEnds[k]!, newFromHashes[newFroms++]!);
-      }
-      this.#lastFrom = from;
-      const to = names.internHashed(bytes, toStarts[k]!, toEnds[k]!, toHashes[k]!);
+      if (newFrom[k] === 1) from = ids[next++]!;
+      const to = ids[next++]!;
       let added: boolean;
       try {
         added = builder.addEdgeById(from, to) === 'added';
@@ -310,15 +310,16 @@ class EdgesFileParser {
         }
         throw error;
       }
-      if (names.size > this.#declared) {
+      if (from >= declared || to >= declared) {
         throw this.#error(
-          `line ${lines[k]}: more distinct vertices than the ${this.#declared} declared on the first line`,
+          `line ${lines[k]}: more distinct vertices than the ${declared} declared on the first line`,
           lines[k]!,
-          { declaredVertices: this.#declared },
+          { declaredVertices: declared },
         );
       }
       if (added) this.#lines?.add(builder.edgeCount - 1, lines[k]!);
     }
+    this.#lastFrom = from;
   }
 
   #parseHeader(

@@ -70,8 +70,13 @@ export class GraphBuilder {
   readonly #maxVertices: number;
   readonly #maxEdges: number;
   readonly #names: VertexNameTable;
-  #from = new Int32Array(INITIAL_EDGE_CAPACITY);
+  // The edges as runs of one source: run r is the edges runEnd[r − 1] … runEnd[r] − 1 (from 0 for r = 0),
+  // all from runFrom[r], their targets in #to. Edge lists come grouped by source, so there are about as
+  // many runs as sources, and build() moves a run at a time instead of an edge at a time.
   #to = new Int32Array(INITIAL_EDGE_CAPACITY);
+  #runFrom = new Int32Array(INITIAL_EDGE_CAPACITY);
+  #runEnd = new Int32Array(INITIAL_EDGE_CAPACITY);
+  #runCount = 0;
   #edgeCount = 0;
   #droppedSelfLoops = 0;
   #built = false;
@@ -141,10 +146,21 @@ export class GraphBuilder {
         maxEdges: this.#maxEdges,
       });
     }
-    if (edge === this.#from.length) this.#growEdges();
-    this.#from[edge] = from;
+    if (edge === this.#to.length) this.#to = grown(this.#to);
     this.#to[edge] = to;
     this.#edgeCount = edge + 1;
+    const run = this.#runCount;
+    if (run > 0 && this.#runFrom[run - 1] === from) {
+      this.#runEnd[run - 1] = edge + 1;
+    } else {
+      if (run === this.#runFrom.length) {
+        this.#runFrom = grown(this.#runFrom);
+        this.#runEnd = grown(this.#runEnd);
+      }
+      this.#runFrom[run] = from;
+      this.#runEnd[run] = edge + 1;
+      this.#runCount = run + 1;
+    }
     return 'added';
   }
 
@@ -166,16 +182,24 @@ export class GraphBuilder {
     if (vertexCount > this.#maxVertices) throw tooManyVertices(this.#maxVertices);
     this.#built = true;
     const addedEdges = this.#edgeCount;
-    const from = this.#from;
     const to = this.#to;
+    const runFrom = this.#runFrom;
+    const runEnd = this.#runEnd;
+    const runCount = this.#runCount;
 
-    // Counting sort by source, then each adjacency sorted by target so repeats sit side by side.
+    // Counting sort by source, a run at a time, then each adjacency sorted by target so repeats sit side by side.
     const outDegree = new Int32Array(vertexCount);
-    for (let e = 0; e < addedEdges; e++) outDegree[from[e]!]!++;
+    for (let r = 0, start = 0; r < runCount; start = runEnd[r++]!)
+      outDegree[runFrom[r]!]! += runEnd[r]! - start;
     const outOffsets = prefixSums(outDegree);
     const outTargets = new Int32Array(addedEdges);
     const cursor = outOffsets.slice(0, vertexCount);
-    for (let e = 0; e < addedEdges; e++) outTargets[cursor[from[e]!]!++] = to[e]!;
+    for (let r = 0, start = 0; r < runCount; start = runEnd[r++]!) {
+      const end = runEnd[r]!;
+      const at = cursor[runFrom[r]!]!;
+      for (let e = start; e < end; e++) outTargets[at + e - start] = to[e]!;
+      cursor[runFrom[r]!] = at + end - start;
+    }
 
     let write = 0;
     let duplicates = 0;
@@ -200,8 +224,9 @@ export class GraphBuilder {
     if (duplicates > 0 && this.#duplicateEdges === 'reject') throw this.#firstDuplicate();
     const edgeCount = write;
     const targets = edgeCount === addedEdges ? outTargets : outTargets.slice(0, edgeCount);
-    this.#from = new Int32Array(0);
     this.#to = new Int32Array(0);
+    this.#runFrom = new Int32Array(0);
+    this.#runEnd = new Int32Array(0);
 
     // Walking sources in id order leaves every in-adjacency sorted by source.
     const inDegree = new Int32Array(vertexCount);
@@ -236,11 +261,15 @@ export class GraphBuilder {
   #firstDuplicate(): InputError {
     const seen = new Set<number>();
     const n = this.#names.size;
+    const sources = new Int32Array(this.#edgeCount);
+    for (let r = 0, start = 0; r < this.#runCount; start = this.#runEnd[r++]!) {
+      sources.fill(this.#runFrom[r]!, start, this.#runEnd[r]!);
+    }
     for (let e = 0; e < this.#edgeCount; e++) {
-      const from = this.#from[e]!;
+      const from = sources[e]!;
       const to = this.#to[e]!;
       const key = from * n + to; // < 2^62 in theory; exact while n < 2^26, and only a hint beyond.
-      if (seen.has(key) && this.#hasEarlier(e, from, to)) {
+      if (seen.has(key) && hasEarlier(sources, this.#to, e, from, to)) {
         const fromName = this.#names.nameOf(from);
         const toName = this.#names.nameOf(to);
         return new InputError(`duplicate edge ${fromName} → ${toName}`, 'graph', {
@@ -254,24 +283,26 @@ export class GraphBuilder {
     return new InputError('duplicate edge', 'graph');
   }
 
-  #hasEarlier(edge: number, from: number, to: number): boolean {
-    for (let e = 0; e < edge; e++) if (this.#from[e] === from && this.#to[e] === to) return true;
-    return false;
-  }
-
   #assertOpen(): void {
     if (this.#built) throw new TrawlError('internal', 'GraphBuilder.build() was already called');
   }
+}
 
-  #growEdges(): void {
-    const capacity = this.#from.length * 2;
-    const from = new Int32Array(capacity);
-    from.set(this.#from);
-    const to = new Int32Array(capacity);
-    to.set(this.#to);
-    this.#from = from;
-    this.#to = to;
-  }
+function hasEarlier(
+  sources: Int32Array,
+  targets: Int32Array,
+  edge: number,
+  from: number,
+  to: number,
+): boolean {
+  for (let e = 0; e < edge; e++) if (sources[e] === from && targets[e] === to) return true;
+  return false;
+}
+
+function grown(values: Int32Array): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(2 * values.length);
+  larger.set(values);
+  return larger;
 }
 
 // Most adjacencies are short: insertion sort in place, the engine's typed-array sort for the long ones.

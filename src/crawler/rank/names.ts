@@ -74,13 +74,17 @@ export class StringNameTable implements VertexNameTable {
   }
 }
 
-// Utf8NameTable slots: 4 int32 per slot, so that a lookup that finds its name reads one slot and the name's
-// bytes, and nothing else (the id → offset array is not on the lookup path).
+// Utf8NameTable slots, 4 int32 each. A name of at most 8 bytes is its own key, held in the slot: [id, bytes 0–3,
+// bytes 4–7 (little-endian, zero-padded), length], so that its lookup reads one slot and nothing else. A longer
+// name's slot is [id, hash, start in the arena, length], and its lookup also reads its bytes in the arena.
+// Lengths tell the two kinds apart. (Names of ≤ 8 bytes are the common case: numbers, short ids; the bench's
+// `p123456`.)
 const SLOT_ID = 0;
-const SLOT_HASH = 1;
-const SLOT_START = 2;
+const SLOT_LOW = 1;
+const SLOT_HIGH = 2;
 const SLOT_LENGTH = 3;
 const SLOT_WIDTH = 4;
+const INLINE_BYTES = 8;
 
 /**
  * Names as UTF-8 bytes: internBytes(source, start, end) looks up the name source[start, end) without making a
@@ -96,6 +100,10 @@ export class Utf8NameTable implements VertexNameTable {
   #offsets = new Int32Array(1024);
   // OR of every name byte: below 0x80 means all names are ASCII, decoded in one go by freeze().
   #byteUnion = 0;
+  // The keys of the names being looked up (#key writes entry k): the slot's low and high words, and the hash.
+  #keyLow = new Int32Array(1);
+  #keyHigh = new Int32Array(1);
+  #keyHash = new Int32Array(1);
   #touched = 0;
 
   get size(): number {
@@ -106,7 +114,7 @@ export class Utf8NameTable implements VertexNameTable {
   reserve(count: number): void {
     let length = this.#slots.length;
     while (2 * SLOT_WIDTH * count > length) length *= 2;
-    if (length > this.#slots.length) this.#slots = rehash(this.#slots, SLOT_WIDTH, length);
+    if (length > this.#slots.length) this.#rehash(length);
     if (count + 1 > this.#offsets.length) {
       const offsets = new Int32Array(count + 1);
       offsets.set(this.#offsets);
@@ -116,62 +124,49 @@ export class Utf8NameTable implements VertexNameTable {
 
   /** The id of the name source[start, end) (valid UTF-8), interning it when new. */
   internBytes(source: Uint8Array, start: number, end: number): number {
-    return this.internHashed(source, start, end, hashBytes(source, start, end));
+    this.#key(source, start, end, 0);
+    return this.#intern(source, start, end, 0);
   }
 
   /**
-   * Hashes the names source[starts[k], ends[k]) for k < count into hashes[k], and reads the table and the arena
-   * where each one will be looked up. internHashed then finds them in the cache: at a million names the table
-   * and the arena are far larger than the cache, a lookup's two reads (slot, then name bytes) each miss, and
-   * the second waits for the first; made here for a batch, with no read waiting on another, the misses overlap.
+   * internBytes for names source[starts[k], ends[k]), k < count, in that order (so new names take ids in
+   * that order), their ids into ids[k]. At a million names the table is far larger than the cache and a
+   * lookup misses on its slot (and, for a long name, again on its bytes in the arena, which waits for the
+   * slot); so the batch's slots are read first, with no read waiting on another, and the misses overlap.
    */
-  prefetch(
-    source: Uint8Array,
-    starts: Int32Array,
-    ends: Int32Array,
-    hashes: Int32Array,
-    count: number,
-  ): void {
-    const slots = this.#slots;
-    const arena = this.#arena;
-    const mask = (slots.length >> 2) - 1;
-    let touched = 0;
-    for (let k = 0; k < count; k++) {
-      const hash = hashBytes(source, starts[k]!, ends[k]!);
-      hashes[k] = hash;
-      touched ^= slots[SLOT_WIDTH * (hash & mask)]!;
+  internAll(source: Uint8Array, starts: Int32Array, ends: Int32Array, ids: Int32Array, count: number): void {
+    if (this.#keyHash.length < count) {
+      this.#keyLow = new Int32Array(count);
+      this.#keyHigh = new Int32Array(count);
+      this.#keyHash = new Int32Array(count);
     }
+    const hashes = this.#keyHash;
+    const slots = this.#slots;
+    const mask = slots.length / SLOT_WIDTH - 1;
+    let long = false;
     for (let k = 0; k < count; k++) {
-      const start = slots[SLOT_WIDTH * (hashes[k]! & mask) + SLOT_START]!;
-      if (start >= 0) touched ^= arena[start]!;
+      this.#key(source, starts[k]!, ends[k]!, k);
+      long ||= ends[k]! - starts[k]! > INLINE_BYTES;
+    }
+    // A loop of loads alone, so that the processor has many of them in flight at once.
+    let touched = 0;
+    for (let k = 0; k < count; k++) touched ^= slots[SLOT_WIDTH * (hashes[k]! & mask)]!;
+    if (long) {
+      const arena = this.#arena;
+      for (let k = 0; k < count; k++) {
+        if (ends[k]! - starts[k]! <= INLINE_BYTES) continue;
+        const at = slots[SLOT_WIDTH * (hashes[k]! & mask) + SLOT_HIGH]!;
+        if (at >= 0) touched ^= arena[at]!;
+      }
     }
     // Kept so that the reads are not optimized away.
     this.#touched ^= touched;
-  }
-
-  /** internBytes with the name's hash already computed (by prefetch). */
-  internHashed(source: Uint8Array, start: number, end: number, hash: number): number {
-    const slots = this.#slots;
-    const arena = this.#arena;
-    const length = end - start;
-    const mask = (slots.length >> 2) - 1;
-    let slot = hash & mask;
-    for (;;) {
-      const at = SLOT_WIDTH * slot;
-      const id = slots[at + SLOT_ID]!;
-      if (id === EMPTY) break;
-      if (slots[at + SLOT_HASH] === hash && slots[at + SLOT_LENGTH] === length) {
-        const offset = slots[at + SLOT_START]! - start;
-        let i = start;
-        while (i < end && arena[offset + i] === source[i]) i++;
-        if (i === end) return id;
-      }
-      slot = (slot + 1) & mask;
+    for (let k = 0; k < count; k++) {
+      ids[k] = this.#intern(source, starts[k]!, ends[k]!, k);
     }
-    return this.#add(source, start, end, hash, slot);
   }
 
-  /** The same bytes as last time? Cheaper than a lookup when consecutive edges share their source. */
+  /** The same bytes as vertex id's name? */
   isName(id: number, source: Uint8Array, start: number, end: number): boolean {
     const from = this.#offsets[id]!;
     if (this.#offsets[id + 1]! - from !== end - start) return false;
@@ -211,46 +206,113 @@ export class Utf8NameTable implements VertexNameTable {
 
   indexOf(name: string): number | undefined {
     const bytes = Buffer.from(name, 'utf8');
-    const hash = hashBytes(bytes, 0, bytes.length);
+    this.#key(bytes, 0, bytes.length, 0);
+    const at = this.#find(bytes, 0, bytes.length, 0);
+    const id = this.#slots[at + SLOT_ID]!;
+    return id === EMPTY ? undefined : id;
+  }
+
+  // The key of source[start, end) into entry k of the key arrays.
+  #key(source: Uint8Array, start: number, end: number, k: number): void {
+    const length = end - start;
+    if (length > INLINE_BYTES) {
+      const hash = hashBytes(source, start, end);
+      this.#keyLow[k] = hash;
+      this.#keyHash[k] = hash;
+      return;
+    }
+    let low = 0;
+    let high = 0;
+    const middle = length < 4 ? end : start + 4;
+    for (let i = start; i < middle; i++) low |= source[i]! << (8 * (i - start));
+    for (let i = middle; i < end; i++) high |= source[i]! << (8 * (i - middle));
+    this.#keyLow[k] = low;
+    this.#keyHigh[k] = high;
+    this.#keyHash[k] = hashInline(low, high, length);
+  }
+
+  // The slot (its index in #slots) holding the name keyed by entry k, or the free slot where it belongs.
+  #find(source: Uint8Array, start: number, end: number, k: number): number {
     const slots = this.#slots;
-    const mask = (slots.length >> 2) - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    const length = end - start;
+    const low = this.#keyLow[k]!;
+    const mask = slots.length / SLOT_WIDTH - 1;
+    for (let slot = this.#keyHash[k]! & mask; ; slot = (slot + 1) & mask) {
       const at = SLOT_WIDTH * slot;
-      const id = slots[at + SLOT_ID]!;
-      if (id === EMPTY) return undefined;
-      if (slots[at + SLOT_HASH] === hash && this.isName(id, bytes, 0, bytes.length)) return id;
+      if (slots[at + SLOT_ID] === EMPTY) return at;
+      if (slots[at + SLOT_LENGTH] !== length || slots[at + SLOT_LOW] !== low) continue;
+      if (length <= INLINE_BYTES) {
+        if (slots[at + SLOT_HIGH] === this.#keyHigh[k]) return at;
+      } else {
+        const arena = this.#arena;
+        const offset = slots[at + SLOT_HIGH]! - start;
+        let i = start;
+        while (i < end && arena[offset + i] === source[i]) i++;
+        if (i === end) return at;
+      }
     }
   }
 
-  #add(source: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+  #intern(source: Uint8Array, start: number, end: number, k: number): number {
+    const at = this.#find(source, start, end, k);
+    const known = this.#slots[at + SLOT_ID]!;
+    return known === EMPTY ? this.#add(source, start, end, k, at) : known;
+  }
+
+  #add(source: Uint8Array, start: number, end: number, k: number, at: number): number {
     const id = this.#size;
     const length = end - start;
     if (this.#arenaUsed + length > this.#arena.length) {
       this.#arena = grownBytes(this.#arena, this.#arenaUsed + length);
     }
-    const at = this.#arenaUsed;
-    this.#arena.set(source.subarray(start, end), at);
-    for (let i = start; i < end; i++) this.#byteUnion |= source[i]!;
-    this.#arenaUsed = at + length;
+    const offset = this.#arenaUsed;
+    // Byte by byte: names are short, and a subarray per name would be a million objects to collect.
+    const arena = this.#arena;
+    let union = this.#byteUnion;
+    for (let i = start; i < end; i++) {
+      arena[offset + i - start] = source[i]!;
+      union |= source[i]!;
+    }
+    this.#byteUnion = union;
+    this.#arenaUsed = offset + length;
     if (id + 2 > this.#offsets.length) {
       const offsets = new Int32Array(2 * this.#offsets.length);
       offsets.set(this.#offsets);
       this.#offsets = offsets;
     }
-    this.#offsets[id + 1] = at + length;
+    this.#offsets[id + 1] = offset + length;
     const slots = this.#slots;
-    const s = SLOT_WIDTH * slot;
-    slots[s + SLOT_ID] = id;
-    slots[s + SLOT_HASH] = hash;
-    slots[s + SLOT_START] = at;
-    slots[s + SLOT_LENGTH] = length;
+    slots[at + SLOT_ID] = id;
+    slots[at + SLOT_LOW] = this.#keyLow[k]!;
+    slots[at + SLOT_HIGH] = length <= INLINE_BYTES ? this.#keyHigh[k]! : offset;
+    slots[at + SLOT_LENGTH] = length;
     this.#size = id + 1;
-    if (2 * SLOT_WIDTH * this.#size > slots.length) this.#slots = rehash(slots, SLOT_WIDTH);
+    if (2 * SLOT_WIDTH * this.#size > slots.length) this.#rehash(2 * slots.length);
     return id;
+  }
+
+  // A table of `length` int32, every name re-placed by its hash (the slot's own for a long name).
+  #rehash(length: number): void {
+    const old = this.#slots;
+    const slots = new Int32Array(length).fill(EMPTY);
+    const mask = length / SLOT_WIDTH - 1;
+    for (let at = 0; at < old.length; at += SLOT_WIDTH) {
+      if (old[at + SLOT_ID] === EMPTY) continue;
+      const nameLength = old[at + SLOT_LENGTH]!;
+      const hash =
+        nameLength > INLINE_BYTES
+          ? old[at + SLOT_LOW]!
+          : hashInline(old[at + SLOT_LOW]!, old[at + SLOT_HIGH]!, nameLength);
+      let slot = hash & mask;
+      while (slots[SLOT_WIDTH * slot] !== EMPTY) slot = (slot + 1) & mask;
+      slots.set(old.subarray(at, at + SLOT_WIDTH), SLOT_WIDTH * slot);
+    }
+    this.#slots = slots;
   }
 }
 
-// A larger table (twice the size by default), every occupied slot re-placed by its hash (at index 1 of the slot).
+// StringNameTable's larger table (twice the size by default), every occupied slot re-placed by its hash (at
+// index 1 of the slot).
 function rehash(old: Int32Array, width: number, length = 2 * old.length): Int32Array<ArrayBuffer> {
   const slots = new Int32Array(length).fill(EMPTY);
   const mask = slots.length / width - 1;
@@ -282,6 +344,15 @@ function finishHash(h: number): number {
 function hashString(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return finishHash(h);
+}
+
+// A name of ≤ 8 bytes as its two words and length: a multiply-xorshift mix, so that names differing in one
+// digit land far apart.
+function hashInline(low: number, high: number, length: number): number {
+  let h = Math.imul(low ^ length, 0x9e3779b1) ^ Math.imul(high, 0x85ebca6b);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0xc2b2ae35);
   return finishHash(h);
 }
 

@@ -137,3 +137,31 @@ test('build({ vertexCount }) adds unnamed, isolated vertices after the named one
   limited.addEdge('a', 'b');
   assert.throws(() => limited.build({ vertexCount: 4 }), InputError);
 });
+
+test('the UTF-8 table tells apart names that share bytes, around its 8-byte inline keys', () => {
+  const table = new Utf8NameTable();
+  // ≤ 8 bytes are keyed by their bytes and length, longer ones by hash and arena bytes: pairs across the edge.
+  const names = [
+    'a',
+    'a\u0000',
+    '\u0000a',
+    '',
+    '12345678',
+    '123456789',
+    '1234567',
+    '12345679',
+    'Ωmega',
+    'Ωmeg',
+  ];
+  for (let i = 0; i < 20_000; i++) names.push(`p${i}`, `page/${i}/x`);
+  for (const [id, name] of names.entries()) assert.equal(table.internString(name), id, name);
+  for (const [id, name] of names.entries()) assert.equal(table.internString(name), id, name);
+  for (const [id, name] of names.entries()) assert.equal(table.indexOf(name), id, name);
+  assert.equal(table.indexOf('a\u0000\u0000'), undefined);
+  assert.equal(table.indexOf('1234567890'), undefined);
+  assert.deepEqual(table.freeze(), names);
+  const bytes = Buffer.from('p7 page/7/x p7 a Ωmega');
+  const ids = new Int32Array(5);
+  table.internAll(bytes, Int32Array.of(0, 3, 12, 15, 17), Int32Array.of(2, 11, 14, 16, bytes.length), ids, 5);
+  assert.deepEqual([...ids], [names.indexOf('p7'), names.indexOf('page/7/x'), names.indexOf('p7'), 0, 8]);
+});

@@ -2,18 +2,7 @@
 // finished crawl; #/corpora/<id> follows its build and shows its top terms. Terms and skipped URLs come from
 // crawled pages: text only, links only when http(s).
 import { getJson, postJson } from './api.js';
-import {
-  clearProblems,
-  field,
-  h,
-  moreButton,
-  number,
-  pageLink,
-  placeProblems,
-  problemBanner,
-  show,
-  when,
-} from './dom.js';
+import { createOnSubmit, field, h, moreButton, number, pageLink, problemBanner, show, when } from './dom.js';
 
 interface CorpusListItem {
   id: string;
@@ -80,9 +69,7 @@ function corpusForm(crawls: Array<{ id: string; seeds: string[]; finishedAt: str
     {
       class: 'corpus-form',
       'aria-label': 'Build a corpus',
-      onsubmit: async (event) => {
-        event.preventDefault();
-        clearProblems(form, banner);
+      onsubmit: createOnSubmit(banner, async () => {
         const body: Record<string, unknown> = { name: name.value.trim(), stem: stem.checked };
         const chosen = source.value as Source;
         if (chosen === 'documents') {
@@ -96,13 +83,9 @@ function corpusForm(crawls: Array<{ id: string; seeds: string[]; finishedAt: str
         } else {
           body.fromCrawl = fromCrawl.value;
         }
-        try {
-          const created = await postJson<{ id: string }>('/v1/corpora', body);
-          location.hash = `#/corpora/${created.id}`;
-        } catch (error) {
-          placeProblems(form, banner, error);
-        }
-      },
+        const created = await postJson<{ id: string }>('/v1/corpora', body);
+        return `#/corpora/${created.id}`;
+      }),
     },
     h('h2', {}, 'Build a corpus'),
     h(

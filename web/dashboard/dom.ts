@@ -107,6 +107,25 @@ export function placeProblems(
   if (!placed) banner.append(problemBanner(error));
 }
 
+/**
+ * The submit handler of a form that creates something through the API: clears the form's problems, runs
+ * `create` (which returns the hash of what it made, opened next), or shows the API's problems beside the
+ * fields they name.
+ */
+export function createOnSubmit(banner: HTMLElement, create: () => Promise<string>) {
+  return async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLElement; // read before any await: it is unset after dispatch
+    clearProblems(form, banner);
+    try {
+      location.hash = await create();
+    } catch (error) {
+      // the API names the field: shown beside it (seeds[0] beside seeds)
+      placeProblems(form, banner, error);
+    }
+  };
+}
+
 /** A "More" button for cursor-paginated lists: shown while the API gives a next link. */
 export function moreButton(label: string, load: (next: string) => Promise<void>) {
   let next: string | null = null;

@@ -4,17 +4,7 @@
 // the code), #/rankings and #/corpora. Everything a crawled page said is set as text (dom.ts).
 import { apiKey, blobUrl, getJson, postJson, request, setApiKey, streamEvents } from './api.js';
 import { corporaView, corpusView } from './corpora.js';
-import {
-  clearProblems,
-  field,
-  h,
-  number,
-  pageLink,
-  placeProblems,
-  problemBanner,
-  show,
-  when,
-} from './dom.js';
+import { createOnSubmit, field, h, number, pageLink, problemBanner, show, when } from './dom.js';
 import { HarvestChart, type HarvestPoint } from './harvest.js';
 import { rankingsView, rankingView } from './rankings.js';
 
@@ -73,9 +63,7 @@ function crawlForm(): HTMLElement {
     {
       class: 'crawl-form',
       'aria-label': 'Start a crawl',
-      onsubmit: async (event) => {
-        event.preventDefault();
-        clearProblems(form, banner);
+      onsubmit: createOnSubmit(banner, async () => {
         const body: Record<string, unknown> = {
           seeds: seeds.value.split(/\s+/).filter(Boolean),
           strategy: strategy.value,
@@ -88,14 +76,9 @@ function crawlForm(): HTMLElement {
             .split(',')
             .map((t) => t.trim())
             .filter(Boolean);
-        try {
-          const created = await postJson<{ id: string }>('/v1/crawls', body);
-          location.hash = `#/crawls/${created.id}`;
-        } catch (error) {
-          // the API names the field: shown beside it (seeds[0] beside seeds)
-          placeProblems(form, banner, error);
-        }
-      },
+        const created = await postJson<{ id: string }>('/v1/crawls', body);
+        return `#/crawls/${created.id}`;
+      }),
     },
     h('h2', {}, 'Start a crawl'),
     field('Seeds', 'seeds', seeds, 'http(s) URLs, one per line'),

@@ -3,18 +3,7 @@
 // of an edges file, #/rankings/<id>: one ranking). Vertex names are URLs for a crawl's graph and any string for
 // an upload: links only when http(s).
 import { getJson, request } from './api.js';
-import {
-  clearProblems,
-  field,
-  h,
-  moreButton,
-  number,
-  pageLink,
-  placeProblems,
-  problemBanner,
-  show,
-  when,
-} from './dom.js';
+import { createOnSubmit, field, h, moreButton, number, pageLink, problemBanner, show, when } from './dom.js';
 
 export interface Ranking {
   id: string;
@@ -167,24 +156,18 @@ function uploadForm(): HTMLElement {
     {
       class: 'upload-form',
       'aria-label': 'Rank an edges file',
-      onsubmit: async (event) => {
-        event.preventDefault();
-        clearProblems(form, banner);
+      onsubmit: createOnSubmit(banner, async () => {
         const chosen = file.files?.[0];
         const body: Blob | string = chosen ?? pasted.value;
         const query = new URLSearchParams({ topK: topK.value, damping: damping.value });
-        try {
-          const response = await request(`/v1/rankings?${query}`, {
-            method: 'POST',
-            body,
-            headers: { 'content-type': 'text/plain; charset=utf-8' },
-          });
-          const created = (await response.json()) as { id: string };
-          location.hash = `#/rankings/${created.id}`;
-        } catch (error) {
-          placeProblems(form, banner, error);
-        }
-      },
+        const response = await request(`/v1/rankings?${query}`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+        });
+        const created = (await response.json()) as { id: string };
+        return `#/rankings/${created.id}`;
+      }),
     },
     h('h2', {}, 'Rank an edges file'),
     h(

@@ -14,10 +14,130 @@ import type {
   StoredRobots,
 } from '../crawler/engine/ports.js';
 import { pgSafeJson, pgSafeNullable, pgSafeText } from '../crawler/text/pg-safe.js';
+import { GroupWriter } from './group-writer.js';
 import { prepared, sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
 type Queryable = pg.Pool | pg.PoolClient;
+
+/**
+ * Page outcomes one statement writes at most (page_complete_batch.sql), and such statements in flight per
+ * crawl runner. A realistic page carries ~100 links, so a full batch is a few thousand rows: large enough to
+ * spread a statement's fixed costs, small enough that no page waits long behind it.
+ */
+const MAX_PAGES_PER_WRITE = 32;
+const PAGE_WRITES_IN_FLIGHT = 2;
+
+/** One page's outcome on its way to page_complete(.sql) or page_complete_batch.sql. */
+interface PageWrite {
+  pageId: number;
+  outcome: PageOutcome;
+}
+
+/** page_complete.sql's parameters $1…$30, in the order and with the meanings its header lists. */
+function pageCompleteValues(crawlId: string, { pageId, outcome }: PageWrite): unknown[] {
+  return [
+    pageId, // $1
+    outcome.type, // $2
+    outcome.status, // $3
+    pgSafeNullable(outcome.contentType), // $4
+    outcome.bytes, // $5
+    outcome.truncated, // $6
+    outcome.sha256, // $7
+    outcome.loadMs, // $8
+    outcome.fetchedAt, // $9
+    pgSafeNullable(outcome.finalUrl), // $10
+    pgSafeNullable(outcome.title), // $11
+    pgSafeNullable(outcome.error), // $12
+    redirectsJson(outcome), // $13
+    outcome.duplicateOf, // $14
+    outcome.htmlGzip, // $15
+    !outcome.requested, // $16
+    outcome.images.map((image) => pgSafeText(image.url)), // $17
+    outcome.images.map((image) => pgSafeText(image.alt)), // $18
+    outcome.document?.dataType ?? null, // $19
+    pgSafeNullable(outcome.document?.contentType ?? null), // $20
+    outcome.document?.bytes ?? null, // $21
+    outcome.score, // $22
+    outcome.relevant, // $23
+    outcome.links.map((link) => pgSafeText(link.url)), // $24
+    outcome.links.map((link) => pgSafeText(link.anchor)), // $25
+    crawlId, // $26
+    skippedJson(outcome), // $27
+    responseHeadersJson(outcome), // $28
+    outcome.response?.bodyGzip ?? null, // $29
+    pgSafeNullable(outcome.text), // $30
+  ];
+}
+
+/** page_complete_batch.sql's parameters: one array element per page, images and links flattened. */
+function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[] {
+  const perPage = <T>(value: (outcome: PageOutcome) => T) => writes.map((write) => value(write.outcome));
+  const imagePages: number[] = [];
+  const imageUrls: string[] = [];
+  const imageAlts: string[] = [];
+  const linkPages: number[] = [];
+  const linkUrls: string[] = [];
+  const linkAnchors: string[] = [];
+  writes.forEach(({ outcome }, index) => {
+    for (const image of outcome.images) {
+      imagePages.push(index + 1);
+      imageUrls.push(pgSafeText(image.url));
+      imageAlts.push(pgSafeText(image.alt));
+    }
+    for (const link of outcome.links) {
+      linkPages.push(index + 1);
+      linkUrls.push(pgSafeText(link.url));
+      linkAnchors.push(pgSafeText(link.anchor));
+    }
+  });
+  return [
+    writes.map((write) => write.pageId), // $1
+    perPage((o) => o.type), // $2
+    perPage((o) => o.status), // $3
+    perPage((o) => pgSafeNullable(o.contentType)), // $4
+    perPage((o) => o.bytes), // $5
+    perPage((o) => o.truncated), // $6
+    perPage((o) => o.sha256), // $7
+    perPage((o) => o.loadMs), // $8
+    perPage((o) => o.fetchedAt), // $9
+    perPage((o) => pgSafeNullable(o.finalUrl)), // $10
+    perPage((o) => pgSafeNullable(o.title)), // $11
+    perPage((o) => pgSafeNullable(o.error)), // $12
+    perPage(redirectsJson), // $13
+    perPage((o) => o.duplicateOf), // $14
+    perPage((o) => o.htmlGzip), // $15
+    perPage((o) => !o.requested), // $16
+    imagePages, // $17
+    imageUrls, // $18
+    imageAlts, // $19
+    perPage((o) => o.document?.dataType ?? null), // $20
+    perPage((o) => pgSafeNullable(o.document?.contentType ?? null)), // $21
+    perPage((o) => o.document?.bytes ?? null), // $22
+    perPage((o) => o.score), // $23
+    perPage((o) => o.relevant), // $24
+    linkPages, // $25
+    linkUrls, // $26
+    linkAnchors, // $27
+    crawlId, // $28
+    perPage(skippedJson), // $29
+    perPage(responseHeadersJson), // $30
+    perPage((o) => o.response?.bodyGzip ?? null), // $31
+    perPage((o) => pgSafeNullable(o.text)), // $32
+  ];
+}
+
+function redirectsJson(outcome: PageOutcome): string | null {
+  return outcome.redirects === null ? null : JSON.stringify(pgSafeJson(outcome.redirects));
+}
+
+function skippedJson(outcome: PageOutcome): string | null {
+  return outcome.skipped.length === 0 ? null : JSON.stringify(pgSafeJson(outcome.skipped));
+}
+
+function responseHeadersJson(outcome: PageOutcome): string | null {
+  return outcome.response === null ? null : JSON.stringify(pgSafeJson(outcome.response.headers));
+}
 
 /** The first statistics refresh comes after this many queued pages (see noteInsertedPages). */
 const MIN_PAGES_BEFORE_ANALYZE = 500;
@@ -44,6 +164,7 @@ export class PgCrawlStore implements CrawlStore {
   private pagesSinceAnalyze = 0;
   private analyzeAfterPages = MIN_PAGES_BEFORE_ANALYZE;
   private analyzing = false;
+  private readonly pageWriters = new Map<string, GroupWriter<PageWrite>>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -219,42 +340,30 @@ export class PgCrawlStore implements CrawlStore {
     const disallowed =
       fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
     if (outcome.render) await this.recordRender(page.id, outcome.render);
-    await this.pool.query(
-      // parameters $1…$30, in the order and with the meanings page_complete.sql's header lists
-      prepared('page_complete', [
-        page.id, // $1
-        outcome.type, // $2
-        outcome.status, // $3
-        pgSafeNullable(outcome.contentType), // $4
-        outcome.bytes, // $5
-        outcome.truncated, // $6
-        outcome.sha256, // $7
-        outcome.loadMs, // $8
-        outcome.fetchedAt, // $9
-        pgSafeNullable(outcome.finalUrl), // $10
-        pgSafeNullable(outcome.title), // $11
-        pgSafeNullable(outcome.error), // $12
-        outcome.redirects === null ? null : JSON.stringify(pgSafeJson(outcome.redirects)), // $13
-        outcome.duplicateOf, // $14
-        outcome.htmlGzip, // $15
-        !outcome.requested, // $16
-        outcome.images.map((image) => pgSafeText(image.url)), // $17
-        outcome.images.map((image) => pgSafeText(image.alt)), // $18
-        outcome.document?.dataType ?? null, // $19
-        pgSafeNullable(outcome.document?.contentType ?? null), // $20
-        outcome.document?.bytes ?? null, // $21
-        outcome.score, // $22
-        outcome.relevant, // $23
-        outcome.links.map((link) => pgSafeText(link.url)), // $24
-        outcome.links.map((link) => pgSafeText(link.anchor)), // $25
-        crawlId, // $26
-        outcome.skipped.length === 0 ? null : JSON.stringify(pgSafeJson(outcome.skipped)), // $27
-        outcome.response === null ? null : JSON.stringify(pgSafeJson(outcome.response.headers)), // $28
-        outcome.response?.bodyGzip ?? null, // $29
-        pgSafeNullable(outcome.text), // $30
-      ]),
-    );
+    await this.pageWriter(crawlId).write({ pageId: page.id, outcome });
     return disallowed;
+  }
+
+  /** The crawl's group writer of page outcomes (db/group-writer.ts), made at its first page. */
+  private pageWriter(crawlId: string): GroupWriter<PageWrite> {
+    let writer = this.pageWriters.get(crawlId);
+    if (!writer) {
+      writer = new GroupWriter<PageWrite>({
+        writeOne: async (write) => {
+          await this.pool.query(prepared('page_complete', pageCompleteValues(crawlId, write)));
+        },
+        writeMany: async (writes) => {
+          await retryOnDeadlock(() =>
+            this.pool.query(prepared('page_complete_batch', pageCompleteBatchValues(crawlId, writes))),
+          );
+        },
+        maxItems: MAX_PAGES_PER_WRITE,
+        maxInFlight: PAGE_WRITES_IN_FLIGHT,
+        onBatchFailed: (error) => this.onBackgroundError(error as Error),
+      });
+      this.pageWriters.set(crawlId, writer);
+    }
+    return writer;
   }
 
   /** How a page of a crawl that renders was read, and its screenshot (page_render_record.sql). */

@@ -2,6 +2,7 @@
 // only as good as the page table's statistics; the store refreshes them itself as a crawl fills the table.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { DiscoveredUrl } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { sql } from '../../src/db/sql.js';
@@ -167,4 +168,131 @@ test('text from the web is stored without NUL or lone surrogates: robots.txt, di
   await store.finishCrawl(crawlId, 'failed', 'scorer: bad\u0000 query \udc00');
   const crawl = (await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}` })).json();
   assert.equal(crawl.error, 'scorer: bad query \ufffd');
+});
+
+test('pages recorded together share one statement, count results in order, and a bad page fails alone', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const origin = 'http://127.0.0.1:9';
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: [`${origin}/`], maxPages: 50, maxResults: 4, relevance: { query: 'tennis' } },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const crawlId: string = created.json().id;
+  const sent: string[] = [];
+  const pool = runtime.db.pool;
+  const recordingPool = new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver);
+      return (query: string | { name?: string; text: string }, ...rest: unknown[]) => {
+        if (typeof query !== 'string' && query.name) sent.push(query.name);
+        return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
+      };
+    },
+  });
+  const statements = (name: string) => sent.filter((sentName) => sentName === name).length;
+  const store = new PgCrawlStore(recordingPool);
+  await store.markRunning(crawlId);
+  const frontier = { slots: 1, maxDiscovered: null };
+  const count = 24;
+  const url = (i: number) => `${origin}/p${i}`;
+  const urls: DiscoveredUrl[] = Array.from({ length: count }, (_, i) => ({
+    url: url(i),
+    origin,
+    depth: 1,
+    priority: 0,
+    anchor: '',
+  }));
+  await store.enqueue(crawlId, null, urls, frontier);
+  const sites = await store.ensureSites(crawlId, [origin], 1);
+  const { rows } = await pool.query<{ id: number; url: string }>(
+    'SELECT id, canonical_url AS url FROM pages WHERE crawl_id = $1',
+    [crawlId],
+  );
+  const idOf = new Map(rows.map((row) => [row.url, row.id]));
+  const page = (i: number) => ({
+    id: idOf.get(url(i))!,
+    url: url(i),
+    depth: 1,
+    siteId: sites.get(origin)!,
+    origin,
+    slot: 0,
+    queuedAt: new Date(),
+    attempts: 0,
+    suspect: false,
+    leaseExpiries: 0,
+  });
+  const badPage = 17;
+  // Pages 0–7 are relevant; page 17 cannot be stored (its size overflows the column). Each links to the
+  // next page, shows an image, and keeps a body.
+  const outcome = (i: number) =>
+    htmlPageOutcome({
+      score: i < 8 ? 1 : 0,
+      relevant: i < 8,
+      bytes: i === badPage ? 2 ** 40 : 10,
+      htmlGzip: gzipSync(`<p>page ${i}</p>`),
+      links: [
+        { url: url((i + 1) % count), origin, depth: 2, priority: 0, anchor: `to ${i + 1}`, known: true },
+      ],
+      images: [{ url: `${origin}/img${i}.png`, alt: `image ${i}` }],
+    });
+  // Handed over at once: the first two find the writer idle and go alone, the other ten wait and go together.
+  const round = (from: number) =>
+    Promise.allSettled(
+      Array.from({ length: 12 }, (_, k) =>
+        store.completePage(crawlId, page(from + k), outcome(from + k), frontier),
+      ),
+    );
+  const first = await round(0);
+  assert.ok(first.every((result) => result.status === 'fulfilled'));
+  assert.equal(statements('page_complete'), 2);
+  assert.equal(statements('page_complete_batch'), 1, 'ten pages in one statement');
+  // the same with a bad page among the ten: the batch fails and its pages are written one by one
+  const second = await round(12);
+  assert.deepEqual(
+    second.map((result, k) => [12 + k, result.status]),
+    Array.from({ length: 12 }, (_, k) => [12 + k, 12 + k === badPage ? 'rejected' : 'fulfilled']),
+  );
+  assert.equal(statements('page_complete_batch'), 2);
+  assert.equal(statements('page_complete'), 2 + 2 + 10);
+  const stored = await pool.query<{
+    url: string;
+    type: string;
+    result: boolean;
+    links: number;
+    images: number;
+    body: boolean;
+  }>(
+    `SELECT p.canonical_url AS url, p.type, p.result,
+            (SELECT count(*)::int FROM links l WHERE l.from_page = p.id) AS links,
+            (SELECT count(*)::int FROM images m WHERE m.page_id = p.id) AS images,
+            EXISTS (SELECT 1 FROM page_contents c WHERE c.page_id = p.id AND c.html_gzip IS NOT NULL) AS body
+     FROM pages p WHERE p.crawl_id = $1`,
+    [crawlId],
+  );
+  const byUrl = new Map(stored.rows.map((row) => [row.url, row]));
+  for (let i = 0; i < count; i++) {
+    const row = byUrl.get(url(i))!;
+    if (i === badPage) {
+      assert.equal(row.type, 'FRONTIER', 'the bad page is not recorded, and the others are');
+      continue;
+    }
+    assert.deepEqual(
+      { type: row.type, links: row.links, images: row.images, body: row.body },
+      { type: 'HTML', links: 1, images: 1, body: true },
+      url(i),
+    );
+    // the first four relevant pages recorded are the results, in the order they were handed over
+    assert.equal(row.result, i < 4, `${url(i)} result`);
+  }
+  const html = await pool.query<{ html_gzip: Buffer }>(
+    'SELECT c.html_gzip FROM page_contents c WHERE c.page_id = $1',
+    [idOf.get(url(9))],
+  );
+  assert.equal(gunzipSync(html.rows[0]!.html_gzip).toString(), '<p>page 9</p>', 'a body written in a batch');
+  const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}` })).json();
+  assert.equal(status.relevantPages, 4);
+  assert.equal(status.links, count - 1);
+  assert.equal(status.images, count - 1);
 });

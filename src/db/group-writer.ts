@@ -1,0 +1,74 @@
+// Group commit for a write made once per item (a crawled page's outcome): while a write is in flight, the
+// items that arrive wait and are then written together, in arrival order, by one statement. An item that
+// finds the writer idle is written at once, alone, so a slow crawl waits for nothing; a fast one pays a
+// statement's fixed costs (its commit, the executor's start, statement triggers) once per batch. A batch
+// that fails is written again item by item, so one bad row fails only its own item.
+
+interface Waiting<Item> {
+  item: Item;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface GroupWriterOptions<Item> {
+  /** Writes several items in one statement, in the order given; throws if any of them fails. */
+  writeMany: (items: Item[]) => Promise<void>;
+  /** Writes one item alone: for a lone item, and for each item of a batch that failed. */
+  writeOne: (item: Item) => Promise<void>;
+  /** The most items one statement carries (their parameters grow with it). */
+  maxItems: number;
+  /** Statements in flight at once: more than one keeps a write from waiting on another's commit. */
+  maxInFlight: number;
+  /** A batch failed and its items were written one by one (for the log). */
+  onBatchFailed?: (error: unknown, items: number) => void;
+}
+
+export class GroupWriter<Item> {
+  readonly #options: GroupWriterOptions<Item>;
+  readonly #waiting: Waiting<Item>[] = [];
+  #inFlight = 0;
+
+  constructor(options: GroupWriterOptions<Item>) {
+    this.#options = options;
+  }
+
+  /** Resolves once the item is written (committed), rejects with its own failure. */
+  write(item: Item): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#waiting.push({ item, resolve, reject });
+      this.#startWrites();
+    });
+  }
+
+  #startWrites(): void {
+    while (this.#inFlight < this.#options.maxInFlight && this.#waiting.length > 0) {
+      const batch = this.#waiting.splice(0, this.#options.maxItems);
+      this.#inFlight++;
+      void this.#writeBatch(batch).finally(() => {
+        this.#inFlight--;
+        this.#startWrites();
+      });
+    }
+  }
+
+  async #writeBatch(batch: Waiting<Item>[]): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        await this.#options.writeMany(batch.map((waiting) => waiting.item));
+        for (const waiting of batch) waiting.resolve();
+        return;
+      } catch (error) {
+        this.#options.onBatchFailed?.(error, batch.length);
+      }
+    }
+    // one at a time and in order, so what depends on the order (results counted up to maxResults) holds
+    for (const waiting of batch) {
+      try {
+        await this.#options.writeOne(waiting.item);
+        waiting.resolve();
+      } catch (error) {
+        waiting.reject(error);
+      }
+    }
+  }
+}

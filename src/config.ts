@@ -100,6 +100,7 @@ export interface Config {
   documentPoolThreads: number;
   documentTimeoutMs: number;
   documentHeapMb: number;
+  documentMemoryMb: number;
   documentMaxUncompressedBytes: number;
   /** Crawl exports (GET /v1/crawls/:id/export) streaming at once in this process; more answer 503. */
   exportConcurrency: number;
@@ -241,6 +242,9 @@ export function loadConfig(env: Env = process.env): Config {
     // a reader's heap: past it V8 ends the reader process, and the read is the document's error; the caps keep
     // an honest read well under it (50 MiB inflated with its decoded copies)
     documentHeapMb: integer(env, 'DOCUMENT_HEAP_MB', 512, 16, 16_384),
+    // a reader's resident memory while it reads: the heap and what V8's limit does not count (Buffers, typed
+    // arrays); past it the reader is killed and the read is the document's error
+    documentMemoryMb: integer(env, 'DOCUMENT_MEMORY_MB', 1024, 64, 65_536),
     documentMaxUncompressedBytes: integer(
       env,
       'DOCUMENT_MAX_UNCOMPRESSED_BYTES',

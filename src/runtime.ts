@@ -186,6 +186,7 @@ export async function openRuntime(
     processes: config.documentPoolThreads,
     timeoutMs: config.documentTimeoutMs,
     heapMb: config.documentHeapMb,
+    memoryMb: config.documentMemoryMb,
     maxUncompressedBytes: config.documentMaxUncompressedBytes,
     onError: (err) => log.child({ component: 'document-pool' }).error({ err }, 'document reader process'),
   });

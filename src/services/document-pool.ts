@@ -4,11 +4,14 @@
 // a byte cap (crawler/documents/read-text.ts). Processes, not worker threads: V8 ends the whole process, not the
 // thread, when a worker thread runs out of heap in one large allocation (a big array, JSON.parse), so a thread's
 // resourceLimits cannot keep a document from killing the crawl; a reader process that dies takes only its read
-// with it, recorded as the document's error. One pool serves the crawl runners of a worker process and the
+// with it, recorded as the document's error. The heap limit does not count Buffers and typed arrays (pdf.js
+// decodes streams into them), so a reader's resident memory is also watched while it reads, and a reader
+// past its memory limit is killed like one past its deadline. One pool serves the crawl runners of a worker process and the
 // API's /v1/score and /v1/extract; it implements the engine's DocumentTextReader port.
 import { type ChildProcess, fork } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
 import { READABLE_DOCUMENT_TYPES } from '../crawler/documents/read-text.js';
 import type { DocumentTextReader } from '../crawler/engine/ports.js';
 import type { DocumentTaskOutcome, ReaderReply, ReaderRequest } from './document-tasks.js';
@@ -23,6 +26,8 @@ const READER_MODULE = fileURLToPath(
 const START_TIMEOUT_MS = 60_000;
 /** A reader left idle this long ends: a process that reads no documents keeps none. */
 const IDLE_TIMEOUT_MS = 60_000;
+/** How often a reading process's resident memory is read (/proc/<pid>/status): a few µs a look. */
+const MEMORY_CHECK_INTERVAL_MS = 50;
 /** The end of a dead reader's stderr kept to say why it died (V8's "heap out of memory"). */
 const STDERR_TAIL_CHARS = 4096;
 
@@ -33,6 +38,11 @@ export interface DocumentPoolOptions {
   timeoutMs: number;
   /** Each reader's heap, in MiB (DOCUMENT_HEAP_MB): V8's old generation limit. */
   heapMb: number;
+  /**
+   * Each reader's resident memory while it reads, in MiB (DOCUMENT_MEMORY_MB): the heap and what it does not
+   * count (Buffers, typed arrays, native allocations). Linux only; elsewhere the heap limit alone holds.
+   */
+  memoryMb: number;
   /** The most a zip document (DOCX, PPTX, ODT) may inflate to (DOCUMENT_MAX_UNCOMPRESSED_BYTES). */
   maxUncompressedBytes: number;
   /** A reader's fault outside any read: it did not start, or died while idle. */
@@ -204,10 +214,11 @@ export class DocumentPool implements DocumentTextReader {
     request: ReaderRequest,
     signal: AbortSignal | undefined,
   ): Promise<DocumentTaskOutcome> {
-    const { timeoutMs, heapMb } = this.options;
+    const { timeoutMs, heapMb, memoryMb } = this.options;
     return new Promise<DocumentTaskOutcome>((resolve, reject) => {
       const settle = (outcome: DocumentTaskOutcome | { thrown: unknown }) => {
         clearTimeout(timer);
+        clearInterval(memoryCheck);
         signal?.removeEventListener('abort', onAbort);
         reader.onReply = undefined;
         reader.onEnd = undefined;
@@ -224,6 +235,15 @@ export class DocumentPool implements DocumentTextReader {
         void this.end(reader);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      let overMemory = false;
+      const memoryCheck = setInterval(() => {
+        void residentBytes(reader.child.pid).then((bytes) => {
+          if (overMemory || bytes === null || bytes <= memoryMb * 1024 * 1024) return;
+          overMemory = true;
+          void this.end(reader);
+        });
+      }, MEMORY_CHECK_INTERVAL_MS);
+      memoryCheck.unref();
       reader.onReply = (reply) => {
         if (!('id' in reply) || reply.id !== request.id) return;
         settle(reply.outcome);
@@ -232,6 +252,8 @@ export class DocumentPool implements DocumentTextReader {
       reader.onEnd = (why, outOfMemory) => {
         // the reader died under the document (its heap, a native fault): the document's fault
         if (this.closed) settle({ thrown: new PoolClosedError() });
+        else if (overMemory)
+          settle({ error: `reading the document took more than ${memoryMb} MiB of resident memory` });
         else if (outOfMemory)
           settle({ error: `reading the document took more than ${heapMb} MiB of memory` });
         else settle({ error: `reading the document ended its reader process (${why})` });
@@ -284,6 +306,14 @@ function refer(child: ChildProcess, held: boolean): void {
     channel?.unref?.();
     stderr?.unref?.();
   }
+}
+
+/** A process's resident memory (VmRSS); null once it is gone, or where /proc is not there to read. */
+async function residentBytes(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
+  const kiB = status?.match(/^VmRSS:\s+(\d+)\s+kB/m)?.[1];
+  return kiB === undefined ? null : Number(kiB) * 1024;
 }
 
 /** A reader that could not start: the read it was for is recorded with this as its error. */

@@ -5,13 +5,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DocumentPool } from '../../src/services/document-pool.js';
-import { EXHAUST_THE_HEAP, makeDocx, makePdf, makePptx, makeZipBomb } from '../support/documents.js';
+import {
+  EXHAUST_THE_BUFFERS,
+  EXHAUST_THE_HEAP,
+  makeDocx,
+  makePdf,
+  makePptx,
+  makeZipBomb,
+} from '../support/documents.js';
 
 const pool = (fields: Partial<ConstructorParameters<typeof DocumentPool>[0]> = {}) =>
   new DocumentPool({
     processes: 1,
     timeoutMs: 60_000,
     heapMb: 256,
+    memoryMb: 1024,
     maxUncompressedBytes: 1 << 20,
     ...fields,
   });
@@ -66,6 +74,26 @@ test('a read that runs out of heap ends its reader, not this process: the docume
   assert.deepEqual(next, { text: 'tennis rackets', truncated: false });
   assert.equal(documents.processesStarted, 2, 'one reader died, one took its place');
   assert.deepEqual(faults, [], 'a reader that dies under a read is that read’s error, not a pool fault');
+});
+
+test('a read that fills Buffers outside the heap is stopped at the memory limit: the document gets the error', async (t) => {
+  const faults: unknown[] = [];
+  // the heap limit alone would let it take 2 GiB: Buffers live outside V8's heap
+  const documents = pool({
+    heapMb: 64,
+    memoryMb: 256,
+    readerModule: fileURLToPath(new URL('../support/hungry-document-reader.ts', import.meta.url)),
+    onError: (error) => faults.push(error),
+  });
+  t.after(() => documents.close());
+  const exhausted = await documents.read('PDF', Buffer.from(EXHAUST_THE_BUFFERS, 'latin1'), {
+    maxChars: 1000,
+  });
+  assert.deepEqual(exhausted, { error: 'reading the document took more than 256 MiB of resident memory' });
+  const next = await documents.read('DOCX', makeDocx(['squash courts']), { maxChars: 1000 });
+  assert.deepEqual(next, { text: 'squash courts', truncated: false });
+  assert.equal(documents.processesStarted, 2, 'the reader was killed, another took its place');
+  assert.deepEqual(faults, []);
 });
 
 test('a zip bomb through the pool is the document error; the next read goes on', async (t) => {

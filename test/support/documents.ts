@@ -120,3 +120,5 @@ export function makePdfBomb(bytes: number): Buffer {
 
 /** The bytes on which test/support/hungry-document-reader.ts runs its process out of heap. */
 export const EXHAUST_THE_HEAP = 'exhaust the heap';
+/** A document's bytes that make the test reader fill Buffers (outside the heap) until it is stopped. */
+export const EXHAUST_THE_BUFFERS = 'exhaust the buffers';

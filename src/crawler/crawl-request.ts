@@ -89,7 +89,7 @@ export function isHtmlBody(contentType: string | null, text: string | null): boo
 /**
  * What a crawl downloads beside HTML (the request's `documents`, docs/reference.md#documents): office documents
  * are hashed (a copy is a DUPLICATE) and their text read, scored and counted; `txt` parses text/plain pages as
- * text; `image` downloads images linked as pages (hashed, no text). doc and ppt are hashed only: no well-kept
+ * text; `image` downloads images, linked as pages or shown by them (hashed, no text). doc and ppt are hashed only: no well-kept
  * library reads their text.
  */
 export const DOCUMENT_FETCH_TYPES = ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'odt', 'txt', 'image'] as const;
@@ -104,6 +104,14 @@ export interface DocumentSettings {
   fetch: boolean;
   types: DocumentFetchType[];
   maxBytes: number;
+}
+
+/**
+ * Whether a crawl downloads images: `image` among documents.types, documents fetched. Then the images its
+ * pages show (`<img src>`) are fetched too, so copies among them are found (docs/reference.md#documents).
+ */
+export function fetchesImages(documents: DocumentSettings): boolean {
+  return documents.fetch && documents.types.includes('image');
 }
 
 const PLAIN_TEXT_TYPE = /^text\/plain\b/i;

@@ -336,7 +336,8 @@ export class PgCrawlStore implements CrawlStore {
     // No enclosing transaction: queuing the links is idempotent, and the page's own row (with its links,
     // body and images) is written after it in one statement, so a crash in between only means the page is
     // leased again and redone. Short statements hold row locks briefly, so concurrent workers do not pile up.
-    const fresh = outcome.links.filter((link) => !link.known);
+    // The images to fetch are queued with the links, but only the links are recorded as links ($24, $25).
+    const fresh = [...outcome.links, ...outcome.queuedImages].filter((link) => !link.known);
     const disallowed =
       fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
     if (outcome.render) await this.recordRender(page.id, outcome.render);

@@ -1,6 +1,6 @@
 // The reads behind a crawl's report (GET /v1/crawls/:id/report and report.html) that the status endpoint does
-// not already give: invalid pages by status, documents by type, links and images per page, timing summaries,
-// the harvest rate over time, the first pages and the best-scored ones.
+// not already give: invalid pages by status, documents by type, duplicate images, links and images per page,
+// timing summaries, the harvest rate over time, the first pages and the best-scored ones.
 import type pg from 'pg';
 import { sql } from './sql.js';
 
@@ -77,6 +77,12 @@ export class ReportRepository {
 
   async documentsByType(crawlId: string): Promise<DocumentsByTypeRow[]> {
     return (await this.pool.query<DocumentsByTypeRow>(sql('report_documents_by_type'), [crawlId])).rows;
+  }
+
+  /** Downloaded images that are byte-identical copies of an earlier page (DUPLICATE, served as image/*). */
+  async duplicateImages(crawlId: string): Promise<number> {
+    const result = await this.pool.query<{ duplicates: number }>(sql('report_duplicate_images'), [crawlId]);
+    return result.rows[0]?.duplicates ?? 0;
   }
 
   async foundPerPage(crawlId: string): Promise<FoundPerPageRow> {

@@ -392,7 +392,7 @@ export const CrawlRequest = Type.Object(
               maxItems: DOCUMENT_FETCH_TYPES.length,
               default: [...DEFAULTS.documents.types],
               description:
-                'documents downloaded and hashed (a copy is a DUPLICATE); pdf, docx, pptx and odt also have their text read, scored and counted (doc and ppt: no text, no well-kept reader exists); txt reads text/plain pages as text (recorded HTML with content type text/plain); image downloads images linked as pages',
+                "documents downloaded and hashed (a copy is a DUPLICATE); pdf, docx, pptx and odt also have their text read, scored and counted (doc and ppt: no text, no well-kept reader exists); txt reads text/plain pages as text (recorded HTML with content type text/plain); image downloads images, linked as pages and shown by them (<img src> in the crawl's scope, one link step below their page, never links of the graph), so copies among them are DUPLICATEs (the report's duplicates.images)",
             }),
           ),
           maxBytes: Type.Optional(

@@ -49,8 +49,13 @@ export const CrawlReport = Type.Object(
         description:
           "downloaded documents whose bytes are an earlier one's (DUPLICATE pages), not in found.documents",
       }),
-      images: Nullable(Type.Integer()),
-      note: Type.String({ description: 'why a count is null' }),
+      images: Nullable(
+        Type.Integer({
+          description:
+            "downloaded images (documents.types has image) whose bytes are an earlier page's (DUPLICATE pages served as image/*); null when the crawl does not download images",
+        }),
+      ),
+      note: Type.String({ description: 'what duplicates.images counts, or why it is null' }),
     }),
     found: Type.Object({
       htmlPages: Type.Integer(),

@@ -2,10 +2,12 @@
 // status, links/images/documents per page, documents by type, load time and queue wait, harvest over time),
 // as JSON (GET /v1/crawls/:id/report) and as one self-contained HTML page (report.html, report-html.ts).
 // Counts come from the status endpoint, so the report and the status never disagree.
+import { crawlSettings, fetchesImages } from '../crawler/crawl-request.js';
 import type { ReportRepository } from '../db/report-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import type { CrawlReport } from '../schemas/report.js';
 import type { CrawlReader } from './crawl-reader.js';
+import { storedCrawlRequest } from './crawl-request.js';
 import type { CrawlStatsService } from './crawl-stats.js';
 import type { RankingService } from './rankings.js';
 import { type ReportExtras, renderReportHtml } from './report-html.js';
@@ -16,6 +18,11 @@ const HARVEST_POINTS = 100;
 const REPORT_RANK_MAX_VERTICES = 200_000;
 const TOP_PAGES = 10;
 const ZIPF_ROWS = 20;
+/** What duplicates.images holds, or why it is null. */
+const DUPLICATE_IMAGES_COUNTED =
+  "images are downloaded (documents.types has image), those pages show and those they link: duplicates.images counts the ones served as image/* whose bytes are an earlier page's (DUPLICATE pages, also counted in duplicates.pages)";
+const DUPLICATE_IMAGES_UNKNOWN =
+  'images linked from pages are recorded by URL without downloading them, so duplicates among them are not known';
 
 export class CrawlReportService {
   constructor(
@@ -30,10 +37,14 @@ export class CrawlReportService {
   async report(crawlId: string, scope: TenantScope): Promise<CrawlReport> {
     const status = await this.options.crawls.status(crawlId, scope);
     const repository = this.options.repository;
-    const [sites, invalid, documentsByType, found, timings] = await Promise.all([
+    // the documents the crawl ran with (a request stored before `documents` existed: the defaults)
+    const ran = crawlSettings(crawlId, storedCrawlRequest(status.request));
+    const imagesFetched = fetchesImages(ran.documents);
+    const [sites, invalid, documentsByType, duplicateImages, found, timings] = await Promise.all([
       repository.sites(crawlId),
       repository.invalidPages(crawlId),
       repository.documentsByType(crawlId),
+      imagesFetched ? repository.duplicateImages(crawlId) : null,
       repository.foundPerPage(crawlId),
       repository.timings(crawlId),
     ]);
@@ -92,8 +103,8 @@ export class CrawlReportService {
       duplicates: {
         pages: status.duplicates,
         documents: documentsByType.reduce((sum, row) => sum + row.duplicates, 0),
-        images: null,
-        note: 'images linked from pages are recorded by URL without downloading them, so duplicates among them are not known',
+        images: duplicateImages,
+        note: imagesFetched ? DUPLICATE_IMAGES_COUNTED : DUPLICATE_IMAGES_UNKNOWN,
       },
       found: {
         htmlPages: found.html_pages,

@@ -23,6 +23,8 @@ export interface StoreHarness {
   pages(
     crawlId: string,
   ): Promise<Array<{ id: number; url: string; type: string; result: boolean; text: string | null }>>;
+  /** The crawl's links as [from URL, to URL], sorted. */
+  links(crawlId: string): Promise<Array<[string, string]>>;
 }
 
 const ORIGIN = 'http://site.test';
@@ -271,6 +273,35 @@ export function crawlStoreContract(open: (t: TestContext) => Promise<StoreHarnes
     );
     await h.store.enqueue(crawlId, null, [link('/w')], frontier(1, 3));
     assert.equal((await h.pages(crawlId)).length, 4, 'full');
+  });
+
+  test('images to fetch are queued with the links (known ones skipped) but never recorded as links', async (t) => {
+    const h = await open(t);
+    const { crawlId } = await runningCrawl(h, {
+      seeds: [`${ORIGIN}/`, `${ORIGIN}/old.png`],
+      slotsPerHost: 2,
+    });
+    const [home] = (await h.store.claim(crawlId, W1, 1, 30)).pages;
+    await h.store.completePage(
+      crawlId,
+      home!,
+      outcome({
+        links: [link('/a')],
+        images: [{ url: `${ORIGIN}/i.png`, alt: '' }],
+        queuedImages: [link('/i.png'), link('/old.png', { known: true })],
+      }),
+      frontier(2),
+    );
+    assert.deepEqual(
+      (await h.pages(crawlId)).map((p) => [p.url, p.type]),
+      [
+        [`${ORIGIN}/`, 'HTML'],
+        [`${ORIGIN}/old.png`, 'FRONTIER'],
+        [`${ORIGIN}/a`, 'FRONTIER'],
+        [`${ORIGIN}/i.png`, 'FRONTIER'],
+      ],
+    );
+    assert.deepEqual(await h.links(crawlId), [[`${ORIGIN}/`, `${ORIGIN}/a`]]);
   });
 
   test('duplicates: the first page with a body holds its hash; later ones are told its id', async (t) => {

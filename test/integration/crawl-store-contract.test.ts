@@ -41,5 +41,14 @@ crawlStoreContract(async (t) => {
       );
       return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
     },
+    async links(crawlId) {
+      const result = await pool.query<{ from_url: string; to_url: string }>(
+        `SELECT p.url AS from_url, q.url AS to_url FROM links l
+         JOIN pages p ON p.id = l.from_page JOIN pages q ON q.id = l.to_page
+         WHERE p.crawl_id = $1 ORDER BY 1, 2`,
+        [crawlId],
+      );
+      return result.rows.map((row) => [row.from_url, row.to_url]);
+    },
   };
 });

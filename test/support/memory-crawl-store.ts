@@ -394,7 +394,7 @@ export class MemoryCrawlStore implements CrawlStore {
     outcome: PageOutcome,
     frontier: FrontierLimits,
   ): Promise<RecordedDisallowed[]> {
-    const fresh = outcome.links.filter((link) => !link.known);
+    const fresh = [...outcome.links, ...outcome.queuedImages].filter((link) => !link.known);
     const disallowed = fresh.length > 0 ? await this.enqueue(crawlId, page.id, fresh, frontier) : [];
     const row = this.pageRows.get(page.id);
     const crawl = this.crawls.get(crawlId);

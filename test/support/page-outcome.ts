@@ -24,6 +24,7 @@ export function htmlPageOutcome(fields: Partial<PageOutcome> = {}): PageOutcome 
     response: null,
     links: [],
     images: [],
+    queuedImages: [],
     skipped: [],
     document: null,
     text: null,

@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback, constants as zlibConstants } from 'node:zlib';
 import { InputError } from '../../errors.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../crawl-request.js';
+import { DEFAULT_MAX_BODY_BYTES, fetchesImages } from '../crawl-request.js';
 import {
   type BodyBudget,
   type BudgetHold,
@@ -516,7 +516,7 @@ export class CrawlRunner {
         fetchedAt: outcome.fetchedAt,
       });
       // remembered only once they are surely in the frontier (a failed write is retried with its links)
-      for (const link of outcome.links) {
+      for (const link of [...outcome.links, ...outcome.queuedImages]) {
         if (this.queuedUrls.size >= MAX_REMEMBERED_URLS) break;
         this.queuedUrls.add(link.url);
       }
@@ -715,7 +715,7 @@ export class CrawlRunner {
   /** A text/plain page: its words scored, no title, links or images. */
   private readText(text: string) {
     const score = this.relevance ? this.relevance.score(textPage(text)) : null;
-    return { title: null, score, links: [], images: [], skipped: [] };
+    return { title: null, score, links: [], images: [], queuedImages: [], skipped: [] };
   }
 
   /**
@@ -791,6 +791,7 @@ export class CrawlRunner {
     score: number | null;
     links: DiscoveredUrl[];
     images: Array<{ url: string; alt: string }>;
+    queuedImages: DiscoveredUrl[];
     skipped: SkippedUrl[];
   } {
     const parsed = parseHtml(html, finalUrl, {
@@ -801,7 +802,7 @@ export class CrawlRunner {
       words: this.relevance !== null || this.settings.strategy === 'topic',
     });
     const score = this.relevance ? this.relevance.score(parsed) : null;
-    const { links, images, skipped } = selectLinks(
+    const { links, images, queuedImages, skipped } = selectLinks(
       parsed,
       { finalUrl, depth, score },
       {
@@ -809,9 +810,13 @@ export class CrawlRunner {
         scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),
         known: (url) => this.queuedUrls.has(url),
         disallowed: (url) => this.knownDisallowance(url),
+        // a crawl capped by pages discovered holds its first maxPages pages of the link graph: images would
+        // take their room without being vertices of it
+        fetchImages: fetchesImages(this.settings.documents) && this.settings.maxDiscovered === null,
       },
     );
-    return { title: parsed.title ? parsed.title.slice(0, 1000) : null, score, links, images, skipped };
+    const title = parsed.title ? parsed.title.slice(0, 1000) : null;
+    return { title, score, links, images, queuedImages, skipped };
   }
 
   private async siteIdsFor(origins: string[]): Promise<Map<string, number>> {

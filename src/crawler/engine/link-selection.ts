@@ -1,5 +1,6 @@
-// Which links of a parsed page enter the frontier, with what weight, and which of its links and images the
-// crawl cannot keep. Pure: the runner supplies the scope and what it already knows of each URL.
+// Which links of a parsed page enter the frontier, with what weight, which of the images it shows are fetched
+// too, and which of its links and images the crawl cannot keep. Pure: the runner supplies the scope and what it
+// already knows of each URL.
 import { urlTooLong } from '../frontier/canonicalize.js';
 import type { ScopeVerdict } from '../frontier/scope.js';
 import { MAX_PATTERN_URL_LENGTH } from '../frontier/url-patterns.js';
@@ -49,6 +50,8 @@ export interface LinkRules
   known(url: string): boolean;
   /** robots.txt already forbids the URL (why), when its host's file is in hand; else null. */
   disallowed(url: string): string | null;
+  /** The images a page shows are fetched (documents.types has `image`), not only recorded. */
+  fetchImages: boolean;
 }
 
 /**
@@ -71,17 +74,26 @@ export function linkPriorities(
   return (url) => weights.get(url) ?? null;
 }
 
-/** The links to queue (one per target, document order), the images shown, and what is skipped, with why. */
+/**
+ * The links to queue (one per target, document order), the images shown, those of them to fetch
+ * (queuedImages), and what is skipped, with why.
+ */
 export function selectLinks(
   parsed: ParsedPage,
   page: { finalUrl: string; depth: number; score: number | null },
   rules: LinkRules,
-): { links: DiscoveredUrl[]; images: Array<{ url: string; alt: string }>; skipped: SkippedUrl[] } {
+): {
+  links: DiscoveredUrl[];
+  images: Array<{ url: string; alt: string }>;
+  queuedImages: DiscoveredUrl[];
+  skipped: SkippedUrl[];
+} {
   const { finalUrl, depth } = page;
   const links: DiscoveredUrl[] = [];
   const images: Array<{ url: string; alt: string }> = [];
   const skipped: SkippedUrl[] = [];
-  if (!(rules.respectNofollow && parsed.metaRobots.nofollow)) {
+  const followsNothing = rules.respectNofollow && parsed.metaRobots.nofollow;
+  if (!followsNothing) {
     const priorityOf = linkPriorities(parsed, page.score, rules);
     const pageHost = new URL(finalUrl).host;
     const seen = new Set<string>();
@@ -125,5 +137,42 @@ export function selectLinks(
     if (tooLong !== null) skipped.push({ kind: 'image', url: urlHead(image.url), reason: tooLong });
     else images.push({ url: image.url, alt: image.alt.slice(0, 500) });
   }
-  return { links, images, skipped };
+  const queuedImages =
+    rules.fetchImages && !followsNothing
+      ? imagesToFetch(images, page, rules, new Set(links.map((link) => link.url)))
+      : [];
+  return { links, images, queuedImages, skipped };
+}
+
+/**
+ * The images a page shows that enter the frontier, when the crawl fetches images. An image is not a link: it
+ * is queued here beside the links (same frontier, host turns, robots.txt, maxPages budget and size caps) but
+ * recorded only in the page's images, never as a link, so it is neither an outlink nor a PageRank edge. It
+ * is one step from its page, as a linked image is: depth + 1 under the crawl's scope, so maxDepth counts it
+ * and a page at maxDepth has its images recorded, not fetched. It weighs what its page's links weigh in
+ * best-first (the page's score) and 0, the last of a page's URLs, otherwise (topic weights are of links). A
+ * page that says nofollow has none fetched. A URL its page also links is queued once, as the link.
+ */
+function imagesToFetch(
+  images: Array<{ url: string }>,
+  page: { finalUrl: string; depth: number; score: number | null },
+  rules: LinkRules,
+  linked: ReadonlySet<string>,
+): DiscoveredUrl[] {
+  const queued: DiscoveredUrl[] = [];
+  const priority = rules.strategy === 'best-first' ? (page.score ?? 0) : 0;
+  for (const image of images) {
+    if (linked.has(image.url) || !rules.scope(image.url, page.depth + 1, page.finalUrl).inScope) continue;
+    const known = rules.known(image.url);
+    queued.push({
+      url: image.url,
+      origin: originOf(image.url),
+      depth: page.depth + 1,
+      priority,
+      anchor: '',
+      known,
+      disallowed: known ? null : rules.disallowed(image.url),
+    });
+  }
+  return queued;
 }

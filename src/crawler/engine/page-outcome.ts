@@ -98,6 +98,7 @@ export function blankOutcome(
     response: null,
     links: [],
     images: [],
+    queuedImages: [],
     skipped: [],
     document: null,
     text: null,
@@ -199,6 +200,7 @@ export function htmlOutcome(
     score: number | null;
     links: DiscoveredUrl[];
     images: Array<{ url: string; alt: string }>;
+    queuedImages: DiscoveredUrl[];
     skipped: SkippedUrl[];
   },
   htmlGzip: Buffer | null,
@@ -216,6 +218,7 @@ export function htmlOutcome(
     htmlGzip,
     links: page.links,
     images: page.images,
+    queuedImages: page.queuedImages,
     skipped: page.skipped,
     score: page.score,
     relevant: page.score !== null && page.score >= threshold,

@@ -120,6 +120,11 @@ export interface PageOutcome {
   /** Links to record (and queue when new), in document order, one per target. */
   links: DiscoveredUrl[];
   images: Array<{ url: string; alt: string }>;
+  /**
+   * The images it shows that the crawl fetches (documents.types has `image`): queued like links, to be fetched,
+   * hashed and deduplicated as any page, but never recorded as links (no outlink, no PageRank edge).
+   */
+  queuedImages: DiscoveredUrl[];
   /** Links and images the crawl cannot keep (their URL is too long), each with the reason. */
   skipped: SkippedUrl[];
   document: { dataType: string; contentType: string | null; bytes: number | null } | null;

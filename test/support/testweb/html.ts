@@ -35,6 +35,10 @@ export function renderPage(page: PageResource, seed: number): Buffer {
     `</head>\n<body>\n<h1>${escapeText(page.title)}</h1>\n<nav>\n<ul>\n`,
     ...page.links.map((link) => `<li>${anchor(link)}</li>\n`),
     '</ul>\n</nav>\n<main>\n',
+    ...(page.images ?? []).map(
+      (image) =>
+        `<figure><img src="${escapeAttribute(image.src)}" alt="${escapeAttribute(image.alt)}"></figure>\n`,
+    ),
   ];
   const paragraphs = rng.between(2, 6);
   for (let i = 0; i < paragraphs; i++) parts.push(paragraph(rng));

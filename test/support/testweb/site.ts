@@ -18,6 +18,8 @@ export interface PageResource {
   kind: 'page';
   title: string;
   links: LinkSpec[];
+  /** Shown with <img src> after the links: not links, so the ground truth never follows them. */
+  images?: Array<{ src: string; alt: string }>;
   /** <meta name="robots" content="nofollow">: none of the page's links are followed. */
   metaNofollow?: boolean;
   /** Pages sharing a group render byte-identical bodies. */

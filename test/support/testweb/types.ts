@@ -19,6 +19,7 @@ export type Feature =
   | 'canonicalization'
   | 'nofollow'
   | 'hostile'
+  | 'images'
   /** Pages built by JavaScript (rendering); off unless asked for, unlike every other feature. */
   | 'scripted';
 
@@ -39,6 +40,7 @@ export const ALL_FEATURES: readonly Feature[] = [
   'canonicalization',
   'nofollow',
   'hostile',
+  'images',
 ];
 
 export interface TestWebOptions {

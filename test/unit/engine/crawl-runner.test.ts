@@ -382,6 +382,54 @@ test('documents: downloaded and hashed (a copy is a DUPLICATE), read and scored;
   assert.equal(fetcher.requested(u('/photo.png')), 1);
 });
 
+test('images shown are fetched when documents.types has image: hashed, a copy DUPLICATE, never links', async () => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+  const routes: Record<string, FakeResponse> = {
+    [u('/')]: {
+      body: '<!doctype html><title>t</title><p>a page</p><a href="/b">b</a><img src="/a.png"><img src="/copy.png">',
+    },
+    [u('/b')]: html([]),
+    [u('/a.png')]: { contentType: 'image/png', body: png },
+    [u('/copy.png')]: { contentType: 'image/png', body: Buffer.from(png) },
+  };
+  const images = { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES, 'image' as const], maxBytes: 1024 };
+  const { settings, store, fetcher, run } = await crawl(routes, { documents: images });
+  assert.equal(await run(), 'finished');
+  const pages = byUrl(store, settings.crawlId);
+  const original = pages.get(u('/a.png'));
+  assert.equal(original?.type, 'BINARY');
+  assert.match(original?.outcome?.sha256 ?? '', /^[0-9a-f]{64}$/);
+  assert.deepEqual(
+    [pages.get(u('/copy.png'))?.type, pages.get(u('/copy.png'))?.duplicateOf],
+    ['DUPLICATE', original?.id],
+  );
+  assert.equal(fetcher.requested(u('/a.png')), 1);
+  const home = pages.get(u('/'))!;
+  assert.deepEqual(
+    [...store.links.keys()].filter((key) => key.startsWith(`${home.id} `)),
+    [`${home.id} ${pages.get(u('/b'))?.id}`],
+    'the images are not links of the page',
+  );
+
+  const recorded = await crawl(routes);
+  assert.equal(await recorded.run(), 'finished');
+  assert.equal(recorded.fetcher.requested(u('/a.png')), 0, 'without image: recorded, not fetched');
+  assert.equal(byUrl(recorded.store, recorded.settings.crawlId).has(u('/a.png')), false);
+
+  const capped = await crawl(routes, {
+    documents: images,
+    strategy: 'topic',
+    topics: ['page'],
+    maxDiscovered: 10,
+  });
+  assert.equal(await capped.run(), 'finished');
+  assert.equal(
+    capped.fetcher.requested(u('/a.png')),
+    0,
+    "a graph capped by pages discovered: not the images'",
+  );
+});
+
 test('documents: fetch false records them by type and size only, and text/plain as before', async () => {
   const pdf = Buffer.from('%PDF-1.4 x');
   const { settings, store, run } = await crawl(

@@ -1,4 +1,4 @@
-// Which links of a page are queued, with what weight; which links and images are skipped.
+// Which links of a page are queued, with what weight; which images are fetched; which links and images are skipped.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type LinkRules, selectLinks } from '../../../src/crawler/engine/link-selection.js';
@@ -16,6 +16,7 @@ const rules = (overrides: Partial<LinkRules> = {}): LinkRules => ({
     url.startsWith('http://out.test') ? { inScope: false, reason: 'domain' } : { inScope: true },
   known: (url) => url.endsWith('/known'),
   disallowed: (url) => (url.includes('/private') ? 'disallowed by robots.txt' : null),
+  fetchImages: false,
   ...overrides,
 });
 const parse = (html: string) =>
@@ -91,4 +92,56 @@ test('links too long for the scope patterns are skipped with that reason; other 
   assert.equal(skipped.length, 1);
   assert.equal(skipped[0]?.kind, 'link');
   assert.match(skipped[0]?.reason ?? '', /^too-long-for-patterns: /);
+});
+
+test('images shown are fetched only when the crawl fetches images: queued at depth + 1, in scope, never as links', () => {
+  const parsed = parse(
+    '<img src="/a.png" alt="A"><img src="/a.png"><img src="http://out.test/o.png"><img src="/known.png">' +
+      '<img src="/private/p.png"><img src="/b.html"><a href="/b.html">B</a>',
+  );
+  const recordedOnly = selectLinks(parsed, page, rules());
+  assert.deepEqual(recordedOnly.queuedImages, [], 'images are recorded, not fetched, unless asked');
+  assert.equal(recordedOnly.images.length, 5);
+
+  const fetched = selectLinks(
+    parsed,
+    page,
+    rules({ fetchImages: true, known: (url) => url.endsWith('/known.png') }),
+  );
+  assert.deepEqual(
+    fetched.queuedImages.map((i) => [i.url, i.depth, i.priority, i.anchor, i.known, i.disallowed]),
+    [
+      ['http://a.test/a.png', 2, 0, '', false, null],
+      ['http://a.test/known.png', 2, 0, '', true, null],
+      ['http://a.test/private/p.png', 2, 0, '', false, 'disallowed by robots.txt'],
+    ],
+    'one per URL, in scope, robots.txt judged; an image also linked is queued once, as the link',
+  );
+  assert.deepEqual(
+    fetched.links.map((l) => l.url),
+    ['http://a.test/b.html'],
+    'images are never links',
+  );
+  assert.equal(fetched.images.length, 5, 'every image is still recorded');
+
+  const bestFirst = selectLinks(parsed, page, rules({ fetchImages: true, strategy: 'best-first' }));
+  assert.ok(
+    bestFirst.queuedImages.every((i) => i.priority === 0.8),
+    'best-first: the page score',
+  );
+  const deepest = selectLinks(
+    parsed,
+    page,
+    rules({
+      fetchImages: true,
+      scope: (_url, depth) => (depth > 1 ? { inScope: false, reason: 'depth' } : { inScope: true }),
+    }),
+  );
+  assert.deepEqual(deepest.queuedImages, [], 'a page at maxDepth has its images recorded, not fetched');
+  const nofollow = selectLinks(
+    parse('<meta name="robots" content="nofollow"><img src="/a.png">'),
+    page,
+    rules({ fetchImages: true }),
+  );
+  assert.deepEqual([nofollow.queuedImages, nofollow.images.length], [[], 1], 'nofollow: nothing fetched');
 });

@@ -24,5 +24,12 @@ crawlStoreContract(async () => {
         text: outcome?.text ?? null,
       }));
     },
+    async links(crawlId) {
+      const urls = new Map(store.pages(crawlId).map((page) => [page.id, page.url]));
+      return [...store.links.keys()]
+        .map((key) => key.split(' ').map((id) => urls.get(Number(id))))
+        .filter((ends): ends is [string, string] => ends.every((url) => url !== undefined))
+        .sort();
+    },
   };
 });

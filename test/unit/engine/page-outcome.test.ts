@@ -94,7 +94,7 @@ test('settleOutcome: refusals, faults, statuses, documents and seen bodies; null
 
 test('htmlOutcome: relevant at the threshold; a body cut by the memory budget says so', () => {
   const result = fetched({ budgetCut: true, bytes: 100 });
-  const page = { title: 'T', score: 0.5, links: [], images: [], skipped: [] };
+  const page = { title: 'T', score: 0.5, links: [], images: [], queuedImages: [], skipped: [] };
   const outcome = htmlOutcome(result, readFetch(result), page, null, 0.5);
   assert.deepEqual([outcome.type, outcome.title, outcome.relevant], ['HTML', 'T', true]);
   assert.match(outcome.error ?? '', /memory budget/);

@@ -8,6 +8,7 @@ import { documents } from './documents.js';
 import { duplicates } from './duplicates.js';
 import { errors } from './errors.js';
 import { hostile } from './hostile.js';
+import { images } from './images.js';
 import { malformed } from './malformed.js';
 import { nofollow } from './nofollow.js';
 import { oversize } from './oversize.js';
@@ -37,5 +38,6 @@ export const FEATURE_MODULES: FeatureModule[] = [
   canonicalization,
   nofollow,
   hostile,
+  images,
   scripted,
 ];

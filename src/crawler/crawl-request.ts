@@ -126,7 +126,8 @@ export const CRAWL_STRATEGIES = ['bfs', 'best-first', 'topic'] as const;
 /**
  * What a topic crawl's maxPages caps (docs/reference.md#topic-weights): `discovered`, the reference's reading
  * (its graph is the first maxPages pages discovered, the weights only order their fetching), or `fetched`
- * (pages fetched, as in every other strategy: discovery goes on, and the link weights choose what is fetched).
+ * (pages fetched, as in every other strategy: discovery goes on, and the link weights choose what is fetched, a
+ * waiting page at the best weight of the links to it found so far).
  */
 export const TOPIC_CAPS = ['fetched', 'discovered'] as const;
 export type TopicCap = (typeof TOPIC_CAPS)[number];
@@ -259,6 +260,8 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     // the reference's topic crawl holds the first maxPages pages it discovers (docs/reference.md#topic-weights);
     // with cap `fetched`, maxPages caps what is fetched, as in the other strategies
     maxDiscovered: request.strategy === 'topic' && request.topic.cap !== 'fetched' ? request.maxPages : null,
+    // and its frontier holds each page at the best weight the fetched pages gave it, not the first one
+    raiseOnRediscovery: request.strategy === 'topic' && request.topic.cap === 'fetched',
     documents: request.documents ?? {
       fetch: CRAWL_REQUEST_DEFAULTS.documents.fetch,
       types: [...CRAWL_REQUEST_DEFAULTS.documents.types],

@@ -2,6 +2,7 @@
 // FOR UPDATE SKIP LOCKED (job-queue's habit), politeness slots per host, and the crawl row's page budget.
 // Every string a crawl read from the web passes pgSafeText (or pgSafeJson) here, once, on its way in.
 import type pg from 'pg';
+import { linksToQueue } from '../crawler/engine/link-selection.js';
 import type {
   ClaimedPage,
   ClaimResult,
@@ -337,9 +338,11 @@ export class PgCrawlStore implements CrawlStore {
     // body and images) is written after it in one statement, so a crash in between only means the page is
     // leased again and redone. Short statements hold row locks briefly, so concurrent workers do not pile up.
     // The images to fetch are queued with the links, but only the links are recorded as links ($24, $25).
-    const fresh = [...outcome.links, ...outcome.queuedImages].filter((link) => !link.known);
+    const toQueue = linksToQueue([...outcome.links, ...outcome.queuedImages], frontier);
     const disallowed =
-      fresh.length > 0 ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, fresh, frontier)) : [];
+      toQueue.length > 0
+        ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, toQueue, frontier))
+        : [];
     if (outcome.render) await this.recordRender(page.id, outcome.render);
     await this.pageWriter(crawlId).write({ pageId: page.id, outcome });
     return disallowed;
@@ -419,7 +422,9 @@ export class PgCrawlStore implements CrawlStore {
     // when it starts, under READ COMMITTED) counts every page queued by the runner that held the lock before.
     const inserted =
       frontier.maxDiscovered === null
-        ? await db.query<Inserted>(prepared('pages_enqueue', columns))
+        ? await db.query<Inserted>(
+            prepared(frontier.raiseOnRediscovery ? 'pages_enqueue_raising' : 'pages_enqueue', columns),
+          )
         : await withTransaction(this.pool, async (client) => {
             await client.query(prepared('crawl_lock', [crawlId]));
             return client.query<Inserted>(

@@ -271,7 +271,7 @@ export const CrawlRequest = Type.Object(
               enum: [...TOPIC_CAPS],
               default: DEFAULTS.topic.cap,
               description:
-                "what maxPages caps: fetched (pages fetched, as in every strategy; discovery goes on and the link weights choose what is fetched) or discovered (the reference's reading: the graph holds the first maxPages pages discovered)",
+                "what maxPages caps: fetched (pages fetched, as in every strategy; discovery goes on and the link weights choose what is fetched, a waiting page at the best weight of the links to it found so far) or discovered (the reference's reading: the graph holds the first maxPages pages discovered)",
             }),
           ),
         },

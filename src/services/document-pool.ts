@@ -9,9 +9,9 @@
 // past its memory limit is killed like one past its deadline. One pool serves the crawl runners of a worker process and the
 // API's /v1/score and /v1/extract; it implements the engine's DocumentTextReader port.
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readFile } from 'node:fs/promises';
 import { READABLE_DOCUMENT_TYPES } from '../crawler/documents/read-text.js';
 import type { DocumentTextReader } from '../crawler/engine/ports.js';
 import type { DocumentTaskOutcome, ReaderReply, ReaderRequest } from './document-tasks.js';

@@ -55,7 +55,11 @@ async function runningCrawl(
   return { crawlId, siteId };
 }
 
-const frontier = (slots: number, maxDiscovered: number | null = null) => ({ slots, maxDiscovered });
+const frontier = (slots: number, maxDiscovered: number | null = null, raiseOnRediscovery = false) => ({
+  slots,
+  maxDiscovered,
+  raiseOnRediscovery,
+});
 
 export function crawlStoreContract(open: (t: TestContext) => Promise<StoreHarness>): void {
   test('claim: best priority first, then first queued, one page per free politeness slot', async (t) => {
@@ -256,6 +260,69 @@ export function crawlStoreContract(open: (t: TestContext) => Promise<StoreHarnes
     );
     const [first] = (await h.store.claim(crawlId, W1, 1, 30)).pages;
     assert.equal(first!.url, `${ORIGIN}/`, '/a kept its first priority');
+  });
+
+  /**
+   * A crawl whose seed / was fetched and linked /p (1), /a (0.2), /b and /c (0.5); /p is leased next. Five
+   * slots: the two pages fetched keep theirs, three are left for the rest.
+   */
+  async function seedFetched(h: StoreHarness, limits: ReturnType<typeof frontier>) {
+    const { crawlId } = await runningCrawl(h, { seeds: [`${ORIGIN}/`], slotsPerHost: 5 });
+    const [seed] = (await h.store.claim(crawlId, W1, 1, 30)).pages;
+    assert.equal(seed!.url, `${ORIGIN}/`);
+    const found = [
+      link('/p', { priority: 1 }),
+      link('/a', { priority: 0.2 }),
+      link('/b', { priority: 0.5 }),
+      link('/c', { priority: 0.5 }),
+    ];
+    await h.store.completePage(crawlId, seed!, outcome({ links: found }), limits);
+    const [p] = (await h.store.claim(crawlId, W1, 1, 30)).pages;
+    assert.equal(p!.url, `${ORIGIN}/p`);
+    return { crawlId, p: p! };
+  }
+
+  /** /p links the fetched seed (1), /a (0.5: higher), /b (0.3: lower) and /c (0.5: equal), all known already. */
+  const rediscovered = [
+    link('/', { priority: 1, known: true }),
+    link('/a', { priority: 0.5, known: true }),
+    link('/b', { priority: 0.3, known: true }),
+    link('/c', { priority: 0.5, known: true }),
+  ];
+
+  test('frontier: raiseOnRediscovery gives a waiting URL a higher weight, keeping its place; nothing else', async (t) => {
+    const h = await open(t);
+    const raising = frontier(5, null, true);
+    const { crawlId, p } = await seedFetched(h, raising);
+    await h.store.completePage(crawlId, p, outcome({ links: rediscovered }), raising);
+    assert.deepEqual(
+      (await h.pages(crawlId)).map((page) => [page.url, page.type]),
+      [
+        [`${ORIGIN}/`, 'HTML'],
+        [`${ORIGIN}/a`, 'FRONTIER'],
+        [`${ORIGIN}/b`, 'FRONTIER'],
+        [`${ORIGIN}/c`, 'FRONTIER'],
+        [`${ORIGIN}/p`, 'HTML'],
+      ],
+      'nothing is queued twice, and the fetched seed stays fetched',
+    );
+    // /a rose to 0.5 and was queued before /b and /c; /b keeps 0.5 (not lowered to 0.3)
+    assert.deepEqual(
+      (await h.store.claim(crawlId, W1, 10, 30)).pages.map((page) => page.url),
+      ['/a', '/b', '/c'].map((path) => `${ORIGIN}${path}`),
+    );
+  });
+
+  test('frontier: without raiseOnRediscovery a waiting URL keeps its first weight', async (t) => {
+    const h = await open(t);
+    const { crawlId, p } = await seedFetched(h, frontier(5));
+    await h.store.completePage(crawlId, p, outcome({ links: rediscovered }), frontier(5));
+    await h.store.enqueue(crawlId, null, [link('/a', { priority: 1 })], frontier(5));
+    assert.deepEqual(
+      (await h.store.claim(crawlId, W1, 10, 30)).pages.map((page) => page.url),
+      ['/b', '/c', '/a'].map((path) => `${ORIGIN}${path}`),
+      '/a kept 0.2',
+    );
   });
 
   test('frontier: maxDiscovered caps the pages a crawl holds, in document order; refusals do not count', async (t) => {

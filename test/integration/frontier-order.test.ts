@@ -2,12 +2,16 @@
 // This test holds the SQL to the weighted-queue semantics of docs/reference.md#weighted-queue: it replays a
 // best-first crawl through WeightedQueue, the in-memory statement of those semantics, and checks that every
 // claim took exactly the page the queue would have extracted. Scores of k/3 give many equal weights, so the
-// first-added-first tie-break is exercised as much as the weight order.
+// first-added-first tie-break is exercised as much as the weight order. A topic crawl capped by pages fetched
+// is replayed the same way, with its documented departure: a waiting page takes the best weight of the links
+// found to it so far (WeightedQueue.addOrRaise).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { canonicalizeUrl } from '../../src/crawler/frontier/canonicalize.js';
 import { WeightedQueue } from '../../src/crawler/frontier/weighted-queue.js';
+import { topicLinkWeightsFromHtml } from '../../src/crawler/score/topic-weights.js';
 import { build, waitForCrawl } from '../helper.js';
 import { Rng } from '../support/testweb/random.js';
 
@@ -24,14 +28,30 @@ function pageHtml(index: number): string {
   return `<!doctype html><title>Page ${index}</title><p>${words}</p><p>${links.join(' ')}</p>`;
 }
 
+const TOPICS = ['alpha', 'gamma'];
+
+/** A page of words and links in one paragraph: links near a topic word weigh more, "alpha" anchors weigh 1. */
+function topicPageHtml(index: number): string {
+  const rng = Rng.for(7, 'frontier-order-topic', index);
+  const parts = Array.from({ length: rng.between(6, 14) }, () =>
+    rng.int(3) === 0
+      ? `<a href="/t/${rng.int(PAGE_COUNT)}">${rng.int(8) === 0 ? 'alpha' : 'next'}</a>`
+      : WORDS[rng.int(WORDS.length)],
+  );
+  return `<!doctype html><title>Page ${index}</title><p>${parts.join(' ')}</p>`;
+}
+
 let server: Server;
 let origin: string;
 before(async () => {
   server = createServer((req, res) => {
-    const match = /^\/p\/(\d+)$/.exec(req.url ?? '');
+    const match = /^\/([pt])\/(\d+)$/.exec(req.url ?? '');
     if (req.url === '/robots.txt')
       res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\n');
-    else if (match) res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(Number(match[1])));
+    else if (match)
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(match[1] === 'p' ? pageHtml(Number(match[2])) : topicPageHtml(Number(match[2])));
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -104,5 +124,87 @@ test('a best-first crawl claims pages in the weighted queue order (highest score
       assert.equal(child.priority, page.score ?? 0, `priority of ${child.canonical_url}`);
       queue.add(child.id, child.priority);
     }
+  }
+});
+
+test('a topic crawl capped by pages fetched claims in weighted queue order, each page at its best link weight', async (t) => {
+  const { app, runtime } = await build(t);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: {
+      seeds: [`${origin}/t/0`],
+      strategy: 'topic',
+      topics: TOPICS,
+      topic: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false, cap: 'fetched' },
+      maxPages: 60,
+      concurrency: 1,
+      workers: 1,
+      politeness: { delayMs: 0 },
+    },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const crawlId = created.json().id as string;
+  const status = await waitForCrawl(app, crawlId);
+  assert.equal(status.status, 'completed', JSON.stringify(status));
+
+  const { rows } = await runtime.db.pool.query<Row>(
+    `SELECT id, canonical_url, priority, score, discovered_from, attempts FROM pages WHERE crawl_id = $1
+     ORDER BY id`,
+    [crawlId],
+  );
+  const claimed = (
+    await runtime.db.pool.query<{ id: string }>(
+      'SELECT id FROM pages WHERE crawl_id = $1 AND attempts > 0 ORDER BY fetched_at, id',
+      [crawlId],
+    )
+  ).rows.map((row) => row.id);
+  assert.equal(claimed.length, 60);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byUrl = new Map(rows.map((row) => [row.canonical_url, row]));
+  const discoveredBy = new Map<string, Row[]>();
+  for (const row of rows) {
+    if (row.discovered_from === null) continue;
+    discoveredBy.set(row.discovered_from, [...(discoveredBy.get(row.discovered_from) ?? []), row]);
+  }
+  /** The weight of every link of a page, as the reference weighs it (docs/reference.md#topic-weights). */
+  const weightsOf = (row: Row) =>
+    topicLinkWeightsFromHtml(
+      topicPageHtml(Number(/\/t\/(\d+)$/.exec(row.canonical_url)![1])),
+      row.canonical_url,
+      TOPICS,
+      {
+        mainTextStartsAtFirstParagraph: false,
+        skipLinksWithHashOrColon: false,
+        normalizeUrl: (url) => canonicalizeUrl(url),
+      },
+    );
+
+  const queue = new WeightedQueue<string>();
+  const seed = rows.find((row) => row.discovered_from === null);
+  assert.ok(seed);
+  queue.add(seed.id, seed.priority);
+  const best = new Map<string, number>();
+  let raised = 0;
+  for (const id of claimed) {
+    const expected = queue.extract();
+    assert.equal(expected?.key, id, `claim of ${byId.get(id)?.canonical_url}`);
+    const weights = new Map(weightsOf(byId.get(id)!).map((entry) => [entry.url, entry.weight]));
+    // new pages go in in id order (the SQL's insertion order), then links to waiting pages raise them
+    for (const child of discoveredBy.get(id) ?? []) queue.add(child.id, weights.get(child.canonical_url)!);
+    for (const [url, weight] of weights) {
+      const target = byUrl.get(url)!;
+      if (queue.has(target.id) && weight > (best.get(target.id) ?? weight)) raised += 1;
+      queue.addOrRaise(target.id, weight);
+      best.set(target.id, Math.max(best.get(target.id) ?? weight, weight));
+    }
+  }
+  assert.ok(raised >= 3, `too few raises to test them: ${raised}`);
+  for (const row of rows.filter((each) => !claimed.includes(each.id) && each.discovered_from !== null)) {
+    assert.equal(
+      row.priority,
+      best.get(row.id),
+      `a waiting page holds its best link weight: ${row.canonical_url}`,
+    );
   }
 });

@@ -34,6 +34,7 @@ export function testCrawlSettings(overrides: Partial<CrawlSettings> = {}): Crawl
     topics: [],
     topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
     maxDiscovered: null,
+    raiseOnRediscovery: false,
     documents: { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1024 * 1024 },
     ...overrides,
   };

@@ -2,6 +2,8 @@
 // (platformatic/job-queue keeps a memory storage beside its PostgreSQL one for the same reason). Each method
 // mirrors the SQL statement PgCrawlStore runs (named beside it); test/contract/crawl-store.contract.ts runs
 // the same behaviours against both stores, so this double cannot drift from the real claim/lease/cap rules.
+
+import { linksToQueue } from '../../src/crawler/engine/link-selection.js';
 import type {
   ClaimedPage,
   ClaimResult,
@@ -394,8 +396,8 @@ export class MemoryCrawlStore implements CrawlStore {
     outcome: PageOutcome,
     frontier: FrontierLimits,
   ): Promise<RecordedDisallowed[]> {
-    const fresh = [...outcome.links, ...outcome.queuedImages].filter((link) => !link.known);
-    const disallowed = fresh.length > 0 ? await this.enqueue(crawlId, page.id, fresh, frontier) : [];
+    const toQueue = linksToQueue([...outcome.links, ...outcome.queuedImages], frontier);
+    const disallowed = toQueue.length > 0 ? await this.enqueue(crawlId, page.id, toQueue, frontier) : [];
     const row = this.pageRows.get(page.id);
     const crawl = this.crawls.get(crawlId);
     if (!row || !crawl) return disallowed;
@@ -443,7 +445,7 @@ export class MemoryCrawlStore implements CrawlStore {
     }
   }
 
-  /** pages_enqueue.sql, or pages_enqueue_capped.sql under maxDiscovered. */
+  /** pages_enqueue.sql, pages_enqueue_raising.sql with raiseOnRediscovery, or pages_enqueue_capped.sql under maxDiscovered. */
   async enqueue(
     crawlId: string,
     fromPageId: number | null,
@@ -478,6 +480,13 @@ export class MemoryCrawlStore implements CrawlStore {
     }
     const recorded: RecordedDisallowed[] = [];
     for (const url of rows) {
+      const known = this.byUrl.get(`${crawlId} ${url.url}`);
+      if (known !== undefined) {
+        const row = this.pageRows.get(known)!;
+        if (frontier.raiseOnRediscovery && row.type === 'FRONTIER' && row.priority < url.priority)
+          row.priority = url.priority;
+        continue;
+      }
       const page = this.insertPage(crawlId, {
         siteId: sites.get(url.origin)!,
         url: url.url,

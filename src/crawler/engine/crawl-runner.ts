@@ -548,7 +548,11 @@ export class CrawlRunner {
   }
 
   private get frontierLimits(): FrontierLimits {
-    return { slots: this.settings.perHostConcurrency, maxDiscovered: this.settings.maxDiscovered };
+    return {
+      slots: this.settings.perHostConcurrency,
+      maxDiscovered: this.settings.maxDiscovered,
+      raiseOnRediscovery: this.settings.raiseOnRediscovery,
+    };
   }
 
   /** Why robots.txt forbids `url` (RFC 9309), or null when it may be fetched. */

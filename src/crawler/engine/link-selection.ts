@@ -7,7 +7,7 @@ import { MAX_PATTERN_URL_LENGTH } from '../frontier/url-patterns.js';
 import { LruMap } from '../lru-map.js';
 import type { ParsedPage } from '../parse/parse-html.js';
 import { topicLinkWeights } from '../score/index.js';
-import type { CrawlSettings, DiscoveredUrl, SkippedUrl } from './ports.js';
+import type { CrawlSettings, DiscoveredUrl, FrontierLimits, SkippedUrl } from './ports.js';
 
 /** Characters of a skipped URL kept to show it by (canonical URLs are ASCII, so a cut splits nothing). */
 const SKIPPED_URL_HEAD = 300;
@@ -175,4 +175,13 @@ function imagesToFetch(
     });
   }
   return queued;
+}
+
+/**
+ * The links of a fetched page that a store writes to the frontier: the ones this runner has not queued before
+ * and, when rediscovery raises priorities, known ones with a weight above 0 too (they may now weigh more than
+ * the link that queued them; no priority is below 0, so a weight of 0 can raise none).
+ */
+export function linksToQueue(links: readonly DiscoveredUrl[], frontier: FrontierLimits): DiscoveredUrl[] {
+  return links.filter((link) => !link.known || (frontier.raiseOnRediscovery === true && link.priority > 0));
 }

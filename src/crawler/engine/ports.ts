@@ -45,6 +45,12 @@ export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   topicOptions: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean };
   /** Pages the crawl may discover at most (the topic crawl's graph: its first maxPages pages). */
   maxDiscovered: number | null;
+  /**
+   * A link to a URL still waiting in the frontier raises its priority when it weighs more, so a queued page
+   * carries the best weight any fetched page gave it (the topic crawl capped by pages fetched); otherwise the
+   * first weight stays (docs/reference.md#weighted-queue).
+   */
+  raiseOnRediscovery: boolean;
   /** Which documents are downloaded, hashed and read (the request's `documents`). */
   documents: DocumentSettings;
   /** Rendering in headless Chromium; absent: never. */
@@ -178,6 +184,8 @@ export interface RecordedDisallowed {
 export interface FrontierLimits {
   slots: number;
   maxDiscovered: number | null;
+  /** CrawlSettings.raiseOnRediscovery; absent: the first weight stays. */
+  raiseOnRediscovery?: boolean;
 }
 
 export interface CrawlStore {

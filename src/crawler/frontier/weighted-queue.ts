@@ -1,10 +1,12 @@
 // The frontier's ordering (docs/reference.md#weighted-queue): highest weight first, ties in insertion order, so equal weights
 // give exact FIFO and breadth-first search is the special case. A key already queued keeps its first weight;
 // a key once visited (extracted or marked) is never queued again. Binary max-heap on (weight desc, seq asc).
+// addOrRaise is trawl's departure for a topic crawl capped by pages fetched: a queued key takes a higher weight.
 
 interface Entry<K> {
   readonly key: K;
-  readonly weight: number;
+  /** Fixed by add(); only addOrRaise raises it. */
+  weight: number;
   /** Insertion counter: the tie-break that makes equal weights FIFO. */
   readonly seq: number;
   /** Current position in the heap array, kept so markVisited can remove a queued key in O(log n). */
@@ -32,6 +34,22 @@ export class WeightedQueue<K> {
     const entry: Entry<K> = { key, weight, seq: this.#nextSeq++, index: this.#heap.length };
     this.#heap.push(entry);
     this.#queued.set(key, entry);
+    this.#siftUp(entry.index);
+    return true;
+  }
+
+  /**
+   * add(), except that a key already queued with a lower weight takes `weight`, so a queued key holds the
+   * highest weight it was offered (docs/reference.md#topic-weights, cap "fetched"). It keeps its insertion
+   * counter: among equal weights it stays where it was first added. A lower or equal weight changes nothing, and
+   * a visited key is never queued again. Returns whether the key was queued or raised by this call.
+   */
+  addOrRaise(key: K, weight: number): boolean {
+    if (Number.isNaN(weight)) throw new RangeError('WeightedQueue.addOrRaise: weight is NaN');
+    const entry = this.#queued.get(key);
+    if (entry === undefined) return this.add(key, weight);
+    if (weight <= entry.weight) return false;
+    entry.weight = weight;
     this.#siftUp(entry.index);
     return true;
   }

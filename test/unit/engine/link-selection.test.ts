@@ -1,7 +1,7 @@
 // Which links of a page are queued, with what weight; which images are fetched; which links and images are skipped.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type LinkRules, selectLinks } from '../../../src/crawler/engine/link-selection.js';
+import { type LinkRules, linksToQueue, selectLinks } from '../../../src/crawler/engine/link-selection.js';
 import { canonicalizeUrl } from '../../../src/crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../../../src/crawler/frontier/scope.js';
 import { parseHtml } from '../../../src/crawler/parse/parse-html.js';
@@ -144,4 +144,25 @@ test('images shown are fetched only when the crawl fetches images: queued at dep
     rules({ fetchImages: true }),
   );
   assert.deepEqual([nofollow.queuedImages, nofollow.images.length], [[], 1], 'nofollow: nothing fetched');
+});
+
+test('linksToQueue: new links; known ones too when rediscovery raises priorities, unless they weigh 0', () => {
+  const link = (path: string, priority: number, known: boolean) => ({
+    url: `http://a.test${path}`,
+    origin: 'http://a.test',
+    depth: 1,
+    priority,
+    anchor: '',
+    known,
+  });
+  const links = [link('/new', 0, false), link('/known-heavy', 0.5, true), link('/known-zero', 0, true)];
+  const paths = (raiseOnRediscovery?: boolean) =>
+    linksToQueue(links, {
+      slots: 1,
+      maxDiscovered: null,
+      ...(raiseOnRediscovery === undefined ? {} : { raiseOnRediscovery }),
+    }).map((each) => new URL(each.url).pathname);
+  assert.deepEqual(paths(), ['/new']);
+  assert.deepEqual(paths(false), ['/new']);
+  assert.deepEqual(paths(true), ['/new', '/known-heavy']);
 });

@@ -166,3 +166,51 @@ test('randomized operations agree with a naive reference implementation', () => 
     }
   }
 });
+
+test('addOrRaise: a queued key takes a higher weight and keeps its first place among equals', () => {
+  const queue = new WeightedQueue<number>();
+  for (const [key, weight] of [
+    [1, 5],
+    [2, 3],
+    [21, 5],
+    [36, 4],
+    [40, 9],
+  ] as const) {
+    queue.add(key, weight);
+  }
+  assert.equal(queue.addOrRaise(21, 9), true, '21 is raised from 5 to 9');
+  assert.equal(queue.addOrRaise(2, 3), false, 'an equal weight changes nothing');
+  assert.equal(queue.addOrRaise(36, 1), false, 'a lower weight does not lower 36');
+  assert.equal(queue.addOrRaise(7, 4), true, 'a new key is queued as add() queues it');
+  assert.equal(queue.size, 6);
+  // 21 now weighs 9 like 40, but was added before 40; 36 and 7 weigh 4, 36 first
+  assert.deepEqual(drain(queue), [
+    [21, 9],
+    [40, 9],
+    [1, 5],
+    [36, 4],
+    [7, 4],
+    [2, 3],
+  ]);
+  assert.equal(queue.addOrRaise(21, 100), false, 'an extracted key is never queued again');
+  assert.equal(queue.size, 0);
+});
+
+test('addOrRaise keeps the heap ordered over many random raises (checked against a sorted list)', () => {
+  const rng = Rng.for(11, 'weighted-queue-raise');
+  const queue = new WeightedQueue<number>();
+  const best = new Map<number, { weight: number; seq: number }>();
+  let seq = 0;
+  for (let i = 0; i < 2000; i++) {
+    const key = rng.int(300);
+    const weight = rng.int(20);
+    queue.addOrRaise(key, weight);
+    const known = best.get(key);
+    if (known === undefined) best.set(key, { weight, seq: seq++ });
+    else known.weight = Math.max(known.weight, weight);
+  }
+  const expected = [...best]
+    .sort(([, a], [, b]) => b.weight - a.weight || a.seq - b.seq)
+    .map(([key, { weight }]) => [key, weight]);
+  assert.deepEqual(drain(queue), expected);
+});

@@ -91,6 +91,38 @@ test('documents: the default types (no images), maxBytes bounded by fetch.maxByt
   assert.deepEqual(crawlSettings('c', asked).documents, asked.documents);
 });
 
+test('topic.cap: "fetched" raises waiting pages to their best link weight; "discovered" caps the graph instead', () => {
+  const settings = (request: Record<string, unknown>) => {
+    const { maxDiscovered, raiseOnRediscovery } = crawlSettings(
+      'c',
+      normalizeCrawlRequest(
+        { seeds: ['https://example.com/'], maxPages: 40, ...request } as CrawlRequestType,
+        UA,
+      ),
+    );
+    return { maxDiscovered, raiseOnRediscovery };
+  };
+  const topic = { strategy: 'topic', topics: ['tennis'] };
+  assert.deepEqual(
+    settings(topic),
+    { maxDiscovered: null, raiseOnRediscovery: true },
+    'fetched is the default',
+  );
+  assert.deepEqual(settings({ ...topic, topic: { cap: 'fetched' } }), {
+    maxDiscovered: null,
+    raiseOnRediscovery: true,
+  });
+  assert.deepEqual(settings({ ...topic, topic: { cap: 'discovered' } }), {
+    maxDiscovered: 40,
+    raiseOnRediscovery: false,
+  });
+  assert.deepEqual(settings({ strategy: 'best-first', relevance: { query: 'a' } }), {
+    maxDiscovered: null,
+    raiseOnRediscovery: false,
+  });
+  assert.deepEqual(settings({}), { maxDiscovered: null, raiseOnRediscovery: false });
+});
+
 test('isFinished: completed, failed and cancelled are final; queued and running are not', () => {
   assert.deepEqual(['queued', 'running', 'completed', 'failed', 'cancelled'].map(isFinished), [
     false,

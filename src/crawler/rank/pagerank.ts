@@ -153,8 +153,8 @@ function blockedInEdges(
   blockVertices: number,
 ): { targets: Int32Array; ends: Int32Array; sources: Int32Array } {
   const { vertexCount: n, edgeCount, outOffsets, outTargets } = graph;
-  // A run per (block, target) pair with an edge: at most E, and at most N per block.
   const blockCount = Math.max(1, Math.ceil(n / blockVertices));
+  // A run per (block, target) pair with an edge: at most the block's edges, and at most N.
   let runCapacity = 0;
   for (let b = 0; b < blockCount; b++) {
     const first = b * blockVertices;

@@ -3,7 +3,8 @@
 // meets an upload: parse time, PageRank time (ε = 1e-6), their total and the child's peak RSS. Then
 // graphology-metrics' pagerank on an equal graph, with the ratio.
 // Args: --vertices N, --peer-vertices N (graphology's graph size), --rounds N (children, default 2),
-// --no-peer (skip graphology, the slow part).
+// --no-peer (skip graphology, the slow part), --numbered-names (vertices named 0 … N − 1, as many real edges
+// files name them, instead of p0 … p(N − 1): the parser's numbered-name path instead of its hash table).
 
 import { fork } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -50,14 +51,15 @@ export async function run(args: string[]): Promise<void> {
   const vertices = numberArg(args, '--vertices', 1_000_000);
   const peerVertices = Math.min(vertices, numberArg(args, '--peer-vertices', 500_000));
   const rounds = numberArg(args, '--rounds', 2);
+  const prefix = args.includes('--numbered-names') ? '' : 'p';
   const rows: Array<[string, string, string, string]> = [];
 
   const path = join(tmpdir(), `trawl-bench-rank-${process.pid}.edges`);
   try {
-    const written = await writeSyntheticEdgesFile(path, vertices);
+    const written = await writeSyntheticEdgesFile(path, vertices, prefix);
     console.log(
       `synthetic graph: ${written.vertices} vertices, ${written.edges} edges (seed ${SEED}, Pareto out-degree, ` +
-        `power-law targets), generated in ${fmt(written.generateMs)} ms; load average ${loadavg()[0]!.toFixed(1)}`,
+        `power-law targets, names ${prefix}0 … ${prefix}${written.vertices - 1}), generated in ${fmt(written.generateMs)} ms; load average ${loadavg()[0]!.toFixed(1)}`,
     );
     rows.push(['write edges file', `${fmt(written.writeMs)} ms`, `${fmt(written.bytes / 2 ** 20)} MiB`, '']);
 
@@ -89,7 +91,7 @@ export async function run(args: string[]): Promise<void> {
     }
 
     if (!args.includes('--no-peer'))
-      rows.push(...(await againstGraphology(path, written.vertices, peerVertices)));
+      rows.push(...(await againstGraphology(path, written.vertices, peerVertices, prefix)));
   } finally {
     await rm(path, { force: true });
   }
@@ -106,6 +108,7 @@ async function againstGraphology(
   path: string,
   fileVertices: number,
   peerVertices: number,
+  prefix: string,
 ): Promise<Array<[string, string, string, string]>> {
   const rows: Array<[string, string, string, string]> = [];
   // graphology on an equal graph: the same generator at peerVertices (all 1M by default would need
@@ -113,7 +116,7 @@ async function againstGraphology(
   const peerGraph =
     peerVertices === fileVertices
       ? (await parseEdgesStream(createReadStream(path))).graph
-      : syntheticGraph(peerVertices, SEED);
+      : syntheticGraph(peerVertices, SEED, prefix);
   // Ours first: with graphology's millions of edge objects alive, every allocation pays for marking them.
   const ours = best3(() => pageRank(peerGraph, { damping: DAMPING, epsilon: EPSILON }));
   const peerBuild = timed(() => toGraphology(peerGraph));
@@ -192,11 +195,11 @@ async function parseAndRank(path: string): Promise<ParseAndRank> {
  * with probability ∝ popularity-rank^−0.9 (in-degree power law with exponent ≈ 2.1), popularity ranks
  * shuffled over the ids so popular pages are scattered as in a crawl. Self-loops and repeats are dropped.
  */
-export function syntheticGraph(vertexCount: number, seed: number): Graph {
+export function syntheticGraph(vertexCount: number, seed: number, namePrefix = 'p'): Graph {
   const rng = new Rng(seed);
   const random = () => rng.next();
   const builder = new GraphBuilder({ selfLoops: 'drop', duplicateEdges: 'drop' });
-  for (let v = 0; v < vertexCount; v++) builder.addVertex(`p${v}`);
+  for (let v = 0; v < vertexCount; v++) builder.addVertex(`${namePrefix}${v}`);
   const byPopularity = new Int32Array(vertexCount);
   for (let v = 0; v < vertexCount; v++) byPopularity[v] = v;
   for (let i = vertexCount - 1; i > 0; i--) {
@@ -247,9 +250,10 @@ async function timedAsync<T>(work: () => Promise<T>): Promise<Timed<T>> {
 async function writeSyntheticEdgesFile(
   path: string,
   vertexCount: number,
+  namePrefix: string,
 ): Promise<{ vertices: number; edges: number; bytes: number; generateMs: number; writeMs: number }> {
   let started = performance.now();
-  const graph = syntheticGraph(vertexCount, SEED);
+  const graph = syntheticGraph(vertexCount, SEED, namePrefix);
   const generateMs = performance.now() - started;
   started = performance.now();
   const out = createWriteStream(path);

@@ -1,6 +1,7 @@
-// A directed graph in compressed-sparse-row form: out-edges and in-edges as offset/target typed arrays,
-// vertex names interned once into dense ids. Sized for a crawl's link graph (millions of vertices and
-// edges) without a JS object per edge; docs/reference.md#graph-file wants no self-loops and no duplicate edges.
+// A directed graph in compressed-sparse-row form: out-edges as offset/target typed arrays, in- and out-degrees,
+// vertex names interned once into dense ids. Sized for a crawl's link graph (millions of vertices and edges)
+// without a JS object per edge; docs/reference.md#graph-file wants no self-loops and no duplicate edges.
+// No in-edge CSR: PageRank, its one reader, regroups the out-edges by target its own way (blockedInEdges).
 
 import { InputError, TrawlError } from '../../errors.js';
 import { StringNameTable, tooManyVertices, type VertexNameTable } from './names.js';
@@ -35,9 +36,6 @@ export interface Graph {
   /** Out-edges of u are outTargets[outOffsets[u] .. outOffsets[u+1]), sorted by target id. */
   readonly outOffsets: Int32Array;
   readonly outTargets: Int32Array;
-  /** In-edges of v are inSources[inOffsets[v] .. inOffsets[v+1]), sorted by source id (pull-style iteration). */
-  readonly inOffsets: Int32Array;
-  readonly inSources: Int32Array;
   readonly inDegree: Int32Array;
   readonly outDegree: Int32Array;
   /** Edges the builder dropped under the 'drop' policies. */
@@ -228,16 +226,8 @@ export class GraphBuilder {
     this.#runFrom = new Int32Array(0);
     this.#runEnd = new Int32Array(0);
 
-    // Walking sources in id order leaves every in-adjacency sorted by source.
     const inDegree = new Int32Array(vertexCount);
     for (let j = 0; j < edgeCount; j++) inDegree[targets[j]!]!++;
-    const inOffsets = prefixSums(inDegree);
-    const inSources = new Int32Array(edgeCount);
-    cursor.set(inOffsets.subarray(0, vertexCount));
-    for (let u = 0; u < vertexCount; u++) {
-      const end = outOffsets[u + 1]!;
-      for (let j = outOffsets[u]!; j < end; j++) inSources[cursor[targets[j]!]!++] = u;
-    }
 
     const table = this.#names;
     return {
@@ -248,8 +238,6 @@ export class GraphBuilder {
       indexOf: (name: string) => table.indexOf(name),
       outOffsets,
       outTargets: targets,
-      inOffsets,
-      inSources,
       inDegree,
       outDegree,
       droppedSelfLoops: this.#droppedSelfLoops,

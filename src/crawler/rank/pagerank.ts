@@ -142,53 +142,53 @@ const BLOCK_VERTICES = 1 << 17;
  * sit contiguously in `sources`, sorted. Blocks come in order, so a sweep reads `sources` front to back,
  * gathers from one block's shares at a time, and touches only targets that have in-edges from the block
  * (a full sweep of N targets per block made small blocks too costly).
+ *
+ * Built from the out-edges, one block at a time, by a counting sort of the block's edges by target: the
+ * block's sources are walked in id order, so each run comes out sorted. Transposing the whole graph first
+ * (an in-edge CSR, then regrouped) wrote every edge to a random place in an array of all E edges; a block's
+ * scatter stays within its own share of them, and the in-edge CSR was wanted by nothing else.
  */
 function blockedInEdges(
   graph: Graph,
   blockVertices: number,
 ): { targets: Int32Array; ends: Int32Array; sources: Int32Array } {
-  const { vertexCount: n, edgeCount, inOffsets, inSources } = graph;
+  const { vertexCount: n, edgeCount, outOffsets, outTargets } = graph;
   const blockCount = Math.max(1, Math.ceil(n / blockVertices));
-  // runStart[b + 1] / edgeStart[b + 1]: runs and edges of block b, then prefix sums.
-  const runStart = new Int32Array(blockCount + 1);
-  const edgeStart = new Int32Array(blockCount + 1);
-  for (let v = 0; v < n; v++) {
-    let last = -1;
-    const end = inOffsets[v + 1]!;
-    for (let j = inOffsets[v]!; j < end; j++) {
-      const b = Math.floor(inSources[j]! / blockVertices);
-      edgeStart[b + 1]!++;
-      if (b !== last) {
-        runStart[b + 1]!++;
-        last = b;
-      }
-    }
-  }
+  // A run per (block, target) pair with an edge: at most the block's edges, and at most N.
+  let runCapacity = 0;
   for (let b = 0; b < blockCount; b++) {
-    runStart[b + 1]! += runStart[b]!;
-    edgeStart[b + 1]! += edgeStart[b]!;
+    const first = b * blockVertices;
+    const last = Math.min(n, first + blockVertices);
+    runCapacity += Math.min(n, outOffsets[last]! - outOffsets[first]!);
   }
-  const targets = new Int32Array(runStart[blockCount]!);
-  const ends = new Int32Array(runStart[blockCount]!);
+  const targets = new Int32Array(runCapacity);
+  const ends = new Int32Array(runCapacity);
   const sources = new Int32Array(edgeCount);
-  const runCursor = runStart.slice(0, blockCount);
-  const edgeCursor = edgeStart.slice(0, blockCount);
-  for (let v = 0; v < n; v++) {
-    let last = -1;
-    const end = inOffsets[v + 1]!;
-    for (let j = inOffsets[v]!; j < end; j++) {
-      const source = inSources[j]!;
-      const b = Math.floor(source / blockVertices);
-      if (b !== last) {
-        if (last >= 0) ends[runCursor[last]!++] = edgeCursor[last]!;
-        targets[runCursor[b]!] = v;
-        last = b;
-      }
-      sources[edgeCursor[b]!++] = source;
+  // cursor[v]: first the block's in-degree of v, then where its next source goes.
+  const cursor = new Int32Array(n);
+  let runs = 0;
+  for (let b = 0; b < blockCount; b++) {
+    const first = b * blockVertices;
+    const last = Math.min(n, first + blockVertices);
+    const edgesEnd = outOffsets[last]!;
+    for (let j = outOffsets[first]!; j < edgesEnd; j++) cursor[outTargets[j]!]!++;
+    let at = outOffsets[first]!;
+    for (let v = 0; v < n; v++) {
+      const count = cursor[v]!;
+      if (count === 0) continue;
+      targets[runs] = v;
+      ends[runs++] = at + count;
+      cursor[v] = at;
+      at += count;
     }
-    if (last >= 0) ends[runCursor[last]!++] = edgeCursor[last]!;
+    for (let u = first; u < last; u++) {
+      const end = outOffsets[u + 1]!;
+      for (let j = outOffsets[u]!; j < end; j++) sources[cursor[outTargets[j]!]!++] = u;
+    }
+    cursor.fill(0);
   }
-  return { targets, ends, sources };
+  // Views, not copies: the unused tail was never written, so it takes no memory.
+  return { targets: targets.subarray(0, runs), ends: ends.subarray(0, runs), sources };
 }
 
 function teleportVector(

@@ -230,3 +230,17 @@ test('parseEdgesStream: lines cut across chunks, the header limit, byte-long lin
   assert.deepEqual(graph.names, ['a\ufffd', 'b', 'c']);
   assert.equal(graph.edgeCount, 3);
 });
+
+test('numbered vertices: "7" and "007" are different names, and ids follow first appearance', async () => {
+  const text = '5\n7 007\n007 3\n3 7\n12 7\n';
+  const { graph } = await parseEdgesStream([text]);
+  assert.deepEqual(graph.names, ['7', '007', '3', '12']);
+  assert.equal(graph.vertexCount, 5);
+  assert.equal(graph.indexOf('7'), 0);
+  assert.equal(graph.indexOf('007'), 1);
+  assert.equal(graph.indexOf('07'), undefined);
+  assert.deepEqual([...graph.outDegree], [1, 1, 1, 1, 0]);
+  assert.deepEqual([...graph.inDegree], [2, 1, 1, 0, 0]);
+  const same = await parseEdgesFile(text.split('\n'));
+  assert.deepEqual(same.graph.names, graph.names);
+});

@@ -4,7 +4,7 @@ import { GraphBuilder } from '../../../src/crawler/rank/graph.js';
 import { StringNameTable, Utf8NameTable } from '../../../src/crawler/rank/names.js';
 import { InputError, TrawlError } from '../../../src/errors.js';
 
-test('build lays out out- and in-edges as CSR with interned names', () => {
+test('build lays out out-edges as CSR, with degrees and interned names', () => {
   const builder = new GraphBuilder();
   assert.equal(builder.addVertex('lonely'), 0);
   assert.equal(builder.addEdge('a', 'c'), 'added');
@@ -21,8 +21,6 @@ test('build lays out out- and in-edges as CSR with interned names', () => {
   // ids: lonely 0, a 1, c 2, b 3; out-adjacency sorted by target id.
   assert.deepEqual([...graph.outOffsets], [0, 0, 2, 3, 4]);
   assert.deepEqual([...graph.outTargets], [2, 3, 1, 2]);
-  assert.deepEqual([...graph.inOffsets], [0, 0, 1, 3, 4]);
-  assert.deepEqual([...graph.inSources], [2, 1, 3, 1]);
   assert.deepEqual([...graph.outDegree], [0, 2, 1, 1]);
   assert.deepEqual([...graph.inDegree], [0, 1, 2, 1]);
 });
@@ -164,4 +162,35 @@ test('the UTF-8 table tells apart names that share bytes, around its 8-byte inli
   const ids = new Int32Array(5);
   table.internAll(bytes, Int32Array.of(0, 3, 12, 15, 17), Int32Array.of(2, 11, 14, 16, bytes.length), ids, 5);
   assert.deepEqual([...ids], [names.indexOf('p7'), names.indexOf('page/7/x'), names.indexOf('p7'), 0, 8]);
+});
+
+test('numbered names find their id by value, and only canonical decimals below the limit are numbered', () => {
+  // reserve(10) numbers the values below 4 · 10 + 1024 = 1064; everything else is hashed.
+  const names = ['7', '007', '07', '0', '00', '+7', '-7', '7x', '1063', '1064', '123456789', '1234567890'];
+  names.push('4294967303', '٧', 'p7', '70', '700', '1');
+  for (let i = 2000; i > 1000; i -= 7) names.push(String(i));
+  const numbered = new Utf8NameTable();
+  numbered.reserve(10);
+  const hashed = new Utf8NameTable();
+  for (const [id, name] of names.entries()) {
+    assert.equal(numbered.internString(name), id, name);
+    assert.equal(hashed.internString(name), id, name);
+  }
+  for (const [id, name] of names.entries()) {
+    assert.equal(numbered.internString(name), id, name);
+    assert.equal(numbered.indexOf(name), id, name);
+  }
+  for (const absent of ['8', '008', '1065', '0007', '12345678'])
+    assert.equal(numbered.indexOf(absent), undefined);
+  // In a batch, new numbered and hashed names take ids in order, repeats within the batch included.
+  const bytes = Buffer.from('9 09 9 1064 2 1064 07 5000');
+  const starts = Int32Array.of(0, 2, 5, 7, 12, 14, 19, 22);
+  const ends = Int32Array.of(1, 4, 6, 11, 13, 18, 21, bytes.length);
+  const ids = new Int32Array(8);
+  numbered.internAll(bytes, starts, ends, ids, 8);
+  const n = names.length;
+  assert.deepEqual([...ids], [n, n + 1, n, names.indexOf('1064'), n + 2, names.indexOf('1064'), 2, n + 3]);
+  assert.equal(numbered.isName(n, bytes, 0, 1), true);
+  assert.equal(numbered.isName(n, bytes, 2, 4), false);
+  assert.deepEqual(numbered.freeze(), [...names, '9', '09', '2', '5000']);
 });

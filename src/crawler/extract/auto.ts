@@ -843,6 +843,9 @@ class AutoPage {
     if (!this.signals.has('comment-headings')) return this.size;
     let total = 0;
     for (const block of blocks) total += r.chars[block]!;
+    // The heading must follow some of the post: a tenth of the kept text, or a short post's worth when the
+    // thread under it is ten times longer than the post.
+    const minBefore = Math.max(MIN_PARAGRAPH_CHARS, Math.min(0.1 * total, MIN_ARTICLE_CHARS));
     let before = 0;
     for (const block of blocks) {
       for (let i = block; i < this.end[block]!; i++) {
@@ -854,7 +857,7 @@ class AutoPage {
             !node.isText &&
             HEADINGS.has(this.name(i)) &&
             (this.boilerplate[i]! & 16) !== 0 &&
-            before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total)
+            before >= minBefore
           ) {
             return i;
           }
@@ -868,7 +871,7 @@ class AutoPage {
         if (
           COMMENT_HEADING_TAGS.has(this.name(i)) &&
           r.chars[i]! <= 60 &&
-          before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total) &&
+          before >= minBefore &&
           COMMENT_HEADING.test(collapsedText(node.element as Element))
         ) {
           return i;

@@ -317,3 +317,14 @@ test('a sign-up box inside the post (newsletter text beside a form) is not main 
   // The same words in a box without a form are the article's own (a post about newsletters).
   assert.match(auto(page.replace(/<form[\s\S]*<\/form>/, '')).text, /newsletter/);
 });
+
+test('a comment heading after a short post ends the kept text even when the thread is ten times the post', () => {
+  // Three paragraphs of post (600 characters) and thirty replies (6,000): the heading comes after a short post's
+  // worth of text, though not after a tenth of all the text.
+  const page = `<body><div class="blog">${proseBlock('harbours', 3)}<h2>Comments</h2>
+    ${proseBlock('replies', 30)}</div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /harbours written by a person\.$/);
+  assert.doesNotMatch(text, /Comments|replies/);
+  assert.match(auto(page, 'comment-headings').text, /Paragraph 29 about replies/);
+});

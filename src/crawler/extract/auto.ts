@@ -46,6 +46,9 @@ const NAMED_WEIGHT_FULL_CHARS = 250;
 const STEP_UP_SCORE = 0.75;
 /** ... as long as this share of its text at most is link text. */
 const STEP_UP_LINK_DENSITY = 0.2;
+/** A paragraph of links shorter than this is a line of navigation, not a sentence that links (see dropsInside). */
+const LINK_LINE_MAX_CHARS = 200;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 /** Text between a heading and the kept blocks within which the heading is the article's headline. */
 const NEAR_HEADLINE_CHARS = 300;
 
@@ -780,6 +783,17 @@ class AutoPage {
     }
     const weight = this.classWeight[i]!;
     if (HEADINGS.has(name)) return weight < 0;
+    // A short paragraph of nothing but links and separators ("« Previous post | Main | Next post »") is a line of
+    // navigation (trafilatura drops a short <p> that is mostly links); two links at least, every word in one of
+    // them, and no sentence: "Title by Author (review)" or a lone "Read the report." stay.
+    if (
+      name === 'p' &&
+      this.signals.has('link-density') &&
+      chars < LINK_LINE_MAX_CHARS &&
+      this.isLinkLine(i)
+    ) {
+      return true;
+    }
     // A line or cell that is mostly links (a menu cell, "Blog | Books | About") is navigation, not prose.
     if (LINE_TAGS.has(name) && this.signals.has('link-density') && this.linkDensity(r, i) > 0.6) return true;
     if (!JUDGED_BLOCKS.has(name)) return false;
@@ -820,6 +834,21 @@ class AutoPage {
     if (previous === undefined) return false;
     const text = (previous.isText ? previous.text : collapsedText(previous.element as Element)).trim();
     return text.endsWith(':') && !MORE_STORIES.test(text);
+  }
+
+  /** Whether `i` is two or more links with text and nothing but separators between them, not ending a sentence. */
+  private isLinkLine(i: number): boolean {
+    let links = 0;
+    let lastText = '';
+    for (let j = i + 1; j < this.end[i]!; j++) {
+      const node = this.nodes[j]!;
+      if (node.isText) {
+        if (node.chars === 0) continue;
+        if (!node.inLink && WORD_CHARACTER.test(node.text)) return false;
+        lastText = node.text;
+      } else if (this.name(j) === 'a' && node.chars > 0) links++;
+    }
+    return links >= 2 && !/[.!?]\W*$/.test(lastText.trim());
   }
 
   private hasImage(i: number): boolean {

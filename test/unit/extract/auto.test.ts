@@ -328,3 +328,16 @@ test('a comment heading after a short post ends the kept text even when the thre
   assert.doesNotMatch(text, /Comments|replies/);
   assert.match(auto(page, 'comment-headings').text, /Paragraph 29 about replies/);
 });
+
+test('a short paragraph of nothing but links (previous post | main | next post) is not main text', () => {
+  const line = `<p><a href="/p/1">« Older post about ships</a> | <a href="/">Main</a> | <a href="/p/3">Newer post »</a></p>`;
+  const page = `<body><div class="post">${proseBlock('ships', 3)}${line}</div></body>`;
+  assert.match(auto(page).text, /ships written by a person\.$/);
+  assert.match(auto(page, 'link-density').text, /Older post about ships/);
+  // Words outside the links make a line of the text: a list of books with their authors stays.
+  const books = `<p><a href="/b/1">The Victorian Internet</a> by Tom Standage (<a href="/r/1">review</a>)</p>`;
+  assert.match(
+    auto(`<body><div class="post">${proseBlock('ships', 3)}${books}</div></body>`).text,
+    /Victorian Internet by Tom Standage/,
+  );
+});

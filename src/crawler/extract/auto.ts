@@ -113,7 +113,7 @@ const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-
 const CAPTION_NAMES = /caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
 const AUTHOR_BOX_NAMES =
-  /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
+  /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|bio\b/i;
 /** Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …"). */
 const POST_METADATA =
   /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|written by|share this(?: article| post| story)?)\b\s*:?/i;

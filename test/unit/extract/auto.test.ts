@@ -341,3 +341,10 @@ test('a short paragraph of nothing but links (previous post | main | next post) 
     /Victorian Internet by Tom Standage/,
   );
 });
+
+test('an author box named in camel case ("extendedBio") is not main text', () => {
+  const bio = `<div class="extendedBio"><p>Born in 1975 in a port city, raised by two teachers, he studied history for some years and wrote for papers.</p></div>`;
+  const page = `<body><div class="post">${proseBlock('ports', 3)}${bio}</div></body>`;
+  assert.match(auto(page).text, /ports written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /Born in 1975/);
+});

@@ -556,14 +556,18 @@ class AutoPage {
       }
     }
     if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
-    // "Site – Post title": a heading that is exactly the site's part of the title is the site's name.
+    // "Site – Post title": a heading that is exactly the site's part of the title is the site's name; but the first
+    // of three or more parts is the post's ("Post – Section – Site": Readability's title keeps the head too).
     if (best >= 0) {
       const text = this.unitText(best);
       // (Only when the headline itself is outside them: a page whose every heading is boxed tells nothing.)
       this.headlineIsSiteName =
         sitePart !== undefined && !this.insideBoilerplate(best)
           ? text === sitePart
-          : parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
+          : parts.length > 1 &&
+            parts.includes(text) &&
+            text !== normalizeText(cleanTitle(this.hints.title)) &&
+            !(parts.length > 2 && text === parts[0]);
     }
     this.headline = best;
     // What holds the headline is not a comment or share box, whatever its name says.

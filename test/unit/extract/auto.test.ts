@@ -348,3 +348,11 @@ test('an author box named in camel case ("extendedBio") is not main text', () =>
   assert.match(auto(page).text, /ports written by a person\.$/);
   assert.match(auto(page, 'captions-bylines').text, /Born in 1975/);
 });
+
+test('the first of three parts of the title is the post\'s, not the site\'s name ("Post - Section - Site")', () => {
+  // The post's heading is the title's first part; its longest part is the section's. The heading sits in a post
+  // header that the name rules leave out, so only the title logic can find it.
+  const page = `<html><head><title>Paper leaves - Things to make and do with children - The Crow</title></head><body>
+    <div class="post"><div class="entry-header"><h2>Paper leaves</h2></div>${proseBlock('leaves', 3)}</div></body></html>`;
+  assert.equal(auto(page).title, 'Paper leaves');
+});

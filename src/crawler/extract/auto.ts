@@ -122,6 +122,8 @@ const POST_METADATA =
  * opens with "©" (short, since a photo credit "© Agency" can open a block that goes on with the article).
  */
 const ALL_RIGHTS_RESERVED = /\ball rights reserved\b/i;
+/** A blog's link to the post's own page, in the line of post metadata. */
+const PERMALINK = /^\W*perma-?link\W*$/i;
 const COPYRIGHT_OPENING = /^(?:©|\(c\) ?\d{4}|copyright\b)/i;
 /** The link that ends a teaser: "Read more", "Continue reading →", "More »", "Full story". */
 const READ_MORE =
@@ -773,6 +775,9 @@ class AutoPage {
       if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
       if (AUTHOR_BOX_NAMES.test(names)) return true;
       if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
+      // The line that links to the post itself ("Posted at 5:32 PM by Ann | Permalink | Comments (3)") is the
+      // post's metadata, whatever else it says.
+      if (chars < 300 && METADATA_TAGS.has(name) && this.holdsPermalink(i)) return true;
       if (chars < 400 && METADATA_TAGS.has(name)) {
         const line = this.unitText(i);
         if (ALL_RIGHTS_RESERVED.test(line) || (chars < 200 && COPYRIGHT_OPENING.test(line))) return true;
@@ -853,6 +858,15 @@ class AutoPage {
       } else if (this.name(j) === 'a' && node.chars > 0) links++;
     }
     return links >= 2 && !/[.!?]\W*$/.test(lastText.trim());
+  }
+
+  /** Whether a link under `i` reads "Permalink" (a blog's link to the post's own page). */
+  private holdsPermalink(i: number): boolean {
+    for (let j = i + 1; j < this.end[i]!; j++) {
+      const node = this.nodes[j]!;
+      if (node.isText && node.inLink && node.chars <= 12 && PERMALINK.test(node.text)) return true;
+    }
+    return false;
   }
 
   private hasImage(i: number): boolean {

@@ -356,3 +356,10 @@ test('the first of three parts of the title is the post\'s, not the site\'s name
     <div class="post"><div class="entry-header"><h2>Paper leaves</h2></div>${proseBlock('leaves', 3)}</div></body></html>`;
   assert.equal(auto(page).title, 'Paper leaves');
 });
+
+test("a short line holding the post's permalink is post metadata", () => {
+  const footer = `<p class="entry-info"><span>11/09/2012 in <a href="/c/1">Fall Crafts</a>, <a href="/c/2">Paper Crafts</a></span> | <a href="/2012/11/leaves.html">Permalink</a></p>`;
+  const page = `<body><div class="post">${proseBlock('leaves', 3)}${footer}</div></body>`;
+  assert.match(auto(page).text, /leaves written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /Fall Crafts/);
+});

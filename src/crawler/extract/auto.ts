@@ -559,7 +559,8 @@ class AutoPage {
     }
     if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
     // "Site – Post title": a heading that is exactly the site's part of the title is the site's name; but the first
-    // of three or more parts is the post's ("Post – Section – Site": Readability's title keeps the head too).
+    // part is the post's when there are three parts or more ("Post – Section – Site") or it has three words or more
+    // (Readability's title rule: the head of the title, unless it is under three words).
     if (best >= 0) {
       const text = this.unitText(best);
       // (Only when the headline itself is outside them: a page whose every heading is boxed tells nothing.)
@@ -569,7 +570,7 @@ class AutoPage {
           : parts.length > 1 &&
             parts.includes(text) &&
             text !== normalizeText(cleanTitle(this.hints.title)) &&
-            !(parts.length > 2 && text === parts[0]);
+            !(text === parts[0] && (parts.length > 2 || tokenize(text).length >= 3));
     }
     this.headline = best;
     // What holds the headline is not a comment or share box, whatever its name says.

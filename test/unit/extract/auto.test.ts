@@ -363,3 +363,11 @@ test("a short line holding the post's permalink is post metadata", () => {
   assert.match(auto(page).text, /leaves written by a person\.$/);
   assert.match(auto(page, 'captions-bylines').text, /Fall Crafts/);
 });
+
+test('the first part of a two-part title is the post\'s when it has three words or more ("Post | Site")', () => {
+  // Readability's title rule: the part before the separator, unless it is under three words. Here the site's
+  // name is the longer part, which made the post's own heading look like the site's name.
+  const page = `<html><head><title>Time to begin again | The Search Blog of a Writer in Marin</title></head><body>
+    <article class="post"><header class="title"><h1>Time to begin again</h1></header>${proseBlock('beaches', 3)}</article></body></html>`;
+  assert.equal(auto(page).title, 'Time to begin again');
+});

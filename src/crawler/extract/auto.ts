@@ -114,9 +114,12 @@ const CAPTION_NAMES = /caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
 const AUTHOR_BOX_NAMES =
   /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|bio\b/i;
-/** Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …"). */
+/**
+ * Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …", WordPress's
+ * "You can follow any responses to this entry through the RSS 2.0 feed").
+ */
 const POST_METADATA =
-  /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|written by|share this(?: article| post| story)?)\b\s*:?/i;
+  /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|you can follow any responses to this entry|written by|share this(?: article| post| story)?)\b\s*:?/i;
 /**
  * A copyright line closing a post or a page: "… All rights reserved." anywhere in a short block, or a line that
  * opens with "©" (short, since a photo credit "© Agency" can open a block that goes on with the article).

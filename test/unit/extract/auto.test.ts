@@ -371,3 +371,10 @@ test('the first part of a two-part title is the post\'s when it has three words 
     <article class="post"><header class="title"><h1>Time to begin again</h1></header>${proseBlock('beaches', 3)}</article></body></html>`;
   assert.equal(auto(page).title, 'Time to begin again');
 });
+
+test('WordPress\'s "You can follow any responses to this entry" line is post metadata', () => {
+  const line = `<p class="small">You can follow any responses to this entry through the <a href="/feed/">RSS 2.0</a> feed. You can <a href="#respond">leave a response</a>, or <a href="/trackback/">trackback</a> from your own site.</p>`;
+  const page = `<body><div class="post">${proseBlock('hurricanes', 3)}${line}</div></body>`;
+  assert.match(auto(page).text, /hurricanes written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /follow any responses/);
+});

@@ -46,6 +46,9 @@ const NAMED_WEIGHT_FULL_CHARS = 250;
 const STEP_UP_SCORE = 0.75;
 /** ... as long as this share of its text at most is link text. */
 const STEP_UP_LINK_DENSITY = 0.2;
+/** A paragraph of links shorter than this is a line of navigation, not a sentence that links (see dropsInside). */
+const LINK_LINE_MAX_CHARS = 200;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 /** Text between a heading and the kept blocks within which the heading is the article's headline. */
 const NEAR_HEADLINE_CHARS = 300;
 
@@ -110,15 +113,20 @@ const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-
 const CAPTION_NAMES = /caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
 const AUTHOR_BOX_NAMES =
-  /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|\bbio\b/i;
-/** Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …"). */
+  /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|bio\b/i;
+/**
+ * Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …", WordPress's
+ * "You can follow any responses to this entry through the RSS 2.0 feed").
+ */
 const POST_METADATA =
-  /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|written by|share this(?: article| post| story)?)\b\s*:?/i;
+  /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|you can follow any responses to this entry|written by|share this(?: article| post| story)?)\b\s*:?/i;
 /**
  * A copyright line closing a post or a page: "… All rights reserved." anywhere in a short block, or a line that
  * opens with "©" (short, since a photo credit "© Agency" can open a block that goes on with the article).
  */
 const ALL_RIGHTS_RESERVED = /\ball rights reserved\b/i;
+/** A blog's link to the post's own page, in the line of post metadata. */
+const PERMALINK = /^\W*perma-?link\W*$/i;
 const COPYRIGHT_OPENING = /^(?:©|\(c\) ?\d{4}|copyright\b)/i;
 /** The link that ends a teaser: "Read more", "Continue reading →", "More »", "Full story". */
 const READ_MORE =
@@ -553,14 +561,19 @@ class AutoPage {
       }
     }
     if (best < 0 && h1Count === 1 && titleWords.size === 0) best = onlyH1;
-    // "Site – Post title": a heading that is exactly the site's part of the title is the site's name.
+    // "Site – Post title": a heading that is exactly the site's part of the title is the site's name; but the first
+    // part is the post's when there are three parts or more ("Post – Section – Site") or it has three words or more
+    // (Readability's title rule: the head of the title, unless it is under three words).
     if (best >= 0) {
       const text = this.unitText(best);
       // (Only when the headline itself is outside them: a page whose every heading is boxed tells nothing.)
       this.headlineIsSiteName =
         sitePart !== undefined && !this.insideBoilerplate(best)
           ? text === sitePart
-          : parts.length > 1 && parts.includes(text) && text !== normalizeText(cleanTitle(this.hints.title));
+          : parts.length > 1 &&
+            parts.includes(text) &&
+            text !== normalizeText(cleanTitle(this.hints.title)) &&
+            !(text === parts[0] && (parts.length > 2 || tokenize(text).length >= 3));
     }
     this.headline = best;
     // What holds the headline is not a comment or share box, whatever its name says.
@@ -766,6 +779,9 @@ class AutoPage {
       if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
       if (AUTHOR_BOX_NAMES.test(names)) return true;
       if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
+      // The line that links to the post itself ("Posted at 5:32 PM by Ann | Permalink | Comments (3)") is the
+      // post's metadata, whatever else it says.
+      if (chars < 300 && METADATA_TAGS.has(name) && this.holdsPermalink(i)) return true;
       if (chars < 400 && METADATA_TAGS.has(name)) {
         const line = this.unitText(i);
         if (ALL_RIGHTS_RESERVED.test(line) || (chars < 200 && COPYRIGHT_OPENING.test(line))) return true;
@@ -780,6 +796,17 @@ class AutoPage {
     }
     const weight = this.classWeight[i]!;
     if (HEADINGS.has(name)) return weight < 0;
+    // A short paragraph of nothing but links and separators ("« Previous post | Main | Next post »") is a line of
+    // navigation (trafilatura drops a short <p> that is mostly links); two links at least, every word in one of
+    // them, and no sentence: "Title by Author (review)" or a lone "Read the report." stay.
+    if (
+      name === 'p' &&
+      this.signals.has('link-density') &&
+      chars < LINK_LINE_MAX_CHARS &&
+      this.isLinkLine(i)
+    ) {
+      return true;
+    }
     // A line or cell that is mostly links (a menu cell, "Blog | Books | About") is navigation, not prose.
     if (LINE_TAGS.has(name) && this.signals.has('link-density') && this.linkDensity(r, i) > 0.6) return true;
     if (!JUDGED_BLOCKS.has(name)) return false;
@@ -822,6 +849,30 @@ class AutoPage {
     return text.endsWith(':') && !MORE_STORIES.test(text);
   }
 
+  /** Whether `i` is two or more links with text and nothing but separators between them, not ending a sentence. */
+  private isLinkLine(i: number): boolean {
+    let links = 0;
+    let lastText = '';
+    for (let j = i + 1; j < this.end[i]!; j++) {
+      const node = this.nodes[j]!;
+      if (node.isText) {
+        if (node.chars === 0) continue;
+        if (!node.inLink && WORD_CHARACTER.test(node.text)) return false;
+        lastText = node.text;
+      } else if (this.name(j) === 'a' && node.chars > 0) links++;
+    }
+    return links >= 2 && !/[.!?]\W*$/.test(lastText.trim());
+  }
+
+  /** Whether a link under `i` reads "Permalink" (a blog's link to the post's own page). */
+  private holdsPermalink(i: number): boolean {
+    for (let j = i + 1; j < this.end[i]!; j++) {
+      const node = this.nodes[j]!;
+      if (node.isText && node.inLink && node.chars <= 12 && PERMALINK.test(node.text)) return true;
+    }
+    return false;
+  }
+
   private hasImage(i: number): boolean {
     return this.holds(i, IMAGE_TAGS);
   }
@@ -843,6 +894,9 @@ class AutoPage {
     if (!this.signals.has('comment-headings')) return this.size;
     let total = 0;
     for (const block of blocks) total += r.chars[block]!;
+    // The heading must follow some of the post: a tenth of the kept text, or a short post's worth when the
+    // thread under it is ten times longer than the post.
+    const minBefore = Math.max(MIN_PARAGRAPH_CHARS, Math.min(0.1 * total, MIN_ARTICLE_CHARS));
     let before = 0;
     for (const block of blocks) {
       for (let i = block; i < this.end[block]!; i++) {
@@ -854,7 +908,7 @@ class AutoPage {
             !node.isText &&
             HEADINGS.has(this.name(i)) &&
             (this.boilerplate[i]! & 16) !== 0 &&
-            before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total)
+            before >= minBefore
           ) {
             return i;
           }
@@ -868,7 +922,7 @@ class AutoPage {
         if (
           COMMENT_HEADING_TAGS.has(this.name(i)) &&
           r.chars[i]! <= 60 &&
-          before >= Math.max(MIN_PARAGRAPH_CHARS, 0.1 * total) &&
+          before >= minBefore &&
           COMMENT_HEADING.test(collapsedText(node.element as Element))
         ) {
           return i;

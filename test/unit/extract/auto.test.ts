@@ -317,3 +317,64 @@ test('a sign-up box inside the post (newsletter text beside a form) is not main 
   // The same words in a box without a form are the article's own (a post about newsletters).
   assert.match(auto(page.replace(/<form[\s\S]*<\/form>/, '')).text, /newsletter/);
 });
+
+test('a comment heading after a short post ends the kept text even when the thread is ten times the post', () => {
+  // Three paragraphs of post (600 characters) and thirty replies (6,000): the heading comes after a short post's
+  // worth of text, though not after a tenth of all the text.
+  const page = `<body><div class="blog">${proseBlock('harbours', 3)}<h2>Comments</h2>
+    ${proseBlock('replies', 30)}</div></body>`;
+  const { text } = auto(page);
+  assert.match(text, /harbours written by a person\.$/);
+  assert.doesNotMatch(text, /Comments|replies/);
+  assert.match(auto(page, 'comment-headings').text, /Paragraph 29 about replies/);
+});
+
+test('a short paragraph of nothing but links (previous post | main | next post) is not main text', () => {
+  const line = `<p><a href="/p/1">« Older post about ships</a> | <a href="/">Main</a> | <a href="/p/3">Newer post »</a></p>`;
+  const page = `<body><div class="post">${proseBlock('ships', 3)}${line}</div></body>`;
+  assert.match(auto(page).text, /ships written by a person\.$/);
+  assert.match(auto(page, 'link-density').text, /Older post about ships/);
+  // Words outside the links make a line of the text: a list of books with their authors stays.
+  const books = `<p><a href="/b/1">The Victorian Internet</a> by Tom Standage (<a href="/r/1">review</a>)</p>`;
+  assert.match(
+    auto(`<body><div class="post">${proseBlock('ships', 3)}${books}</div></body>`).text,
+    /Victorian Internet by Tom Standage/,
+  );
+});
+
+test('an author box named in camel case ("extendedBio") is not main text', () => {
+  const bio = `<div class="extendedBio"><p>Born in 1975 in a port city, raised by two teachers, he studied history for some years and wrote for papers.</p></div>`;
+  const page = `<body><div class="post">${proseBlock('ports', 3)}${bio}</div></body>`;
+  assert.match(auto(page).text, /ports written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /Born in 1975/);
+});
+
+test('the first of three parts of the title is the post\'s, not the site\'s name ("Post - Section - Site")', () => {
+  // The post's heading is the title's first part; its longest part is the section's. The heading sits in a post
+  // header that the name rules leave out, so only the title logic can find it.
+  const page = `<html><head><title>Paper leaves - Things to make and do with children - The Crow</title></head><body>
+    <div class="post"><div class="entry-header"><h2>Paper leaves</h2></div>${proseBlock('leaves', 3)}</div></body></html>`;
+  assert.equal(auto(page).title, 'Paper leaves');
+});
+
+test("a short line holding the post's permalink is post metadata", () => {
+  const footer = `<p class="entry-info"><span>11/09/2012 in <a href="/c/1">Fall Crafts</a>, <a href="/c/2">Paper Crafts</a></span> | <a href="/2012/11/leaves.html">Permalink</a></p>`;
+  const page = `<body><div class="post">${proseBlock('leaves', 3)}${footer}</div></body>`;
+  assert.match(auto(page).text, /leaves written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /Fall Crafts/);
+});
+
+test('the first part of a two-part title is the post\'s when it has three words or more ("Post | Site")', () => {
+  // Readability's title rule: the part before the separator, unless it is under three words. Here the site's
+  // name is the longer part, which made the post's own heading look like the site's name.
+  const page = `<html><head><title>Time to begin again | The Search Blog of a Writer in Marin</title></head><body>
+    <article class="post"><header class="title"><h1>Time to begin again</h1></header>${proseBlock('beaches', 3)}</article></body></html>`;
+  assert.equal(auto(page).title, 'Time to begin again');
+});
+
+test('WordPress\'s "You can follow any responses to this entry" line is post metadata', () => {
+  const line = `<p class="small">You can follow any responses to this entry through the <a href="/feed/">RSS 2.0</a> feed. You can <a href="#respond">leave a response</a>, or <a href="/trackback/">trackback</a> from your own site.</p>`;
+  const page = `<body><div class="post">${proseBlock('hurricanes', 3)}${line}</div></body>`;
+  assert.match(auto(page).text, /hurricanes written by a person\.$/);
+  assert.match(auto(page, 'captions-bylines').text, /follow any responses/);
+});

@@ -198,11 +198,11 @@ test(`the default method (${DEFAULT_EXTRACTION_METHOD}) keeps its token F1 on re
 // averaged over pages, F1 of the means; the Readability fixtures on `text` (their expected text leaves the
 // headline out), the Dragnet pages on `title + text` (their expected text includes it). Floors sit about 0.01
 // under the figures measured when they were set (readability set / dragnet set): cetd 0.911 / 0.764,
-// cetd-sum 0.940 / 0.799, auto 0.972 / 0.958, cetd-blocks 0.908 / 0.751.
+// cetd-sum 0.940 / 0.799, auto 0.972 / 0.961, cetd-blocks 0.908 / 0.751.
 const SET_FLOORS: Record<ExtractionMethod, { readability: number; dragnet: number }> = {
   cetd: { readability: 0.9, dragnet: 0.75 },
   'cetd-sum': { readability: 0.93, dragnet: 0.79 },
-  auto: { readability: 0.96, dragnet: 0.945 },
+  auto: { readability: 0.96, dragnet: 0.95 },
   'cetd-blocks': { readability: 0.895, dragnet: 0.74 },
 };
 const DRAGNET_DIR = sharedDataPath('extraction-dragnet/pages/');

@@ -1,23 +1,25 @@
 // A big crawl stays flat: one crawl of ≥ 200,000 pages (16 hosts × 12,500 by default) on the test web, run by
 // the real worker entry (src/worker.ts) in a process of its own, while pollers read the crawl's status through
 // HTTP as clients do. For every tenth of the crawl it prints pages/s, the worker's resident set, the size of
-// the crawl's tables in PostgreSQL, and the status reads' latency. Then, on the finished crawl, the plans
+// the crawl's tables in PostgreSQL, and the status reads' latency. The API runs alone in its process, as it is
+// deployed, and the pollers on a thread of their own, so that neither the test web's serving nor the
+// bench's bookkeeping sits in the event loop whose latency is measured. Then, on the finished crawl, the plans
 // PostgreSQL picks for the list endpoints' default orders and most used filters (EXPLAIN ANALYZE).
 // Targets: pages/s in the last tenth ≥ 80 % of the first; worker RSS bounded; status read p99 < 20 ms.
 // Args: --hosts 16  --pages-per-host 12500  --pollers 4  --concurrency 64  --queue pg|redis  --no-html
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { pino } from 'pino';
-import { request } from 'undici';
-import { buildApp } from '../src/app.js';
 import { percentileCont } from '../src/crawler/stats/plot.js';
 import { sql } from '../src/db/sql.js';
 import { openRuntime } from '../src/runtime.js';
+import { stopProcess } from '../test/support/processes.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
 import { benchTrawlConfig } from './peers/measure.js';
-import { benchWorkerEnv, startWorkers, stopWorkers } from './peers/worker-processes.js';
+import { benchWorkerEnv, startApiProcess, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
 const POLL_PAUSE_MS = 50;
 const SAMPLE_EVERY_MS = 1_000;
@@ -136,14 +138,15 @@ export async function run(args: string[]): Promise<void> {
     seed: 11,
     crawlDelaySeconds: 0,
   });
-  const log = pino({ level: 'error' });
+  // the schema and its tables, as the API makes them; then the API and the worker in processes of their own
   const runtime = await openRuntime(
     { ...benchTrawlConfig(databaseUrl, redisUrl, schema), runWorker: false },
-    log,
+    pino({ level: 'error' }),
   );
-  const app = await buildApp({ runtime, logger: log });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const { children, ready } = startWorkers(1, benchWorkerEnv({ databaseUrl, redisUrl, schema }));
+  await runtime.close();
+  const env = benchWorkerEnv({ databaseUrl, redisUrl, schema });
+  const api = await startApiProcess(env);
+  const { children, ready } = startWorkers(1, env);
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   process.stdout.write(
@@ -155,10 +158,10 @@ export async function run(args: string[]): Promise<void> {
   try {
     await ready;
     const workerPid = children[0]!.pid!;
-    const created = await app.inject({
+    const created = await fetch(`${api.base}/v1/crawls`, {
       method: 'POST',
-      url: '/v1/crawls',
-      payload: {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
         seeds: web.hosts.map((origin) => `${origin}/`),
         scope: scopeOf(web),
         maxPages: hosts * pagesPerHost,
@@ -166,28 +169,27 @@ export async function run(args: string[]): Promise<void> {
         concurrency,
         politeness: { delayMs: 0, perHostConcurrency: Math.max(1, Math.ceil(concurrency / hosts)) },
         store: { html: storeHtml },
-      },
+      }),
     });
-    if (created.statusCode !== 202) throw new Error(`crawl refused: ${created.body}`);
-    const id = created.json().id as string;
-    const statusUrl = `${base}/v1/crawls/${id}`;
+    if (created.status !== 202) throw new Error(`crawl refused: ${await created.text()}`);
+    const id = ((await created.json()) as { id: string }).id;
+    const statusUrl = `${api.base}/v1/crawls/${id}`;
     const startedAt = Date.now();
     const samples: Sample[] = [];
     const reads: Read[] = [];
     let latest = { status: 'queued', pagesFetched: 0 };
     let done = false;
 
-    const poll = async () => {
-      while (!done) {
-        const began = performance.now();
-        const response = await request(statusUrl);
-        const body = (await response.body.json()) as typeof latest;
-        reads.push({ at: Date.now(), ms: performance.now() - began });
-        if (response.statusCode === 200) latest = body;
-        if (['completed', 'failed', 'cancelled'].includes(body.status)) done = true;
-        await new Promise((resolve) => setTimeout(resolve, POLL_PAUSE_MS));
-      }
-    };
+    const pollerThread = startPollers(statusUrl, pollers);
+    pollerThread.on('message', (read: PollerRead) => {
+      reads.push({ at: read.at, ms: read.ms });
+      if (read.statusCode === 200 && read.body) latest = read.body;
+      if (read.body && ['completed', 'failed', 'cancelled'].includes(read.body.status)) done = true;
+    });
+    const pollersEnded = new Promise<void>((resolve, reject) => {
+      pollerThread.once('exit', () => resolve());
+      pollerThread.once('error', reject);
+    });
     const sample = async () => {
       let lastSize = 0;
       while (!done) {
@@ -209,7 +211,9 @@ export async function run(args: string[]): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
       }
     };
-    await Promise.all([...Array.from({ length: pollers }, poll), sample()]);
+    await sample();
+    await pollerThread.terminate();
+    await pollersEnded;
     samples.push({
       at: Date.now(),
       pages: latest.pagesFetched,
@@ -221,12 +225,47 @@ export async function run(args: string[]): Promise<void> {
     await explainLists(db, schema, id);
   } finally {
     await stopWorkers(children);
-    await app.close();
-    await runtime.close();
+    await stopProcess(api.child);
     await web.close();
     await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
     await db.end();
   }
+}
+
+/** What the poller thread reports of each status read. */
+interface PollerRead {
+  at: number;
+  ms: number;
+  statusCode: number;
+  body: { status: string; pagesFetched: number } | null;
+}
+
+/**
+ * `count` clients reading `url` over and over, POLL_PAUSE_MS apart each, on a thread of their own: a read's time
+ * is the client's, measured where nothing else runs. Each read is posted to this thread as a PollerRead.
+ */
+function startPollers(url: string, count: number): Worker {
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { url, count, pauseMs } = workerData;
+    const poll = async () => {
+      for (;;) {
+        const began = performance.now();
+        let statusCode = 0;
+        let body = null;
+        try {
+          const response = await fetch(url);
+          statusCode = response.status;
+          const json = await response.json();
+          body = { status: json.status, pagesFetched: json.pagesFetched };
+        } catch {}
+        parentPort.postMessage({ at: Date.now(), ms: performance.now() - began, statusCode, body });
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    };
+    for (let i = 0; i < count; i++) poll();
+  `;
+  return new Worker(source, { eval: true, workerData: { url, count, pauseMs: POLL_PAUSE_MS } });
 }
 
 /** The table: one row per tenth of the pages fetched. */

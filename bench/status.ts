@@ -4,10 +4,7 @@
 // read cost before the counters (the scans it ran on every read, timed here). Targets: ≥ 5,000 reads/s at p99
 // < 20 ms at 200k pages, and the same cost at 1k and 200k.
 // Args: --pages N (the large crawl, default 200000), --seconds N (per measurement, default 5)
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -16,8 +13,7 @@ import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
 import { benchTrawlConfig } from './peers/measure.js';
 import { insertFinishedCrawl } from './peers/synthetic-crawl.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { startApiProcess } from './peers/worker-processes.js';
 
 /** A finished crawl of `pages` pages (90 % HTML, the rest split over the other types), 8 links and 1 image each. */
 async function synthesize(db: pg.Client, pages: number): Promise<string> {
@@ -81,34 +77,13 @@ export async function run(args: string[]): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   await db.query(`SET search_path TO "${schema}"`);
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DB_SCHEMA: schema,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUN_WORKER: 'false',
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_READ_PER_MIN: '1000000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const { child: server, base } = await startApiProcess({ DATABASE_URL: databaseUrl, DB_SCHEMA: schema });
   try {
     process.stdout.write(
       `synthesizing finished crawls of 1,000 and ${large.toLocaleString('en-US')} pages…\n`,
     );
     const small = await synthesize(db, 1000);
     const big = await synthesize(db, large);
-    const port = await new Promise<number>((resolve, reject) => {
-      server.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-      createInterface({ input: server.stdout! }).on('line', (line) => {
-        const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
-        if (match) resolve(Number(match[1]));
-      });
-    });
-    const base = `http://127.0.0.1:${port}`;
     // the first read of a finished crawl computes and keeps its timings: not part of the steady state
     for (const id of [small, big]) await fetch(`${base}/v1/crawls/${id}`).then((r) => r.arrayBuffer());
     const rows = [

@@ -2,6 +2,7 @@
 // the API: started with tsx, ready once they log "worker started", stopped as an operator would (SIGTERM).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { stopProcess } from '../../test/support/processes.js';
 
@@ -64,4 +65,35 @@ export function benchWorkerEnv(target: {
     LEASE_SECS: '60',
     LOG_LEVEL: 'info',
   };
+}
+
+/**
+ * The API as it is deployed, alone in its process (`npm start`'s entry, src/server.ts, no worker), on a free
+ * port: a bench that measures its latency must not share its event loop with the test web or the clients.
+ * Resolves with its base URL once it listens.
+ */
+export async function startApiProcess(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUN_WORKER: 'false',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_READ_PER_MIN: '1000000',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the API exited (${code}) before it listened`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
 }

@@ -463,10 +463,15 @@ export const CrawlStatus = Type.Object(
     counts: Counts,
     statusCodes: Type.Record(Type.String(), Type.Integer()),
     pagesFetched: Type.Integer({ description: 'pages requested (every type but FRONTIER and DISALLOWED)' }),
-    duplicates: Type.Integer(),
-    links: Type.Integer(),
-    images: Type.Integer(),
-    documents: Type.Integer(),
+    duplicates: Type.Integer({
+      description: 'pages (and documents, images) whose body is an earlier page’s',
+    }),
+    links: Type.Integer({ description: 'links recorded between the crawl’s pages' }),
+    images: Type.Integer({ description: 'images shown by the crawl’s pages (<img>), one per page and URL' }),
+    documents: Type.Integer({
+      description:
+        'binary documents recorded (PDF, Office, …), byte-identical copies included (the report’s found.documents counts each body once)',
+    }),
     frontier: Type.Integer({ description: 'URLs queued and not fetched yet' }),
     pagesPerSecond: Type.Number(),
     elapsedMs: Nullable(Type.Integer()),

@@ -308,3 +308,78 @@ test('pages recorded together share one statement, count results in order, and a
   assert.equal(status.links, count - 1);
   assert.equal(status.images, count - 1);
 });
+
+test('deleting a crawl takes every link of its pages along, links across its sites too, and leaves other crawls’ links', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const pool = runtime.db.pool;
+  const store = new PgCrawlStore(pool);
+  const frontier = { slots: 1, maxDiscovered: null };
+  const origins = ['http://127.0.0.1:9', 'http://127.0.0.2:9'];
+  // Two crawls of the same two hosts; every page links to every other page of its crawl, on both hosts, so
+  // whichever host's pages a cascade deletes first, links point into the pages deleted after them.
+  const crawlWithLinks = async (): Promise<string> => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/crawls',
+      payload: { seeds: origins.map((origin) => `${origin}/`), maxPages: 50 },
+    });
+    assert.equal(created.statusCode, 202, created.body);
+    const crawlId: string = created.json().id;
+    const urls: DiscoveredUrl[] = origins.flatMap((origin) =>
+      [0, 1, 2].map((i) => ({ url: `${origin}/p${i}`, origin, depth: 1, priority: 0, anchor: `p${i}` })),
+    );
+    await store.enqueue(crawlId, null, urls, frontier);
+    await store.ensureSites(crawlId, origins, 1);
+    const pages = await pool.query<{ id: number; url: string; site_id: number; origin: string }>(
+      `SELECT p.id, p.url, p.site_id, s.origin FROM pages p JOIN sites s ON s.id = p.site_id
+       WHERE p.crawl_id = $1 AND p.url = ANY($2::text[])`,
+      [crawlId, urls.map((url) => url.url)],
+    );
+    assert.equal(pages.rows.length, urls.length);
+    for (const page of pages.rows) {
+      const claimed = {
+        id: page.id,
+        url: page.url,
+        depth: 1,
+        siteId: page.site_id,
+        origin: page.origin,
+        slot: 0,
+        queuedAt: new Date(),
+        attempts: 1,
+        suspect: false,
+        leaseExpiries: 0,
+      };
+      const links = urls.filter((url) => url.url !== page.url);
+      await store.completePage(crawlId, claimed, htmlPageOutcome({ links }), frontier);
+    }
+    return crawlId;
+  };
+  const kept = await crawlWithLinks();
+  const deleted = await crawlWithLinks();
+  const linksOf = async (crawlId: string) =>
+    (
+      await pool.query<{ from_page: string; to_page: string }>(
+        `SELECT l.from_page, l.to_page FROM links l
+         WHERE l.from_page IN (SELECT id FROM pages WHERE crawl_id = $1)
+            OR l.to_page IN (SELECT id FROM pages WHERE crawl_id = $1)
+         ORDER BY 1, 2`,
+        [crawlId],
+      )
+    ).rows;
+  const keptLinks = await linksOf(kept);
+  assert.equal(keptLinks.length, 6 * 5, 'each page links to the five others');
+  assert.equal((await linksOf(deleted)).length, 6 * 5);
+  const deletedPages = (
+    await pool.query<{ id: string }>('SELECT id FROM pages WHERE crawl_id = $1', [deleted])
+  ).rows.map((row) => row.id);
+
+  await pool.query('DELETE FROM crawls WHERE id = $1', [deleted]);
+  const left = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM links WHERE from_page = ANY($1::bigint[]) OR to_page = ANY($1::bigint[])',
+    [deletedPages],
+  );
+  assert.equal(left.rows[0]!.n, 0, 'no link of the deleted crawl is left, from or to its pages');
+  assert.deepEqual(await linksOf(kept), keptLinks);
+  const total = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM links');
+  assert.equal(total.rows[0]!.n, keptLinks.length);
+});

@@ -1,6 +1,8 @@
 -- Vertices of a crawl's link graph: every fetched HTML page and every end of an edge (graph_edges.sql, the
 -- same rules): neither pages robots.txt forbids nor redirect targets reached inside another page's fetch; $2
--- true: no page still in the frontier either.
+-- true: no page still in the frontier either. The edges' ends are joined, not tested with `IN` under an OR:
+-- PostgreSQL runs such a test as a subplan that rescans every end for every page once the ends outgrow
+-- work_mem (13.8 s on a crawl of 6,000 pages and 540,000 links), where a join hashes them once.
 WITH ends AS (
   SELECT l.from_page AS id,
          CASE WHEN q.type = 'DUPLICATE' AND q.status IS NULL AND q.duplicate_of IS NOT NULL
@@ -9,10 +11,13 @@ WITH ends AS (
   JOIN pages p ON p.id = l.from_page
   JOIN pages q ON q.id = l.to_page
   WHERE p.crawl_id = $1 AND q.type <> 'DISALLOWED' AND NOT ($2::boolean AND q.type = 'FRONTIER')
+),
+edge_ends AS (
+  SELECT id FROM ends WHERE id <> to_id
+  UNION
+  SELECT to_id FROM ends WHERE id <> to_id
 )
-SELECT p.id, p.url FROM pages p
-WHERE p.crawl_id = $1
-  AND (p.type = 'HTML'
-       OR p.id IN (SELECT id FROM ends WHERE id <> to_id)
-       OR p.id IN (SELECT to_id FROM ends WHERE id <> to_id))
-ORDER BY p.id
+SELECT p.id, p.url FROM pages p WHERE p.crawl_id = $1 AND p.type = 'HTML'
+UNION
+SELECT p.id, p.url FROM pages p JOIN edge_ends e ON e.id = p.id WHERE p.crawl_id = $1
+ORDER BY id

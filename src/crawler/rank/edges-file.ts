@@ -18,7 +18,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import { InputError } from '../../errors.js';
+import { InputError, TrawlError } from '../../errors.js';
 import { DEFAULT_EDGE_POLICY, type Graph, GraphBuilder, type GraphBuilderOptions } from './graph.js';
 import { Utf8NameTable } from './names.js';
 
@@ -102,6 +102,9 @@ class EdgesFileParser {
   readonly #nameStarts = new Int32Array(2 * BATCH_EDGES);
   readonly #nameEnds = new Int32Array(2 * BATCH_EDGES);
   readonly #nameIds = new Int32Array(2 * BATCH_EDGES);
+  // The batch's edges as ids, for the builder's batch add.
+  readonly #batchFrom = new Int32Array(BATCH_EDGES);
+  readonly #batchTo = new Int32Array(BATCH_EDGES);
   #batchSize = 0;
   // The start of a line whose end has not arrived yet.
   #carry = new Uint8Array(4096);
@@ -294,30 +297,46 @@ class EdgesFileParser {
     }
     const ids = this.#nameIds;
     this.#names.internAll(bytes, nameStarts, nameEnds, ids, names);
-    // More names than declared shows as an id ≥ N (ids count names in order of first appearance).
+    // More names than declared shows as an id ≥ N (ids count names in order of first appearance): the
+    // edges before the first such one are added, and that one too, since the builder's error comes first.
     const declared = this.#declared;
+    const froms = this.#batchFrom;
+    const tos = this.#batchTo;
     let from = this.#lastFrom;
     let next = 0;
+    let undeclared = -1;
     for (let k = 0; k < count; k++) {
       if (newFrom[k] === 1) from = ids[next++]!;
       const to = ids[next++]!;
-      let added: boolean;
+      froms[k] = from;
+      tos[k] = to;
+      if (undeclared < 0 && (from >= declared || to >= declared)) undeclared = k;
+    }
+    const adding = undeclared < 0 ? count : undeclared + 1;
+    const firstEdge = builder.edgeCount;
+    const taken = builder.addEdgesById(froms, tos, adding);
+    if (this.#lines) {
+      let edge = firstEdge;
+      for (let k = 0; k < taken; k++) if (froms[k] !== tos[k]) this.#lines.add(edge++, lines[k]!);
+    }
+    if (taken < adding) {
+      // The edge the builder refused: addEdgeById throws its error, placed on its line.
       try {
-        added = builder.addEdgeById(from, to) === 'added';
+        builder.addEdgeById(froms[taken]!, tos[taken]!);
       } catch (error) {
         if (error instanceof InputError) {
-          throw this.#error(`line ${lines[k]}: ${error.message}`, lines[k]!, error.detail);
+          throw this.#error(`line ${lines[taken]}: ${error.message}`, lines[taken]!, error.detail);
         }
         throw error;
       }
-      if (from >= declared || to >= declared) {
-        throw this.#error(
-          `line ${lines[k]}: more distinct vertices than the ${declared} declared on the first line`,
-          lines[k]!,
-          { declaredVertices: declared },
-        );
-      }
-      if (added) this.#lines?.add(builder.edgeCount - 1, lines[k]!);
+      throw new TrawlError('internal', `the graph builder refused edge ${taken} of a batch without an error`);
+    }
+    if (undeclared >= 0) {
+      throw this.#error(
+        `line ${lines[undeclared]}: more distinct vertices than the ${declared} declared on the first line`,
+        lines[undeclared]!,
+        { declaredVertices: declared },
+      );
     }
     this.#lastFrom = from;
   }

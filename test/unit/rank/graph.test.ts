@@ -194,3 +194,32 @@ test('numbered names find their id by value, and only canonical decimals below t
   assert.equal(numbered.isName(n, bytes, 2, 4), false);
   assert.deepEqual(numbered.freeze(), [...names, '9', '09', '2', '5000']);
 });
+
+test('addEdgesById builds what addEdgeById builds, and stops before the edge addEdgeById would refuse', () => {
+  // Sources grouped and not, a self-loop, a repeat: three vertices, ids 0 … 2.
+  const from = Int32Array.from([0, 0, 1, 1, 0, 2, 2, 0]);
+  const to = Int32Array.from([1, 2, 1, 2, 1, 0, 1, 1]);
+  const fresh = (options: ConstructorParameters<typeof GraphBuilder>[0]) => {
+    const builder = new GraphBuilder(options);
+    for (const name of ['a', 'b', 'c']) builder.addVertex(name);
+    return builder;
+  };
+  const one = fresh({ selfLoops: 'drop', duplicateEdges: 'drop' });
+  for (let k = 0; k < from.length; k++) one.addEdgeById(from[k]!, to[k]!);
+  const batch = fresh({ selfLoops: 'drop', duplicateEdges: 'drop' });
+  assert.equal(batch.addEdgesById(from.subarray(0, 3), to.subarray(0, 3), 3), 3);
+  assert.equal(batch.addEdgesById(from.subarray(3), to.subarray(3), 5), 5);
+  const { indexOf: _batchIndexOf, ...built } = batch.build();
+  const { indexOf: _oneIndexOf, ...expected } = one.build();
+  assert.deepEqual(built, expected);
+
+  // A self-loop under 'reject' and an edge past maxEdges: taken up to them, then addEdgeById throws.
+  const rejecting = fresh({ selfLoops: 'reject' });
+  assert.equal(rejecting.addEdgesById(from, to, from.length), 2);
+  assert.throws(() => rejecting.addEdgeById(from[2]!, to[2]!), InputError);
+  const capped = fresh({ selfLoops: 'drop', maxEdges: 4 });
+  assert.equal(capped.addEdgesById(from, to, from.length), 5);
+  assert.equal(capped.edgeCount, 4);
+  assert.throws(() => capped.addEdgeById(from[5]!, to[5]!), InputError);
+  assert.throws(() => fresh({}).addEdgesById(Int32Array.of(0), Int32Array.of(3), 1), TrawlError);
+});

@@ -265,6 +265,34 @@ function classAndId(element: Element): string {
   return `${attribs.class ?? ''} ${attribs.id ?? ''}`;
 }
 
+/** What class/id names say about an element before scoring: its class weight and its boilerplate bit (4 or 16). */
+interface NameVerdict {
+  weight: number;
+  boilerplateBit: number;
+}
+
+/**
+ * The name rules of the constructor for one class/id string. A page repeats a few class names over many
+ * elements, so each string is judged once per page (the regexes were a large share of auto's time).
+ */
+function judgeNames(names: string): NameVerdict {
+  let weight = 0;
+  if (NEGATIVE_NAMES.test(names)) weight -= 25;
+  if (POSITIVE_NAMES.test(names)) weight += 25;
+  const boilerplateBit = COMMENT_NAMES.test(names)
+    ? 16
+    : STRONG_BOILERPLATE_NAMES.test(names) || (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names))
+      ? 4
+      : 0;
+  return { weight, boilerplateBit };
+}
+
+/** Bits of what class/id names say about a block inside the kept content (see dropsInside); 0 = not yet judged. */
+const INSIDE_JUDGED = 1;
+const INSIDE_CAPTION = 2;
+const INSIDE_AUTHOR_BOX = 4;
+const INSIDE_BYLINE = 8;
+
 /** One reading of the page: which nodes are out, each node's text statistics without them. */
 interface Reading {
   dead: Uint8Array;
@@ -299,6 +327,14 @@ class AutoPage {
   /** The headline found is the site's name (it still anchors proximity; the title is looked for near the text). */
   headlineIsSiteName = false;
   microdataBody = -1;
+  /**
+   * Texts by node, computed on first use: the rules ask for the same element's text again and again, in up to four
+   * markings of one page (memoized, since collapsing a subtree's text was auto's largest single cost).
+   */
+  private readonly collapsedTexts = new Map<number, string>();
+  private readonly unitTexts = new Map<number, string>();
+  /** The INSIDE_* bits of each element's class/id names, judged on first use by dropsInside. */
+  private readonly insideNames: Uint8Array;
 
   constructor(
     readonly tree: DensityTree,
@@ -317,8 +353,10 @@ class AutoPage {
     this.classWeight = new Float64Array(n);
     this.boilerplate = new Uint8Array(n);
     this.hasBlock = new Uint8Array(n);
+    this.insideNames = new Uint8Array(n);
     let before = 0;
     const bodyChars = Math.max(tree.root.chars, 1);
+    const verdicts = new Map<string, NameVerdict>();
     for (let i = 0; i < n; i++) {
       const node = this.nodes[i]!;
       this.parent[i] = node.parent === null ? -1 : node.parent.index;
@@ -331,15 +369,16 @@ class AutoPage {
       }
       if (i === 0) continue;
       const element = node.element as Element;
-      const names = classAndId(element);
-      if (signals.has('class-names') && names !== ' ') {
-        if (NEGATIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! - 25;
-        if (POSITIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! + 25;
-        const bit = COMMENT_NAMES.test(names)
-          ? 16
-          : STRONG_BOILERPLATE_NAMES.test(names) || (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names))
-            ? 4
-            : 0;
+      const { class: className, id } = element.attribs;
+      if (signals.has('class-names') && (className || id)) {
+        const names = classAndId(element);
+        let verdict = verdicts.get(names);
+        if (verdict === undefined) {
+          verdict = judgeNames(names);
+          verdicts.set(names, verdict);
+        }
+        this.classWeight[i] = verdict.weight;
+        const bit = verdict.boilerplateBit;
         if (bit !== 0 && element.name !== 'a' && !this.inside(i, 'table') && !this.inside(i, 'code')) {
           this.boilerplate[i] = this.boilerplate[i]! | bit;
         }
@@ -513,7 +552,7 @@ class AutoPage {
 
   /** Share of a heading's words that are title words. */
   titleMatch(i: number): number {
-    const words = new Set(tokenize(collapsedText(this.nodes[i]!.element as Element)));
+    const words = new Set(tokenize(this.collapsed(i)));
     if (words.size === 0) return 0;
     let common = 0;
     for (const word of words) if (this.titleWords.has(word)) common++;
@@ -538,7 +577,7 @@ class AutoPage {
         h1Count++;
         onlyH1 = i;
       }
-      const words = new Set(tokenize(collapsedText(node.element as Element)));
+      const words = new Set(tokenize(this.collapsed(i)));
       if (words.size === 0) continue;
       let common = 0;
       for (const word of words) if (titleWords.has(word)) common++;
@@ -595,9 +634,24 @@ class AutoPage {
     return 1 / (1 + Math.max(0, distance) / PROXIMITY_HALF_CHARS);
   }
 
+  /** The collapsed text of element `i` (see collapsedText), including what the density tree left out. */
+  collapsed(i: number): string {
+    let text = this.collapsedTexts.get(i);
+    if (text === undefined) {
+      text = collapsedText(this.nodes[i]!.element as Element);
+      this.collapsedTexts.set(i, text);
+    }
+    return text;
+  }
+
   private unitText(i: number): string {
-    const node = this.nodes[i]!;
-    return normalizeText(node.isText ? node.text : collapsedText(node.element as Element));
+    let text = this.unitTexts.get(i);
+    if (text === undefined) {
+      const node = this.nodes[i]!;
+      text = normalizeText(node.isText ? node.text : this.collapsed(i));
+      this.unitTexts.set(i, text);
+    }
+    return text;
   }
 
   /** Readability's paragraph score, with sentence punctuation and the JSON-LD articleBody hint. */
@@ -775,9 +829,9 @@ class AutoPage {
     const chars = r.chars[i]!;
     if (this.signals.has('captions-bylines')) {
       if (name === 'figcaption' || name === 'address') return true;
-      const names = classAndId(element);
-      if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
-      if (AUTHOR_BOX_NAMES.test(names)) return true;
+      const names = this.insideNameBits(i);
+      if (chars < 300 && (names & INSIDE_CAPTION) !== 0) return true;
+      if ((names & INSIDE_AUTHOR_BOX) !== 0) return true;
       if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
       // The line that links to the post itself ("Posted at 5:32 PM by Ann | Permalink | Comments (3)") is the
       // post's metadata, whatever else it says.
@@ -789,7 +843,9 @@ class AutoPage {
       const { rel, itemprop } = element.attribs;
       if (
         chars < 100 &&
-        (BYLINE_NAMES.test(names) || rel === 'author' || (itemprop !== undefined && /author/i.test(itemprop)))
+        ((names & INSIDE_BYLINE) !== 0 ||
+          rel === 'author' ||
+          (itemprop !== undefined && /author/i.test(itemprop)))
       ) {
         return true;
       }
@@ -834,6 +890,20 @@ class AutoPage {
     return chars < MIN_PARAGRAPH_CHARS && !this.hasImage(i);
   }
 
+  /** What element `i`'s class/id names say inside the kept content (INSIDE_* bits), judged once per page. */
+  private insideNameBits(i: number): number {
+    let bits = this.insideNames[i]!;
+    if (bits === 0) {
+      const names = classAndId(this.nodes[i]!.element as Element);
+      bits = INSIDE_JUDGED;
+      if (CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) bits |= INSIDE_CAPTION;
+      if (AUTHOR_BOX_NAMES.test(names)) bits |= INSIDE_AUTHOR_BOX;
+      if (BYLINE_NAMES.test(names)) bits |= INSIDE_BYLINE;
+      this.insideNames[i] = bits;
+    }
+    return bits;
+  }
+
   /** Whether the text just before `i` (its previous sibling with text, in reading `r` if given) ends in a colon. */
   private announced(r: Reading | undefined, i: number): boolean {
     const siblings = this.nodes[i]!.parent?.children ?? [];
@@ -845,7 +915,7 @@ class AutoPage {
       if (alive) previous = sibling;
     }
     if (previous === undefined) return false;
-    const text = (previous.isText ? previous.text : collapsedText(previous.element as Element)).trim();
+    const text = (previous.isText ? previous.text : this.collapsed(previous.index)).trim();
     return text.endsWith(':') && !MORE_STORIES.test(text);
   }
 
@@ -923,7 +993,7 @@ class AutoPage {
           COMMENT_HEADING_TAGS.has(this.name(i)) &&
           r.chars[i]! <= 60 &&
           before >= minBefore &&
-          COMMENT_HEADING.test(collapsedText(node.element as Element))
+          COMMENT_HEADING.test(this.collapsed(i))
         ) {
           return i;
         }
@@ -980,7 +1050,7 @@ class AutoPage {
 
   /** A heading that gives the author ("<h3 class=byline>By …</h3>"): it stands near the text but names no article. */
   private isByline(i: number): boolean {
-    return BYLINE_NAMES.test(classAndId(this.nodes[i]!.element as Element)) || /^by\s/.test(this.unitText(i));
+    return (this.insideNameBits(i) & INSIDE_BYLINE) !== 0 || /^by\s/.test(this.unitText(i));
   }
 
   /** Marks the kept blocks for rendering; returns the characters of text kept. */
@@ -1068,7 +1138,7 @@ export function extractAuto(
   const page = new AutoPage(tree, signals, hints);
   page.findHeadline();
   const fallbackTitle = hints.ogTitle !== '' ? hints.ogTitle : cleanTitle(hints.title);
-  const headlineText = (i: number) => (i >= 0 ? collapsedText(page.nodes[i]!.element as Element) : '');
+  const headlineText = (i: number) => (i >= 0 ? page.collapsed(i) : '');
   if (tree.root.chars === 0)
     return { tree, title: page.headline >= 0 ? headlineText(page.headline) : fallbackTitle };
   const run = (drop: number, titleText: string) => {

@@ -363,8 +363,11 @@ class AutoPage {
       this.charsBefore[i] = before;
       if (node.isText) {
         before += node.chars;
-        this.textCommas[i] = countCommas(node.text);
-        this.textStops[i] = countSentenceEnds(node.text);
+        // A run of whitespace only (most text nodes between tags) holds neither: not scanned.
+        if (node.chars > 0) {
+          this.textCommas[i] = countCommas(node.text);
+          this.textStops[i] = countSentenceEnds(node.text);
+        }
         continue;
       }
       if (i === 0) continue;
@@ -464,8 +467,9 @@ class AutoPage {
       let cards = 0;
       let cardChars = 0;
       let teasers = 0;
-      const shapes = new Map<string, number>();
-      const teaserShapes = new Map<string, number>();
+      // Made on the first card or teaser only: most elements have none, and two maps for each was garbage.
+      let shapes: Map<string, number> | undefined;
+      let teaserShapes: Map<string, number> | undefined;
       for (const child of node.children) {
         if (child.isText || child.chars === 0) continue;
         withText++;
@@ -473,6 +477,7 @@ class AutoPage {
         if (readMore[child.index] === 1 && child.chars <= 600) {
           teasers++;
           const shape = `${element.name}.${element.attribs.class ?? ''}`;
+          teaserShapes ??= new Map();
           teaserShapes.set(shape, (teaserShapes.get(shape) ?? 0) + 1);
         }
         if (element.name === 'p' || child.linkChars === 0) continue;
@@ -488,9 +493,10 @@ class AutoPage {
         cards++;
         cardChars += child.chars;
         const shape = `${element.name}.${element.attribs.class ?? ''}`;
+        shapes ??= new Map();
         shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
       }
-      const sameShape = Math.max(0, ...shapes.values());
+      const sameShape = largestCount(shapes);
       if (
         cards >= 3 &&
         sameShape >= 3 &&
@@ -500,7 +506,7 @@ class AutoPage {
         !this.announced(undefined, i)
       ) {
         this.boilerplate[i] = this.boilerplate[i]! | 8;
-      } else if (teasers >= 3 && Math.max(0, ...teaserShapes.values()) >= 3 && teasers >= 0.6 * withText) {
+      } else if (teasers >= 3 && largestCount(teaserShapes) >= 3 && teasers >= 0.6 * withText) {
         this.boilerplate[i] = this.boilerplate[i]! | 8;
       }
     }
@@ -648,7 +654,9 @@ class AutoPage {
     let text = this.unitTexts.get(i);
     if (text === undefined) {
       const node = this.nodes[i]!;
-      text = normalizeText(node.isText ? node.text : this.collapsed(i));
+      // An element's collapsed text has single spaces and no ends to trim already: normalizeText would only
+      // lower-case it (after copying it twice).
+      text = node.isText ? normalizeText(node.text) : this.collapsed(i).toLowerCase();
       this.unitTexts.set(i, text);
     }
     return text;
@@ -1078,6 +1086,13 @@ class AutoPage {
     }
     return kept;
   }
+}
+
+/** The largest count in `counts` (0 when there are none). */
+function largestCount(counts: Map<string, number> | undefined): number {
+  let largest = 0;
+  if (counts !== undefined) for (const count of counts.values()) if (count > largest) largest = count;
+  return largest;
 }
 
 /** Whether the first visible text under `node` is link text. */

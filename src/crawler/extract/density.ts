@@ -52,8 +52,12 @@ export interface DensityTree {
 
 const LINK_ELEMENTS: ReadonlySet<string> = new Set(['a', 'button', 'select']);
 
-/** The children of every text node and empty element: one frozen empty list (half of a page's nodes are text). */
-const NO_CHILDREN = Object.freeze([]) as unknown as DensityNode[];
+/**
+ * The children of every text node and empty element: one shared empty list (half of a page's nodes are text).
+ * Nothing adds to a node's list after buildDensityTree; it is not frozen because V8 iterates a frozen array on a
+ * slow path, and every for-of over children would then allocate at each step.
+ */
+const NO_CHILDREN: DensityNode[] = [];
 
 /** Characters of `text` as rendered: whitespace runs inside count as one, leading/trailing whitespace as none. */
 export function visibleChars(text: string): number {
@@ -94,13 +98,16 @@ export function buildDensityTree(
   const kept: ChildNode[] = [];
   /** The node of `from`, with its kept children stacked to be made next (first child on top). */
   const open = (from: Element | Document, parent: DensityNode | null, inLink: boolean): DensityNode => {
-    kept.length = 0;
-    for (const child of from.children) {
-      if (child.nodeType === 3 || (isElement(child) && !removed(child))) kept.push(child);
+    // `kept` is reused with a count of its own: setting its length to 0 would free its storage every time.
+    let count = 0;
+    const domChildren = from.children;
+    for (let k = 0; k < domChildren.length; k++) {
+      const child = domChildren[k]!;
+      if (child.nodeType === 3 || (isElement(child) && !removed(child))) kept[count++] = child;
     }
-    const children = kept.length === 0 ? NO_CHILDREN : new Array<DensityNode>(kept.length);
+    const children = count === 0 ? NO_CHILDREN : new Array<DensityNode>(count);
     const node = new DensityNode(from, parent, '', inLink, children);
-    for (let slot = kept.length - 1; slot >= 0; slot--) {
+    for (let slot = count - 1; slot >= 0; slot--) {
       stack.push(kept[slot]!);
       parents.push(node);
       slots.push(slot);
@@ -142,7 +149,7 @@ export function buildDensityTree(
       if (child.isText) continue;
       tags += child.tags + 1;
       linkTags += child.linkTags;
-      const childIsLink = LINK_ELEMENTS.has((child.element as Element).name) && linksAreLinks;
+      const childIsLink = linksAreLinks && LINK_ELEMENTS.has((child.element as Element).name);
       // The reference counts a link child, or a child whose whole subtree is link, as one more link tag.
       if (
         childIsLink ||

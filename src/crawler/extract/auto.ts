@@ -356,7 +356,7 @@ class AutoPage {
     this.insideNames = new Uint8Array(n);
     let before = 0;
     const bodyChars = Math.max(tree.root.chars, 1);
-    const verdicts = new Map<string, NameVerdict>();
+    const verdicts = new Map<string, Map<string, NameVerdict>>();
     for (let i = 0; i < n; i++) {
       const node = this.nodes[i]!;
       this.parent[i] = node.parent === null ? -1 : node.parent.index;
@@ -364,21 +364,23 @@ class AutoPage {
       if (node.isText) {
         before += node.chars;
         // A run of whitespace only (most text nodes between tags) holds neither: not scanned.
-        if (node.chars > 0) {
-          this.textCommas[i] = countCommas(node.text);
-          this.textStops[i] = countSentenceEnds(node.text);
-        }
+        if (node.chars > 0) countPunctuation(node.text, this.textCommas, this.textStops, i);
         continue;
       }
       if (i === 0) continue;
       const element = node.element as Element;
-      const { class: className, id } = element.attribs;
-      if (signals.has('class-names') && (className || id)) {
-        const names = classAndId(element);
-        let verdict = verdicts.get(names);
+      const { class: className = '', id = '' } = element.attribs;
+      if (signals.has('class-names') && (className !== '' || id !== '')) {
+        // Looked up by class, then id: joining them into one key cost a string per element.
+        let byId = verdicts.get(className);
+        if (byId === undefined) {
+          byId = new Map();
+          verdicts.set(className, byId);
+        }
+        let verdict = byId.get(id);
         if (verdict === undefined) {
-          verdict = judgeNames(names);
-          verdicts.set(names, verdict);
+          verdict = judgeNames(classAndId(element));
+          byId.set(id, verdict);
         }
         this.classWeight[i] = verdict.weight;
         const bit = verdict.boilerplateBit;
@@ -1109,28 +1111,25 @@ function opensWithLink(node: DensityNode): boolean {
   return false;
 }
 
-function countCommas(text: string): number {
-  let count = 0;
+/**
+ * Counts the commas (and their full-width forms) and the sentence ends (. ! ? or their full-width forms, followed
+ * by a space or the end of the text) of `text` into `commas[at]` and `stops[at]`, in one pass over the text.
+ */
+function countPunctuation(text: string, commas: Float64Array, stops: Float64Array, at: number): void {
+  let commaCount = 0;
+  let stopCount = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 44 || code === 0xff0c || code === 0x3001) count++;
-  }
-  return count;
-}
-
-/** Sentence ends: . ! ? (or their full-width forms) followed by a space or the end of the text. */
-function countSentenceEnds(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x3002 || code === 0xff01 || code === 0xff1f) count++;
+    if (code === 44 || code === 0xff0c || code === 0x3001) commaCount++;
+    else if (code === 0x3002 || code === 0xff01 || code === 0xff1f) stopCount++;
     else if (code === 46 || code === 33 || code === 63) {
       const next = text.charCodeAt(i + 1);
       if (Number.isNaN(next) || next === 32 || next === 10 || next === 160 || next === 34 || next === 0x201d)
-        count++;
+        stopCount++;
     }
   }
-  return count;
+  commas[at] = commaCount;
+  stops[at] = stopCount;
 }
 
 export interface AutoExtraction {

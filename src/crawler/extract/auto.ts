@@ -265,6 +265,34 @@ function classAndId(element: Element): string {
   return `${attribs.class ?? ''} ${attribs.id ?? ''}`;
 }
 
+/** What class/id names say about an element before scoring: its class weight and its boilerplate bit (4 or 16). */
+interface NameVerdict {
+  weight: number;
+  boilerplateBit: number;
+}
+
+/**
+ * The name rules of the constructor for one class/id string. A page repeats a few class names over many
+ * elements, so each string is judged once per page (the regexes were a large share of auto's time).
+ */
+function judgeNames(names: string): NameVerdict {
+  let weight = 0;
+  if (NEGATIVE_NAMES.test(names)) weight -= 25;
+  if (POSITIVE_NAMES.test(names)) weight += 25;
+  const boilerplateBit = COMMENT_NAMES.test(names)
+    ? 16
+    : STRONG_BOILERPLATE_NAMES.test(names) || (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names))
+      ? 4
+      : 0;
+  return { weight, boilerplateBit };
+}
+
+/** Bits of what class/id names say about a block inside the kept content (see dropsInside); 0 = not yet judged. */
+const INSIDE_JUDGED = 1;
+const INSIDE_CAPTION = 2;
+const INSIDE_AUTHOR_BOX = 4;
+const INSIDE_BYLINE = 8;
+
 /** One reading of the page: which nodes are out, each node's text statistics without them. */
 interface Reading {
   dead: Uint8Array;
@@ -299,6 +327,14 @@ class AutoPage {
   /** The headline found is the site's name (it still anchors proximity; the title is looked for near the text). */
   headlineIsSiteName = false;
   microdataBody = -1;
+  /**
+   * Texts by node, computed on first use: the rules ask for the same element's text again and again, in up to four
+   * markings of one page (memoized, since collapsing a subtree's text was auto's largest single cost).
+   */
+  private readonly collapsedTexts = new Map<number, string>();
+  private readonly unitTexts = new Map<number, string>();
+  /** The INSIDE_* bits of each element's class/id names, judged on first use by dropsInside. */
+  private readonly insideNames: Uint8Array;
 
   constructor(
     readonly tree: DensityTree,
@@ -317,29 +353,37 @@ class AutoPage {
     this.classWeight = new Float64Array(n);
     this.boilerplate = new Uint8Array(n);
     this.hasBlock = new Uint8Array(n);
+    this.insideNames = new Uint8Array(n);
     let before = 0;
     const bodyChars = Math.max(tree.root.chars, 1);
+    const verdicts = new Map<string, Map<string, NameVerdict>>();
     for (let i = 0; i < n; i++) {
       const node = this.nodes[i]!;
       this.parent[i] = node.parent === null ? -1 : node.parent.index;
       this.charsBefore[i] = before;
       if (node.isText) {
         before += node.chars;
-        this.textCommas[i] = countCommas(node.text);
-        this.textStops[i] = countSentenceEnds(node.text);
+        // A run of whitespace only (most text nodes between tags) holds neither: not scanned.
+        if (node.chars > 0) countPunctuation(node.text, this.textCommas, this.textStops, i);
         continue;
       }
       if (i === 0) continue;
       const element = node.element as Element;
-      const names = classAndId(element);
-      if (signals.has('class-names') && names !== ' ') {
-        if (NEGATIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! - 25;
-        if (POSITIVE_NAMES.test(names)) this.classWeight[i] = this.classWeight[i]! + 25;
-        const bit = COMMENT_NAMES.test(names)
-          ? 16
-          : STRONG_BOILERPLATE_NAMES.test(names) || (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names))
-            ? 4
-            : 0;
+      const { class: className = '', id = '' } = element.attribs;
+      if (signals.has('class-names') && (className !== '' || id !== '')) {
+        // Looked up by class, then id: joining them into one key cost a string per element.
+        let byId = verdicts.get(className);
+        if (byId === undefined) {
+          byId = new Map();
+          verdicts.set(className, byId);
+        }
+        let verdict = byId.get(id);
+        if (verdict === undefined) {
+          verdict = judgeNames(classAndId(element));
+          byId.set(id, verdict);
+        }
+        this.classWeight[i] = verdict.weight;
+        const bit = verdict.boilerplateBit;
         if (bit !== 0 && element.name !== 'a' && !this.inside(i, 'table') && !this.inside(i, 'code')) {
           this.boilerplate[i] = this.boilerplate[i]! | bit;
         }
@@ -425,8 +469,9 @@ class AutoPage {
       let cards = 0;
       let cardChars = 0;
       let teasers = 0;
-      const shapes = new Map<string, number>();
-      const teaserShapes = new Map<string, number>();
+      // Made on the first card or teaser only: most elements have none, and two maps for each was garbage.
+      let shapes: Map<string, number> | undefined;
+      let teaserShapes: Map<string, number> | undefined;
       for (const child of node.children) {
         if (child.isText || child.chars === 0) continue;
         withText++;
@@ -434,6 +479,7 @@ class AutoPage {
         if (readMore[child.index] === 1 && child.chars <= 600) {
           teasers++;
           const shape = `${element.name}.${element.attribs.class ?? ''}`;
+          teaserShapes ??= new Map();
           teaserShapes.set(shape, (teaserShapes.get(shape) ?? 0) + 1);
         }
         if (element.name === 'p' || child.linkChars === 0) continue;
@@ -449,9 +495,10 @@ class AutoPage {
         cards++;
         cardChars += child.chars;
         const shape = `${element.name}.${element.attribs.class ?? ''}`;
+        shapes ??= new Map();
         shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
       }
-      const sameShape = Math.max(0, ...shapes.values());
+      const sameShape = largestCount(shapes);
       if (
         cards >= 3 &&
         sameShape >= 3 &&
@@ -461,7 +508,7 @@ class AutoPage {
         !this.announced(undefined, i)
       ) {
         this.boilerplate[i] = this.boilerplate[i]! | 8;
-      } else if (teasers >= 3 && Math.max(0, ...teaserShapes.values()) >= 3 && teasers >= 0.6 * withText) {
+      } else if (teasers >= 3 && largestCount(teaserShapes) >= 3 && teasers >= 0.6 * withText) {
         this.boilerplate[i] = this.boilerplate[i]! | 8;
       }
     }
@@ -513,7 +560,7 @@ class AutoPage {
 
   /** Share of a heading's words that are title words. */
   titleMatch(i: number): number {
-    const words = new Set(tokenize(collapsedText(this.nodes[i]!.element as Element)));
+    const words = new Set(tokenize(this.collapsed(i)));
     if (words.size === 0) return 0;
     let common = 0;
     for (const word of words) if (this.titleWords.has(word)) common++;
@@ -538,7 +585,7 @@ class AutoPage {
         h1Count++;
         onlyH1 = i;
       }
-      const words = new Set(tokenize(collapsedText(node.element as Element)));
+      const words = new Set(tokenize(this.collapsed(i)));
       if (words.size === 0) continue;
       let common = 0;
       for (const word of words) if (titleWords.has(word)) common++;
@@ -595,9 +642,26 @@ class AutoPage {
     return 1 / (1 + Math.max(0, distance) / PROXIMITY_HALF_CHARS);
   }
 
+  /** The collapsed text of element `i` (see collapsedText), including what the density tree left out. */
+  collapsed(i: number): string {
+    let text = this.collapsedTexts.get(i);
+    if (text === undefined) {
+      text = collapsedText(this.nodes[i]!.element as Element);
+      this.collapsedTexts.set(i, text);
+    }
+    return text;
+  }
+
   private unitText(i: number): string {
-    const node = this.nodes[i]!;
-    return normalizeText(node.isText ? node.text : collapsedText(node.element as Element));
+    let text = this.unitTexts.get(i);
+    if (text === undefined) {
+      const node = this.nodes[i]!;
+      // An element's collapsed text has single spaces and no ends to trim already: normalizeText would only
+      // lower-case it (after copying it twice).
+      text = node.isText ? normalizeText(node.text) : this.collapsed(i).toLowerCase();
+      this.unitTexts.set(i, text);
+    }
+    return text;
   }
 
   /** Readability's paragraph score, with sentence punctuation and the JSON-LD articleBody hint. */
@@ -775,9 +839,9 @@ class AutoPage {
     const chars = r.chars[i]!;
     if (this.signals.has('captions-bylines')) {
       if (name === 'figcaption' || name === 'address') return true;
-      const names = classAndId(element);
-      if (chars < 300 && CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) return true;
-      if (AUTHOR_BOX_NAMES.test(names)) return true;
+      const names = this.insideNameBits(i);
+      if (chars < 300 && (names & INSIDE_CAPTION) !== 0) return true;
+      if ((names & INSIDE_AUTHOR_BOX) !== 0) return true;
       if (chars < 300 && METADATA_TAGS.has(name) && POST_METADATA.test(this.unitText(i))) return true;
       // The line that links to the post itself ("Posted at 5:32 PM by Ann | Permalink | Comments (3)") is the
       // post's metadata, whatever else it says.
@@ -789,7 +853,9 @@ class AutoPage {
       const { rel, itemprop } = element.attribs;
       if (
         chars < 100 &&
-        (BYLINE_NAMES.test(names) || rel === 'author' || (itemprop !== undefined && /author/i.test(itemprop)))
+        ((names & INSIDE_BYLINE) !== 0 ||
+          rel === 'author' ||
+          (itemprop !== undefined && /author/i.test(itemprop)))
       ) {
         return true;
       }
@@ -834,6 +900,20 @@ class AutoPage {
     return chars < MIN_PARAGRAPH_CHARS && !this.hasImage(i);
   }
 
+  /** What element `i`'s class/id names say inside the kept content (INSIDE_* bits), judged once per page. */
+  private insideNameBits(i: number): number {
+    let bits = this.insideNames[i]!;
+    if (bits === 0) {
+      const names = classAndId(this.nodes[i]!.element as Element);
+      bits = INSIDE_JUDGED;
+      if (CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) bits |= INSIDE_CAPTION;
+      if (AUTHOR_BOX_NAMES.test(names)) bits |= INSIDE_AUTHOR_BOX;
+      if (BYLINE_NAMES.test(names)) bits |= INSIDE_BYLINE;
+      this.insideNames[i] = bits;
+    }
+    return bits;
+  }
+
   /** Whether the text just before `i` (its previous sibling with text, in reading `r` if given) ends in a colon. */
   private announced(r: Reading | undefined, i: number): boolean {
     const siblings = this.nodes[i]!.parent?.children ?? [];
@@ -845,7 +925,7 @@ class AutoPage {
       if (alive) previous = sibling;
     }
     if (previous === undefined) return false;
-    const text = (previous.isText ? previous.text : collapsedText(previous.element as Element)).trim();
+    const text = (previous.isText ? previous.text : this.collapsed(previous.index)).trim();
     return text.endsWith(':') && !MORE_STORIES.test(text);
   }
 
@@ -923,7 +1003,7 @@ class AutoPage {
           COMMENT_HEADING_TAGS.has(this.name(i)) &&
           r.chars[i]! <= 60 &&
           before >= minBefore &&
-          COMMENT_HEADING.test(collapsedText(node.element as Element))
+          COMMENT_HEADING.test(this.collapsed(i))
         ) {
           return i;
         }
@@ -980,7 +1060,7 @@ class AutoPage {
 
   /** A heading that gives the author ("<h3 class=byline>By …</h3>"): it stands near the text but names no article. */
   private isByline(i: number): boolean {
-    return BYLINE_NAMES.test(classAndId(this.nodes[i]!.element as Element)) || /^by\s/.test(this.unitText(i));
+    return (this.insideNameBits(i) & INSIDE_BYLINE) !== 0 || /^by\s/.test(this.unitText(i));
   }
 
   /** Marks the kept blocks for rendering; returns the characters of text kept. */
@@ -1010,6 +1090,13 @@ class AutoPage {
   }
 }
 
+/** The largest count in `counts` (0 when there are none). */
+function largestCount(counts: Map<string, number> | undefined): number {
+  let largest = 0;
+  if (counts !== undefined) for (const count of counts.values()) if (count > largest) largest = count;
+  return largest;
+}
+
 /** Whether the first visible text under `node` is link text. */
 function opensWithLink(node: DensityNode): boolean {
   const stack = [node];
@@ -1024,28 +1111,25 @@ function opensWithLink(node: DensityNode): boolean {
   return false;
 }
 
-function countCommas(text: string): number {
-  let count = 0;
+/**
+ * Counts the commas (and their full-width forms) and the sentence ends (. ! ? or their full-width forms, followed
+ * by a space or the end of the text) of `text` into `commas[at]` and `stops[at]`, in one pass over the text.
+ */
+function countPunctuation(text: string, commas: Float64Array, stops: Float64Array, at: number): void {
+  let commaCount = 0;
+  let stopCount = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 44 || code === 0xff0c || code === 0x3001) count++;
-  }
-  return count;
-}
-
-/** Sentence ends: . ! ? (or their full-width forms) followed by a space or the end of the text. */
-function countSentenceEnds(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x3002 || code === 0xff01 || code === 0xff1f) count++;
+    if (code === 44 || code === 0xff0c || code === 0x3001) commaCount++;
+    else if (code === 0x3002 || code === 0xff01 || code === 0xff1f) stopCount++;
     else if (code === 46 || code === 33 || code === 63) {
       const next = text.charCodeAt(i + 1);
       if (Number.isNaN(next) || next === 32 || next === 10 || next === 160 || next === 34 || next === 0x201d)
-        count++;
+        stopCount++;
     }
   }
-  return count;
+  commas[at] = commaCount;
+  stops[at] = stopCount;
 }
 
 export interface AutoExtraction {
@@ -1068,7 +1152,7 @@ export function extractAuto(
   const page = new AutoPage(tree, signals, hints);
   page.findHeadline();
   const fallbackTitle = hints.ogTitle !== '' ? hints.ogTitle : cleanTitle(hints.title);
-  const headlineText = (i: number) => (i >= 0 ? collapsedText(page.nodes[i]!.element as Element) : '');
+  const headlineText = (i: number) => (i >= 0 ? page.collapsed(i) : '');
   if (tree.root.chars === 0)
     return { tree, title: page.headline >= 0 ? headlineText(page.headline) : fallbackTitle };
   const run = (drop: number, titleText: string) => {

@@ -8,7 +8,6 @@ import { isElement } from './parse.js';
 
 /** A node of the density tree: an element that survived preprocessing, or a text run (`element` null). */
 export class DensityNode {
-  readonly children: DensityNode[] = [];
   /** C: characters of visible text in the subtree (whitespace runs count 1, leading/trailing none). */
   chars = 0;
   /** T: element descendants (an element with no element children has 0). */
@@ -36,6 +35,8 @@ export class DensityNode {
     readonly parent: DensityNode | null,
     readonly text: string,
     readonly inLink: boolean,
+    /** Filled in document order by buildDensityTree, which gives the list its final length up front. */
+    readonly children: DensityNode[] = [],
   ) {}
 
   get isText(): boolean {
@@ -50,6 +51,13 @@ export interface DensityTree {
 }
 
 const LINK_ELEMENTS: ReadonlySet<string> = new Set(['a', 'button', 'select']);
+
+/**
+ * The children of every text node and empty element: one shared empty list (half of a page's nodes are text).
+ * Nothing adds to a node's list after buildDensityTree; it is not frozen because V8 iterates a frozen array on a
+ * slow path, and every for-of over children would then allocate at each step.
+ */
+const NO_CHILDREN: DensityNode[] = [];
 
 /** Characters of `text` as rendered: whitespace runs inside count as one, leading/trailing whitespace as none. */
 export function visibleChars(text: string): number {
@@ -78,29 +86,50 @@ export function buildDensityTree(
   removed: (element: Element) => boolean,
   linksAreLinks: boolean,
 ): DensityTree {
-  const top = new DensityNode(root, null, '', false);
-  const order: DensityNode[] = [top];
-  const stack: Array<[ChildNode, DensityNode]> = [];
-  const pushChildren = (from: Element | Document, into: DensityNode) => {
-    for (let i = from.children.length - 1; i >= 0; i--) stack.push([from.children[i]!, into]);
-  };
-  pushChildren(root, top);
-  while (stack.length > 0) {
-    const [node, parent] = stack.pop()!;
-    if (node.nodeType === 3) {
-      const text = (node as { data: string }).data;
-      const child = new DensityNode(null, parent, text, parent.inLink);
-      child.index = order.length;
-      parent.children.push(child);
-      order.push(child);
-    } else if (isElement(node) && !removed(node)) {
-      const inLink = parent.inLink || (linksAreLinks && LINK_ELEMENTS.has(node.name));
-      const child = new DensityNode(node, parent, '', inLink);
-      child.index = order.length;
-      parent.children.push(child);
-      order.push(child);
-      pushChildren(node, child);
+  // The density tree is, after the parse, the largest allocation of an extraction, and the collector's time grows
+  // with what is allocated: so an element's kept children are counted before its node is made and its child list
+  // gets its final length at once (a list grown by push reserves room for 17), text nodes share NO_CHILDREN, and
+  // the stack is three parallel arrays (the DOM node, the density node it goes under, its place there) rather
+  // than a tuple per node.
+  const order: DensityNode[] = [];
+  const stack: ChildNode[] = [];
+  const parents: DensityNode[] = [];
+  const slots: number[] = [];
+  const kept: ChildNode[] = [];
+  /** The node of `from`, with its kept children stacked to be made next (first child on top). */
+  const open = (from: Element | Document, parent: DensityNode | null, inLink: boolean): DensityNode => {
+    // `kept` is reused with a count of its own: setting its length to 0 would free its storage every time.
+    let count = 0;
+    const domChildren = from.children;
+    for (let k = 0; k < domChildren.length; k++) {
+      const child = domChildren[k]!;
+      if (child.nodeType === 3 || (isElement(child) && !removed(child))) kept[count++] = child;
     }
+    const children = count === 0 ? NO_CHILDREN : new Array<DensityNode>(count);
+    const node = new DensityNode(from, parent, '', inLink, children);
+    for (let slot = count - 1; slot >= 0; slot--) {
+      stack.push(kept[slot]!);
+      parents.push(node);
+      slots.push(slot);
+    }
+    return node;
+  };
+  const top = open(root, null, false);
+  order.push(top);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const parent = parents.pop()!;
+    const slot = slots.pop()!;
+    let child: DensityNode;
+    if (node.nodeType === 3) {
+      child = new DensityNode(null, parent, (node as { data: string }).data, parent.inLink, NO_CHILDREN);
+    } else {
+      const element = node as Element;
+      child = open(element, parent, parent.inLink || (linksAreLinks && LINK_ELEMENTS.has(element.name)));
+    }
+    child.index = order.length;
+    parent.children[slot] = child;
+    order.push(child);
   }
 
   for (let i = order.length - 1; i >= 0; i--) {
@@ -120,7 +149,7 @@ export function buildDensityTree(
       if (child.isText) continue;
       tags += child.tags + 1;
       linkTags += child.linkTags;
-      const childIsLink = LINK_ELEMENTS.has((child.element as Element).name) && linksAreLinks;
+      const childIsLink = linksAreLinks && LINK_ELEMENTS.has((child.element as Element).name);
       // The reference counts a link child, or a child whose whole subtree is link, as one more link tag.
       if (
         childIsLink ||

@@ -82,23 +82,29 @@ function nameOf(node: DensityNode): string {
   return (node.element as Element).name;
 }
 
-type Step = { node: DensityNode; exit: boolean };
-
 /** Walks the kept nodes under `root` (excluding `root` itself) in document order, with enter and exit events. */
 function walk(root: DensityNode, visit: (node: DensityNode, exit: boolean) => void): void {
-  const stack: Step[] = [];
+  // Two parallel stacks (the node, whether this is its exit) rather than an object per step: the collector's work
+  // grows with every allocation of an extraction.
+  const nodes: DensityNode[] = [];
+  const exits: boolean[] = [];
   const pushChildren = (node: DensityNode) => {
     for (let i = node.children.length - 1; i >= 0; i--) {
       const child = node.children[i]!;
-      if (isKept(child)) stack.push({ node: child, exit: false });
+      if (isKept(child)) {
+        nodes.push(child);
+        exits.push(false);
+      }
     }
   };
   pushChildren(root);
-  while (stack.length > 0) {
-    const { node, exit } = stack.pop()!;
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const exit = exits.pop()!;
     visit(node, exit);
     if (exit || node.isText) continue;
-    stack.push({ node, exit: true });
+    nodes.push(node);
+    exits.push(true);
     pushChildren(node);
   }
 }
@@ -118,7 +124,10 @@ export function renderText(root: DensityNode): string {
   };
   walk(root, (node, exit) => {
     if (node.isText) {
-      current += preDepth > 0 ? node.text : node.text.replace(/\s+/g, ' ');
+      // Outside <pre> a newline in the source is only a space; other whitespace is collapsed line by line in
+      // flush anyway, so text without a newline goes in as it is (one string less per text node).
+      const { text } = node;
+      current += preDepth > 0 || !text.includes('\n') ? text : text.replace(/\s+/g, ' ');
       return;
     }
     const name = nameOf(node);

@@ -19,7 +19,7 @@ import type { ExportFormat, ExportInclude } from '../src/schemas/export.js';
 import { EXPORT_FIELDS } from '../src/schemas/export.js';
 import { sharedDataPath } from '../test/support/shared-data.js';
 import { numberArg, stringArg } from './args.js';
-import { benchTrawlConfig } from './peers/measure.js';
+import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
 import { insertFinishedCrawl } from './peers/synthetic-crawl.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -241,7 +241,7 @@ export async function run(args: string[]): Promise<void> {
       );
     }
   } finally {
-    await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await dropBenchSchemas(db, schema);
     await db.end();
   }
 }

@@ -19,6 +19,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openRuntime } from '../src/runtime.js';
 import { numberArg } from './args.js';
+import { dropBenchSchemas } from './peers/measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -246,8 +247,7 @@ export async function run(args: string[]): Promise<void> {
       if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
     await app.close();
     await runtime.close();
-    await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-    await monitor.query(`DROP SCHEMA IF EXISTS "${schema}_bullmq" CASCADE`).catch(() => {});
+    await dropBenchSchemas(monitor, schema);
     await monitor.end();
     site.server.closeAllConnections();
     site.server.close();

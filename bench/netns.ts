@@ -24,7 +24,7 @@ import {
   startTestWeb,
 } from '../test/support/testweb/index.js';
 import { numberArg } from './args.js';
-import { benchTrawlConfig } from './peers/measure.js';
+import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MACHINES = [1, 2];
@@ -209,7 +209,7 @@ export async function run(args: string[]): Promise<void> {
     teardown();
     const cleanup = new pg.Client({ connectionString: localUrl });
     await cleanup.connect();
-    await cleanup.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await dropBenchSchemas(cleanup, schema);
     await cleanup.end();
   }
 }

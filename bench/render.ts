@@ -18,6 +18,7 @@ import { WorkersRepository } from '../src/db/workers-repo.js';
 import { openRuntime } from '../src/runtime.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg } from './args.js';
+import { dropBenchSchemas } from './peers/measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -179,8 +180,7 @@ export async function run(args: string[]): Promise<void> {
     if (worker && worker.exitCode === null) worker.kill('SIGKILL');
     await app.close();
     await runtime.close();
-    await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-    await monitor.query(`DROP SCHEMA IF EXISTS "${schema}_bullmq" CASCADE`).catch(() => {});
+    await dropBenchSchemas(monitor, schema);
     await monitor.end();
     await web.close();
   }

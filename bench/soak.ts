@@ -18,7 +18,7 @@ import { openRuntime } from '../src/runtime.js';
 import { stopProcess } from '../test/support/processes.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
-import { benchTrawlConfig } from './peers/measure.js';
+import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
 import { benchWorkerEnv, startApiProcess, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
 const POLL_PAUSE_MS = 50;
@@ -227,7 +227,7 @@ export async function run(args: string[]): Promise<void> {
     await stopWorkers(children);
     await stopProcess(api.child);
     await web.close();
-    await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await dropBenchSchemas(db, schema);
     await db.end();
   }
 }

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { openRuntime } from '../src/runtime.js';
 import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
-import { benchTrawlConfig } from './peers/measure.js';
+import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
 import { insertFinishedCrawl } from './peers/synthetic-crawl.js';
 import { startApiProcess } from './peers/worker-processes.js';
 
@@ -108,7 +108,7 @@ export async function run(args: string[]): Promise<void> {
     );
   } finally {
     await stopProcess(server);
-    await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await dropBenchSchemas(db, schema);
     await db.end();
   }
 }

@@ -22,7 +22,7 @@ import {
   type TestWeb,
 } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
-import { benchTrawlConfig, CpuMeter } from './peers/measure.js';
+import { benchTrawlConfig, CpuMeter, dropBenchSchemas } from './peers/measure.js';
 import { benchWorkerEnv, machineTicks, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
 const TRIAL_TIMEOUT_MS = 15 * 60_000;
@@ -130,7 +130,7 @@ async function trial(
     await stopWorkers(children);
     await app.close();
     await runtime.close();
-    await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await dropBenchSchemas(monitor, schema);
     await monitor.end();
   }
 }

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { benchTrawlConfig } from './measure.js';
+import { benchTrawlConfig, dropBenchSchemas } from './measure.js';
 
 const POLL_MS = 100;
 const FINISHED = ['completed', 'failed', 'cancelled'];
@@ -115,7 +115,6 @@ export class FocusTrawl {
   }
 
   static async #drop(admin: pg.Client, schema: string): Promise<void> {
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}_bullmq" CASCADE`).catch(() => {});
+    await dropBenchSchemas(admin, schema);
   }
 }

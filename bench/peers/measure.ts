@@ -102,6 +102,19 @@ export function ownUsage(): { cpuSecs: number; peakRssMiB: number } {
   };
 }
 
+/**
+ * Drops a bench's schema and the one the job queue made beside it on the PostgreSQL backend (`<schema>_bullmq`),
+ * so that no run leaves tables behind. Failures are ignored: it runs while a bench is already ending.
+ */
+export async function dropBenchSchemas(
+  db: { query: (text: string) => Promise<unknown> },
+  schema: string,
+): Promise<void> {
+  for (const name of [schema, `${schema}_bullmq`]) {
+    await db.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`).catch(() => {});
+  }
+}
+
 /** trawl's configuration in a benchmark: a schema of its own, loopback targets allowed, quiet logs. */
 export function benchTrawlConfig(databaseUrl: string, redisUrl: string, schema: string): Config {
   return loadConfig({

@@ -17,6 +17,7 @@ import {
   CpuMeter,
   type CrawlChildOptions,
   type CrawlerReport,
+  dropBenchSchemas,
   ownUsage,
   pidsNamed,
 } from './measure.js';
@@ -166,8 +167,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
     }
   } finally {
     await runtime.close();
-    await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-    await monitor.query(`DROP SCHEMA IF EXISTS "${schema}_bullmq" CASCADE`).catch(() => {});
+    await dropBenchSchemas(monitor, schema);
     await monitor.end();
   }
 }

@@ -71,9 +71,11 @@ function niceTicks(min: number, max: number, count: number): number[] {
   const rough = span / count;
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  // the last tick is at or above max: an axis that stopped below it would clip the highest bar or point
   const ticks: number[] = [];
-  for (let value = Math.floor(min / step) * step; value <= max + step * 1e-9; value += step) {
+  for (let value = Math.floor(min / step) * step; ; value += step) {
     ticks.push(Number(value.toPrecision(12)));
+    if (value >= max - step * 1e-9) break;
   }
   return ticks;
 }

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { distributionPlotSvg, percentileCont, zipfPlotSvg } from '../../../src/crawler/stats/index.js';
+import {
+  distributionPlotSvg,
+  harvestPlotSvg,
+  percentileCont,
+  zipfPlotSvg,
+} from '../../../src/crawler/stats/index.js';
 
 /** Well-formed XML in the subset we emit: balanced tags, quoted attributes, no stray '<' or '&'. */
 function assertWellFormed(svg: string): void {
@@ -83,6 +88,31 @@ test('distribution plot: histogram and ECDF on a log time axis, legend and escap
   const empty = distributionPlotSvg([{ name: 'none', valuesMs: [] }], { title: 't', xLabel: 'x' });
   assertWellFormed(empty);
   assert.match(empty, />no data</);
+});
+
+test('distribution plot: the share axis reaches the highest bar, which is drawn whole', () => {
+  // 7 of 20 values (35 %) in one bin: an axis of 0–30 % would cut that bar at its frame
+  const valuesMs = [
+    ...Array.from({ length: 7 }, () => 4),
+    ...Array.from({ length: 13 }, (_, i) => 20 + i * 70),
+  ];
+  const svg = distributionPlotSvg([{ name: 'load', valuesMs }], { title: 't', xLabel: 'x' });
+  const shareLabels = [...svg.matchAll(/>(\d+)%</g)].map((match) => Number(match[1]));
+  assert.ok(Math.max(...shareLabels) >= 35, `share axis labels ${shareLabels.join(', ')}`);
+});
+
+test('harvest plot: the pages axis reaches the last page fetched', () => {
+  const svg = harvestPlotSvg(
+    [
+      { pagesFetched: 10, harvestRate: 0.5 },
+      { pagesFetched: 85, harvestRate: 0.4 },
+    ],
+    't',
+  );
+  const pageLabels = [...svg.matchAll(/text-anchor="middle"[^>]*>([\d,]+)</g)].map((match) =>
+    Number(match[1]!.replace(',', '')),
+  );
+  assert.ok(Math.max(...pageLabels) >= 85, `pages axis labels ${pageLabels.join(', ')}`);
 });
 
 test('percentileCont interpolates between the closest ranks, as PostgreSQL does', () => {

@@ -3,11 +3,28 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import type pg from 'pg';
 import type { DiscoveredUrl } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { sql } from '../../src/db/sql.js';
 import { build, eventually } from '../helper.js';
 import { htmlPageOutcome } from '../support/page-outcome.js';
+
+/** `pool`, with every query it is sent shown to `onQuery` first (the statement's text or config). */
+function recording(
+  pool: pg.Pool,
+  onQuery: (query: string | { name?: string; text: string }) => void,
+): pg.Pool {
+  return new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver);
+      return (query: string | { name?: string; text: string }, ...rest: unknown[]) => {
+        onQuery(query);
+        return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
+      };
+    },
+  });
+}
 
 test('queuing pages past the table’s last estimated size refreshes its statistics', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
@@ -27,15 +44,7 @@ test('queuing pages past the table’s last estimated size refreshes its statist
   // The store starts its refresh (in the background) by sending ANALYZE from within enqueue: the statements
   // it sends tell, as soon as enqueue returns, whether it started one, without waiting for it to finish.
   const sent: string[] = [];
-  const recordingPool = new Proxy(pool, {
-    get(target, property, receiver) {
-      if (property !== 'query') return Reflect.get(target, property, receiver);
-      return (query: string | { text: string }, ...rest: unknown[]) => {
-        sent.push(typeof query === 'string' ? query : query.text);
-        return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
-      };
-    },
-  });
+  const recordingPool = recording(pool, (query) => sent.push(typeof query === 'string' ? query : query.text));
   const analyzeSent = () => sent.filter((text) => text === sql('pages_analyze')).length;
   const store = new PgCrawlStore(recordingPool, (error) => failures.push(error));
   const frontier = { slots: 1, maxDiscovered: null };
@@ -182,14 +191,8 @@ test('pages recorded together share one statement, count results in order, and a
   const crawlId: string = created.json().id;
   const sent: string[] = [];
   const pool = runtime.db.pool;
-  const recordingPool = new Proxy(pool, {
-    get(target, property, receiver) {
-      if (property !== 'query') return Reflect.get(target, property, receiver);
-      return (query: string | { name?: string; text: string }, ...rest: unknown[]) => {
-        if (typeof query !== 'string' && query.name) sent.push(query.name);
-        return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
-      };
-    },
+  const recordingPool = recording(pool, (query) => {
+    if (typeof query !== 'string' && query.name) sent.push(query.name);
   });
   const statements = (name: string) => sent.filter((sentName) => sentName === name).length;
   const store = new PgCrawlStore(recordingPool);

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
+import { after, before, type TestContext, test } from 'node:test';
 import { canonicalizeUrl } from '../../src/crawler/frontier/canonicalize.js';
 import { WeightedQueue } from '../../src/crawler/frontier/weighted-queue.js';
 import { topicLinkWeightsFromHtml } from '../../src/crawler/score/topic-weights.js';
@@ -68,32 +68,27 @@ interface Row {
   attempts: number;
 }
 
-test('a best-first crawl claims pages in the weighted queue order (highest score first, then first queued)', async (t) => {
+/**
+ * Runs a crawl of `payload` (seeds, strategy, …) one claim at a time (concurrency 1, one runner), so the order
+ * pages were fetched in is the order they were claimed in; returns its page rows (id order), the claimed ids in
+ * claim order, and each page's rows by id and by the page that discovered them.
+ */
+async function crawlOneClaimAtATime(t: TestContext, payload: Record<string, unknown>) {
   const { app, runtime } = await build(t);
   const created = await app.inject({
     method: 'POST',
     url: '/v1/crawls',
-    payload: {
-      seeds: [`${origin}/p/0`],
-      strategy: 'best-first',
-      relevance: { query: 'alpha beta (gamma delta)', threshold: 1 },
-      maxPages: 60,
-      concurrency: 1,
-      workers: 1,
-      politeness: { delayMs: 0 },
-    },
+    payload: { ...payload, maxPages: 60, concurrency: 1, workers: 1, politeness: { delayMs: 0 } },
   });
   assert.equal(created.statusCode, 202, created.body);
   const crawlId = created.json().id as string;
   const status = await waitForCrawl(app, crawlId);
   assert.equal(status.status, 'completed', JSON.stringify(status));
-
   const { rows } = await runtime.db.pool.query<Row>(
     `SELECT id, canonical_url, priority, score, discovered_from, attempts FROM pages WHERE crawl_id = $1
      ORDER BY id`,
     [crawlId],
   );
-  // One claim at a time (concurrency 1, one runner): claim order is completion order.
   const claimed = (
     await runtime.db.pool.query<{ id: string }>(
       'SELECT id FROM pages WHERE crawl_id = $1 AND attempts > 0 ORDER BY fetched_at, id',
@@ -106,6 +101,16 @@ test('a best-first crawl claims pages in the weighted queue order (highest score
     if (row.discovered_from === null) continue;
     discoveredBy.set(row.discovered_from, [...(discoveredBy.get(row.discovered_from) ?? []), row]);
   }
+  return { rows, claimed, byId, discoveredBy };
+}
+
+test('a best-first crawl claims pages in the weighted queue order (highest score first, then first queued)', async (t) => {
+  // one claim at a time: claim order is completion order
+  const { rows, claimed, byId, discoveredBy } = await crawlOneClaimAtATime(t, {
+    seeds: [`${origin}/p/0`],
+    strategy: 'best-first',
+    relevance: { query: 'alpha beta (gamma delta)', threshold: 1 },
+  });
   assert.equal(claimed.length, 60);
   const distinctScores = new Set(rows.filter((row) => row.score !== null).map((row) => row.score));
   assert.ok(distinctScores.size >= 3, `scores too uniform to test the order: ${[...distinctScores]}`);
@@ -128,45 +133,14 @@ test('a best-first crawl claims pages in the weighted queue order (highest score
 });
 
 test('a topic crawl capped by pages fetched claims in weighted queue order, each page at its best link weight', async (t) => {
-  const { app, runtime } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: [`${origin}/t/0`],
-      strategy: 'topic',
-      topics: TOPICS,
-      topic: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false, cap: 'fetched' },
-      maxPages: 60,
-      concurrency: 1,
-      workers: 1,
-      politeness: { delayMs: 0 },
-    },
+  const { rows, claimed, byId, discoveredBy } = await crawlOneClaimAtATime(t, {
+    seeds: [`${origin}/t/0`],
+    strategy: 'topic',
+    topics: TOPICS,
+    topic: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false, cap: 'fetched' },
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId = created.json().id as string;
-  const status = await waitForCrawl(app, crawlId);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
-
-  const { rows } = await runtime.db.pool.query<Row>(
-    `SELECT id, canonical_url, priority, score, discovered_from, attempts FROM pages WHERE crawl_id = $1
-     ORDER BY id`,
-    [crawlId],
-  );
-  const claimed = (
-    await runtime.db.pool.query<{ id: string }>(
-      'SELECT id FROM pages WHERE crawl_id = $1 AND attempts > 0 ORDER BY fetched_at, id',
-      [crawlId],
-    )
-  ).rows.map((row) => row.id);
   assert.equal(claimed.length, 60);
-  const byId = new Map(rows.map((row) => [row.id, row]));
   const byUrl = new Map(rows.map((row) => [row.canonical_url, row]));
-  const discoveredBy = new Map<string, Row[]>();
-  for (const row of rows) {
-    if (row.discovered_from === null) continue;
-    discoveredBy.set(row.discovered_from, [...(discoveredBy.get(row.discovered_from) ?? []), row]);
-  }
   /** The weight of every link of a page, as the reference weighs it (docs/reference.md#topic-weights). */
   const weightsOf = (row: Row) =>
     topicLinkWeightsFromHtml(

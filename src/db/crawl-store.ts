@@ -144,8 +144,12 @@ function responseHeadersJson(outcome: PageOutcome): string | null {
 const MIN_PAGES_BEFORE_ANALYZE = 500;
 
 /**
- * Two workers inserting overlapping URL sets can still meet in a lock cycle in rare orders; PostgreSQL
- * aborts one statement, which is simply run again (the statements are idempotent).
+ * Statements that lock rows others lock too can meet in a lock cycle in rare orders; PostgreSQL aborts one
+ * statement, which is simply run again (an aborted statement changed nothing, and these are idempotent).
+ * - Two workers inserting overlapping URL sets.
+ * - A claim or a page write, each of which locks the crawl's row and later updates it in the same statement:
+ *   when another transaction updated the row in between, the update waits on the row's old version behind a
+ *   third statement that is waiting for it (seen on a focused crawl with four fetches in flight).
  */
 async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -179,7 +183,9 @@ export class PgCrawlStore implements CrawlStore {
     leaseSecs: number,
     checkFinished = true,
   ): Promise<ClaimResult> {
-    const result = await this.pool.query(prepared('claim_frontier', [crawlId, workerId, max, leaseSecs]));
+    const result = await retryOnDeadlock(() =>
+      this.pool.query(prepared('claim_frontier', [crawlId, workerId, max, leaseSecs])),
+    );
     const first = result.rows[0];
     const crawlStatus: string = first?.crawl_status ?? 'missing';
     const budgetLeft: number = first?.budget ?? 0;
@@ -354,7 +360,9 @@ export class PgCrawlStore implements CrawlStore {
     if (!writer) {
       writer = new GroupWriter<PageWrite>({
         writeOne: async (write) => {
-          await this.pool.query(prepared('page_complete', pageCompleteValues(crawlId, write)));
+          await retryOnDeadlock(() =>
+            this.pool.query(prepared('page_complete', pageCompleteValues(crawlId, write))),
+          );
         },
         writeMany: async (writes) => {
           await retryOnDeadlock(() =>

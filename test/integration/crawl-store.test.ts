@@ -386,3 +386,61 @@ test('deleting a crawl takes every link of its pages along, links across its sit
   const total = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM links');
   assert.equal(total.rows[0]!.n, keptLinks.length);
 });
+
+test('a claim or a page write that PostgreSQL aborts as a deadlock is run again', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const origin = 'http://127.0.0.1:9';
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: [`${origin}/`], maxPages: 10 },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const crawlId: string = created.json().id;
+  // The first claim and the first lone page write are aborted the way PostgreSQL aborts a lock cycle's victim
+  // (SQLSTATE 40P01): a real cycle needs three transactions meeting in one order, which a test cannot force.
+  const aborted = new Set(['claim_frontier', 'page_complete']);
+  const sent: string[] = [];
+  const pool = runtime.db.pool;
+  const deadlocking = new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver);
+      return (query: string | { name?: string; text: string }, ...rest: unknown[]) => {
+        const name = typeof query === 'string' ? undefined : query.name;
+        if (name !== undefined) sent.push(name);
+        if (name !== undefined && aborted.delete(name)) {
+          return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+        }
+        return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
+      };
+    },
+  });
+  const store = new PgCrawlStore(deadlocking);
+  await store.markRunning(crawlId);
+  const frontier = { slots: 1, maxDiscovered: null };
+  await store.enqueue(
+    crawlId,
+    null,
+    [{ url: `${origin}/`, origin, depth: 0, priority: 0, anchor: '' }],
+    frontier,
+  );
+  const claim = await store.claim(crawlId, 'worker-1', 1, 60);
+  assert.equal(claim.pages.length, 1, 'the claim was run again and leased the page');
+  await store.completePage(
+    crawlId,
+    claim.pages[0]!,
+    htmlPageOutcome({ score: 0, relevant: false }),
+    frontier,
+  );
+  assert.deepEqual(
+    sent.filter((name) => name === 'claim_frontier' || name === 'page_complete'),
+    ['claim_frontier', 'claim_frontier', 'page_complete', 'page_complete'],
+  );
+  const { rows } = await pool.query<{ type: string }>('SELECT type FROM pages WHERE crawl_id = $1', [
+    crawlId,
+  ]);
+  assert.deepEqual(
+    rows.map((row) => row.type),
+    ['HTML'],
+  );
+});

@@ -262,6 +262,8 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     maxDiscovered: request.strategy === 'topic' && request.topic.cap !== 'fetched' ? request.maxPages : null,
     // and its frontier holds each page at the best weight the fetched pages gave it, not the first one
     raiseOnRediscovery: request.strategy === 'topic' && request.topic.cap === 'fetched',
+    // and a link's priority inherits half from the page holding it (shark-search)
+    inheritPriority: request.strategy === 'topic' && request.topic.cap === 'fetched',
     documents: request.documents ?? {
       fetch: CRAWL_REQUEST_DEFAULTS.documents.fetch,
       types: [...CRAWL_REQUEST_DEFAULTS.documents.types],

@@ -195,6 +195,7 @@ export class PgCrawlStore implements CrawlStore {
         id: r.id,
         url: r.url,
         depth: r.depth,
+        priority: r.priority,
         siteId: r.site_id,
         origin: r.origin,
         slot: r.slot,

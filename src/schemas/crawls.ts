@@ -612,7 +612,7 @@ export const PageSummary = Type.Object({
   }),
   priority: Type.Number({
     description:
-      'the weight the page was queued with (docs/reference.md#weighted-queue): best-first, the score of the page that linked to it; topic, its link weight; bfs, 0. The frontier fetches the highest first',
+      'the weight the page was queued with (docs/reference.md#weighted-queue): best-first, the score of the page that linked to it; topic, its link weight (with topic.cap fetched: the best, each link’s weight averaged with the priority of the page holding it); bfs, 0. The frontier fetches the highest first',
   }),
   ...PageRenderFields,
 });

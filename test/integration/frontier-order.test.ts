@@ -132,7 +132,7 @@ test('a best-first crawl claims pages in the weighted queue order (highest score
   }
 });
 
-test('a topic crawl capped by pages fetched claims in weighted queue order, each page at its best link weight', async (t) => {
+test('a topic crawl capped by pages fetched claims in weighted queue order, each page at its best link priority', async (t) => {
   const { rows, claimed, byId, discoveredBy } = await crawlOneClaimAtATime(t, {
     seeds: [`${origin}/t/0`],
     strategy: 'topic',
@@ -163,7 +163,11 @@ test('a topic crawl capped by pages fetched claims in weighted queue order, each
   for (const id of claimed) {
     const expected = queue.extract();
     assert.equal(expected?.key, id, `claim of ${byId.get(id)?.canonical_url}`);
-    const weights = new Map(weightsOf(byId.get(id)!).map((entry) => [entry.url, entry.weight]));
+    // a link's priority: the mean of its weight and the priority its page was claimed at (the seed's: 1)
+    const inherited = id === seed.id ? 1 : expected!.weight;
+    const weights = new Map(
+      weightsOf(byId.get(id)!).map((entry) => [entry.url, (entry.weight + inherited) / 2]),
+    );
     // new pages go in in id order (the SQL's insertion order), then links to waiting pages raise them
     for (const child of discoveredBy.get(id) ?? []) queue.add(child.id, weights.get(child.canonical_url)!);
     for (const [url, weight] of weights) {
@@ -178,7 +182,7 @@ test('a topic crawl capped by pages fetched claims in weighted queue order, each
     assert.equal(
       row.priority,
       best.get(row.id),
-      `a waiting page holds its best link weight: ${row.canonical_url}`,
+      `a waiting page holds its best link priority: ${row.canonical_url}`,
     );
   }
 });

@@ -35,6 +35,7 @@ export function testCrawlSettings(overrides: Partial<CrawlSettings> = {}): Crawl
     topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
     maxDiscovered: null,
     raiseOnRediscovery: false,
+    inheritPriority: false,
     documents: { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1024 * 1024 },
     ...overrides,
   };

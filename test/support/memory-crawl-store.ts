@@ -212,6 +212,7 @@ export class MemoryCrawlStore implements CrawlStore {
         id: page.id,
         url: page.url,
         depth: page.depth,
+        priority: page.priority,
         siteId: site.id,
         origin: site.origin,
         slot,

@@ -692,7 +692,7 @@ export class CrawlRunner {
     const read =
       reading.read === 'text'
         ? this.readText(result.text ?? '')
-        : this.readHtml(result.text ?? '', result.finalUrl, page.depth);
+        : this.readHtml(result.text ?? '', result.finalUrl, page);
     result.text = null;
     const htmlGzip = this.settings.storeHtml && result.body ? await gzip(result.body) : null;
     const outcome = htmlOutcome(result, reading, read, htmlGzip, threshold);
@@ -772,7 +772,7 @@ export class CrawlRunner {
     const rendering = this.rendering!;
     const read = await rendering.read(result, hold, this.halt.signal);
     const html = read.html ?? result.text ?? '';
-    const parsed = this.readHtml(html, read.finalUrl, page.depth);
+    const parsed = this.readHtml(html, read.finalUrl, page);
     result.text = null;
     const body = read.html !== null ? encodeText(read.html, result.charset) : result.body;
     const htmlGzip = this.settings.storeHtml && body ? await gzip(body) : null;
@@ -789,7 +789,7 @@ export class CrawlRunner {
   private readHtml(
     html: string,
     finalUrl: string,
-    depth: number,
+    page: Pick<ClaimedPage, 'depth' | 'priority'>,
   ): {
     title: string | null;
     score: number | null;
@@ -808,7 +808,7 @@ export class CrawlRunner {
     const score = this.relevance ? this.relevance.score(parsed) : null;
     const { links, images, queuedImages, skipped } = selectLinks(
       parsed,
-      { finalUrl, depth, score },
+      { finalUrl, depth: page.depth, priority: page.priority, score },
       {
         ...this.settings,
         scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),

@@ -43,7 +43,10 @@ export function urlHead(url: string): string {
 }
 
 export interface LinkRules
-  extends Pick<CrawlSettings, 'strategy' | 'topics' | 'topicOptions' | 'respectNofollow' | 'ignoreInternal'> {
+  extends Pick<
+    CrawlSettings,
+    'strategy' | 'topics' | 'topicOptions' | 'inheritPriority' | 'respectNofollow' | 'ignoreInternal'
+  > {
   /** The crawl's scope verdict for a link at `depth` found on `foundOn`. */
   scope(url: string, depth: number, foundOn: string): ScopeVerdict;
   /** This runner queued the URL before (the store skips its insert). */
@@ -58,18 +61,23 @@ export interface LinkRules
  * The frontier weight of each link of a page, by strategy (docs/reference.md#strategies); null drops the link.
  * bfs: all equal. best-first: the score of the page holding the link. topic: 1, 1/(d+2) or 0 from the
  * words around the link in the main text; links outside the main text (or with # or : in their path,
- * when that option is on) are not followed.
+ * when that option is on) are not followed. With inheritPriority, a topic link's priority is the mean of
+ * that weight and the priority the page holding it was fetched at (a seed's: 1), shark-search's inherited
+ * score (Hersovici et al., 1998): a page reached through topical pages outranks one that only stands near a
+ * topic word on a page far from the topic.
  */
 export function linkPriorities(
   parsed: ParsedPage,
-  score: number | null,
-  rules: Pick<LinkRules, 'strategy' | 'topics' | 'topicOptions'>,
+  page: { depth: number; priority: number; score: number | null },
+  rules: Pick<LinkRules, 'strategy' | 'topics' | 'topicOptions' | 'inheritPriority'>,
 ): (url: string) => number | null {
-  if (rules.strategy === 'best-first') return () => score ?? 0;
+  if (rules.strategy === 'best-first') return () => page.score ?? 0;
   if (rules.strategy !== 'topic') return () => 0;
+  const inherited = page.depth === 0 ? 1 : page.priority;
   const weights = new Map<string, number>();
   for (const entry of topicLinkWeights(parsed, rules.topics, rules.topicOptions)) {
-    if (!weights.has(entry.url)) weights.set(entry.url, entry.weight);
+    if (weights.has(entry.url)) continue;
+    weights.set(entry.url, rules.inheritPriority ? (entry.weight + inherited) / 2 : entry.weight);
   }
   return (url) => weights.get(url) ?? null;
 }
@@ -80,7 +88,7 @@ export function linkPriorities(
  */
 export function selectLinks(
   parsed: ParsedPage,
-  page: { finalUrl: string; depth: number; score: number | null },
+  page: { finalUrl: string; depth: number; priority: number; score: number | null },
   rules: LinkRules,
 ): {
   links: DiscoveredUrl[];
@@ -94,7 +102,7 @@ export function selectLinks(
   const skipped: SkippedUrl[] = [];
   const followsNothing = rules.respectNofollow && parsed.metaRobots.nofollow;
   if (!followsNothing) {
-    const priorityOf = linkPriorities(parsed, page.score, rules);
+    const priorityOf = linkPriorities(parsed, page, rules);
     const pageHost = new URL(finalUrl).host;
     const seen = new Set<string>();
     for (const link of parsed.links) {

@@ -51,6 +51,12 @@ export interface CrawlSettings extends PolitenessSettings, FetchSettings {
    * first weight stays (docs/reference.md#weighted-queue).
    */
   raiseOnRediscovery: boolean;
+  /**
+   * A topic link's priority is the mean of its weight and the priority of the page holding it (a seed's: 1),
+   * so the path to a page counts beside the words around its link (the topic crawl capped by pages fetched);
+   * otherwise a link's priority is its weight (docs/reference.md#topic-weights).
+   */
+  inheritPriority: boolean;
   /** Which documents are downloaded, hashed and read (the request's `documents`). */
   documents: DocumentSettings;
   /** Rendering in headless Chromium; absent: never. */
@@ -62,6 +68,8 @@ export interface ClaimedPage {
   id: number;
   url: string;
   depth: number;
+  /** Its frontier weight when claimed (docs/reference.md#weighted-queue). */
+  priority: number;
   siteId: number;
   origin: string;
   slot: number;

@@ -59,7 +59,7 @@ leased AS (
       lease_expiries = p.lease_expiries + c.suspect::int
   FROM chosen c, sites s
   WHERE p.id = c.id AND s.id = c.site_id
-  RETURNING p.id, p.url, p.depth, p.site_id, s.origin, c.slot, p.queued_at, p.attempts, c.suspect,
+  RETURNING p.id, p.url, p.depth, p.priority, p.site_id, s.origin, c.slot, p.queued_at, p.attempts, c.suspect,
             p.lease_expiries
 ),
 counted AS (

@@ -12,6 +12,7 @@ const rules = (overrides: Partial<LinkRules> = {}): LinkRules => ({
   topicOptions: { mainTextStartsAtFirstParagraph: false, skipLinksWithHashOrColon: false },
   respectNofollow: true,
   ignoreInternal: false,
+  inheritPriority: false,
   scope: (url) =>
     url.startsWith('http://out.test') ? { inScope: false, reason: 'domain' } : { inScope: true },
   known: (url) => url.endsWith('/known'),
@@ -21,7 +22,7 @@ const rules = (overrides: Partial<LinkRules> = {}): LinkRules => ({
 });
 const parse = (html: string) =>
   parseHtml(html, 'http://a.test/page', { normalizeUrl: (absolute) => canonicalizeUrl(absolute) });
-const page = { finalUrl: 'http://a.test/page', depth: 1, score: 0.8 };
+const page = { finalUrl: 'http://a.test/page', depth: 1, priority: 0, score: 0.8 };
 
 test('one link per target, in document order, at depth + 1, with what the runner knows of it', () => {
   const parsed = parse(
@@ -165,4 +166,41 @@ test('linksToQueue: new links; known ones too when rediscovery raises priorities
   assert.deepEqual(paths(), ['/new']);
   assert.deepEqual(paths(false), ['/new']);
   assert.deepEqual(paths(true), ['/new', '/known-heavy']);
+});
+
+test('topic: a link weighs what the reference says; capped by pages fetched, it inherits half its page’s priority', () => {
+  const filler = Array.from({ length: 22 }, (_, i) => `w${i}`).join(' ');
+  const parsed = parse(
+    `<p>tennis <a href="/near">near</a> ${filler} <a href="/far">far</a> <a href="/tennis-club">club</a></p>`,
+  );
+  const topic = { strategy: 'topic' as const, topics: ['tennis'] };
+  const priorities = (at: { depth: number; priority: number }, inheritPriority: boolean) =>
+    selectLinks(parsed, { ...page, ...at }, rules({ ...topic, inheritPriority })).links.map((l) => [
+      l.url.slice('http://a.test'.length),
+      l.priority,
+    ]);
+  // the reference: 1/(d+2) at d = 0 words, 0 beyond 20 words, 1 for a topic in the URL
+  const weights = [
+    ['/near', 0.5],
+    ['/far', 0],
+    ['/tennis-club', 1],
+  ];
+  assert.deepEqual(priorities({ depth: 1, priority: 0.5 }, false), weights);
+  assert.deepEqual(
+    priorities({ depth: 3, priority: 0.1 }, false),
+    weights,
+    'the page’s priority plays no part',
+  );
+  // the mean of the link's weight and its page's priority
+  assert.deepEqual(priorities({ depth: 1, priority: 0.5 }, true), [
+    ['/near', 0.5],
+    ['/far', 0.25],
+    ['/tennis-club', 0.75],
+  ]);
+  // a seed inherits 1 whatever it was queued at
+  assert.deepEqual(priorities({ depth: 0, priority: 0 }, true), [
+    ['/near', 0.75],
+    ['/far', 0.5],
+    ['/tennis-club', 1],
+  ]);
 });

@@ -9,7 +9,6 @@
 // crawl-text job reads the stored bodies; 60).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { residentMemory } from '../src/crawler/render/process-memory.js';
 import { openRuntime } from '../src/runtime.js';
 import { numberArg } from './args.js';
 import { dropBenchSchemas } from './peers/measure.js';
@@ -107,13 +107,8 @@ async function serveBigPages(pages: number, pageBytes: number, chunked: boolean)
 
 /** VmHWM (peak resident set) and VmRSS of a process, in MiB; null once it is gone. */
 function memoryOf(pid: number): { peakMiB: number; rssMiB: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-    return { peakMiB: kib('VmHWM') / 1024, rssMiB: kib('VmRSS') / 1024 };
-  } catch {
-    return null;
-  }
+  const memory = residentMemory(pid);
+  return memory && { peakMiB: memory.peakBytes / 2 ** 20, rssMiB: memory.rssBytes / 2 ** 20 };
 }
 
 function startWorker(schema: string, budgetMiB: number | null): ChildProcess {

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { pino } from 'pino';
+import { residentMemory } from '../src/crawler/render/process-memory.js';
 import { percentileCont } from '../src/crawler/stats/plot.js';
 import { sql } from '../src/db/sql.js';
 import { openRuntime } from '../src/runtime.js';
@@ -38,12 +39,7 @@ interface Read {
 }
 
 function rssMiB(pid: number): number {
-  try {
-    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
+  return (residentMemory(pid)?.rssBytes ?? 0) / 2 ** 20;
 }
 
 /** The on-disk size of the schema's tables with their indexes and TOAST (the bench has a schema of its own). */

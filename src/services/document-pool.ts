@@ -9,11 +9,11 @@
 // past its memory limit is killed like one past its deadline. One pool serves the crawl runners of a worker process and the
 // API's /v1/score and /v1/extract; it implements the engine's DocumentTextReader port.
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { READABLE_DOCUMENT_TYPES } from '../crawler/documents/read-text.js';
 import type { DocumentTextReader } from '../crawler/engine/ports.js';
+import { residentMemory } from '../crawler/render/process-memory.js';
 import type { DocumentTaskOutcome, ReaderReply, ReaderRequest } from './document-tasks.js';
 
 // The reader's entry beside this module, as .ts under tsx (tests, `npm run dev`) or .js from dist/ (`npm start`),
@@ -237,11 +237,11 @@ export class DocumentPool implements DocumentTextReader {
       signal?.addEventListener('abort', onAbort, { once: true });
       let overMemory = false;
       const memoryCheck = setInterval(() => {
-        void residentBytes(reader.child.pid).then((bytes) => {
-          if (overMemory || bytes === null || bytes <= memoryMb * 1024 * 1024) return;
-          overMemory = true;
-          void this.end(reader);
-        });
+        const pid = reader.child.pid;
+        const bytes = pid === undefined ? null : (residentMemory(pid)?.rssBytes ?? null);
+        if (overMemory || bytes === null || bytes <= memoryMb * 1024 * 1024) return;
+        overMemory = true;
+        void this.end(reader);
       }, MEMORY_CHECK_INTERVAL_MS);
       memoryCheck.unref();
       reader.onReply = (reply) => {
@@ -306,14 +306,6 @@ function refer(child: ChildProcess, held: boolean): void {
     channel?.unref?.();
     stderr?.unref?.();
   }
-}
-
-/** A process's resident memory (VmRSS); null once it is gone, or where /proc is not there to read. */
-async function residentBytes(pid: number | undefined): Promise<number | null> {
-  if (pid === undefined) return null;
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
-  const kiB = status?.match(/^VmRSS:\s+(\d+)\s+kB/m)?.[1];
-  return kiB === undefined ? null : Number(kiB) * 1024;
 }
 
 /** A reader that could not start: the read it was for is recorded with this as its error. */

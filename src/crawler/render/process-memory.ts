@@ -1,4 +1,4 @@
-// Memory of a process and every process it started, read from /proc (Linux only). Chromium's browser process
+// Memory of a process, and of a process and every process it started, read from /proc (Linux only). Chromium's browser process
 // forks zygotes, and they fork the renderer, GPU and utility processes, so the browser's own figure is a small
 // part of what rendering costs. PSS (each shared page divided among its sharers) is what the tree costs the
 // machine; RSS summed counts the pages Chromium's processes share once per process, two to three times over.
@@ -76,6 +76,18 @@ function childrenOf(pid: number): number[] | null {
     for (const word of text.split(' ')) if (/^\d+$/.test(word)) children.push(Number(word));
   }
   return children;
+}
+
+/** One process's resident set now and at its peak (VmRSS, VmHWM); null once it is gone or where /proc is not. */
+export function residentMemory(pid: number): { rssBytes: number; peakBytes: number } | null {
+  let status: string;
+  try {
+    // read synchronously: procfs answers from kernel memory in microseconds (see processTree)
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  return { rssBytes: kiB(status, 'VmRSS') * 1024, peakBytes: kiB(status, 'VmHWM') * 1024 };
 }
 
 function kiB(text: string, field: string): number {

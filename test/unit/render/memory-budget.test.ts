@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { memoryVerdict } from '../../../src/crawler/render/memory-budget.js';
-import { processTree, processTreeMemory } from '../../../src/crawler/render/process-memory.js';
+import {
+  processTree,
+  processTreeMemory,
+  residentMemory,
+} from '../../../src/crawler/render/process-memory.js';
 
 const MiB = 1024 * 1024;
 const state = { budgetBytes: 512 * MiB, pagesRendering: 0, pagesOnBrowser: 10 };
@@ -53,4 +57,13 @@ test("a process tree's memory counts its children; a gone process reads as null"
   }
   assert.equal(await processTreeMemory(child.pid!), null);
   assert.deepEqual(processTree(child.pid!), []);
+});
+
+test("one process's resident set, now and at its peak; a gone process reads as null", async () => {
+  const memory = residentMemory(process.pid);
+  assert.ok(memory !== null && memory.rssBytes > 1024 * 1024, 'this node process holds over a MiB');
+  assert.ok(memory.peakBytes >= memory.rssBytes, 'the peak is at least what it holds now');
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await once(child, 'exit');
+  assert.equal(residentMemory(child.pid!), null);
 });

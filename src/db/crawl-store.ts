@@ -360,6 +360,9 @@ export class PgCrawlStore implements CrawlStore {
     let writer = this.pageWriters.get(crawlId);
     if (!writer) {
       writer = new GroupWriter<PageWrite>({
+        // A lone page has a statement of its own: page_complete_batch.sql for one page took 2.1–2.6 ms against
+        // page_complete.sql's 1.3–1.4 (3,000 pages written one at a time, 30 links each; its unnest, window
+        // and array parameters), and a crawl that is not fast writes every page alone.
         writeOne: async (write) => {
           await retryOnDeadlock(() =>
             this.pool.query(prepared('page_complete', pageCompleteValues(crawlId, write))),

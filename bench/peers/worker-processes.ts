@@ -32,11 +32,8 @@ export function startWorkers(
     // a worker is ready once it logged that its queues are open (LOG_LEVEL=info for this line only)
     readies.push(
       new Promise<void>((resolve, reject) => {
-        let seen = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          seen += chunk.toString();
-          if (seen.includes('"msg":"worker started"')) resolve();
-          if (seen.length > 100_000) seen = seen.slice(-1000);
+        forwardFaults(child, (line) => {
+          if (line.includes('"msg":"worker started"')) resolve();
         });
         child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
       }),
@@ -90,10 +87,22 @@ export async function startApiProcess(
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the API exited (${code}) before it listened`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    forwardFaults(child, (line) => {
       const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
       if (match) resolve(Number(match[1]));
     });
   });
   return { child, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Reads a bench process's log lines (pino JSON on stdout): each goes to `onLine`, and warnings, errors and
+ * fatals (pino levels 40–60) go on to this process's stderr, so a fault a bench's worker meets is seen rather
+ * than only making its figures worse.
+ */
+function forwardFaults(child: ChildProcess, onLine: (line: string) => void): void {
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    onLine(line);
+    if (/"level":(4|5|6)0[,}]/.test(line)) process.stderr.write(`[${child.pid}] ${line}\n`);
+  });
 }

@@ -326,6 +326,8 @@ class AutoPage {
   headline = -1;
   /** The headline found is the site's name (it still anchors proximity; the title is looked for near the text). */
   headlineIsSiteName = false;
+  /** The <title> without the site's name when a heading showed which of its parts that is; else null. */
+  titleWithoutSite: string | null = null;
   microdataBody = -1;
   /**
    * Texts by node, computed on first use: the rules ask for the same element's text again and again, in up to four
@@ -614,13 +616,27 @@ class AutoPage {
     if (best >= 0) {
       const text = this.unitText(best);
       // (Only when the headline itself is outside them: a page whose every heading is boxed tells nothing.)
+      // A heading that links to the site's home page and is the whole title after its first part ("Post – Site
+      // - Site's motto") is the site's; compared by words, as the page's dashes and the title's need not be the
+      // same. (A post's own heading can be the title's tail too: "Blog | Motto » Post".)
+      const headingWords = tokenize(text);
+      const titleWordList = tokenize(this.hints.title);
+      const tailStart = titleWordList.length - headingWords.length;
+      const isTitleTail =
+        parts.length > 2 &&
+        this.linksHome(best) &&
+        headingWords.length > 0 &&
+        tailStart >= tokenize(parts[0]!).length &&
+        headingWords.every((word, k) => titleWordList[tailStart + k] === word);
+      if (isTitleTail) this.titleWithoutSite = titleParts(this.hints.title)[0]!.trim();
       this.headlineIsSiteName =
         sitePart !== undefined && !this.insideBoilerplate(best)
           ? text === sitePart
-          : parts.length > 1 &&
-            parts.includes(text) &&
-            text !== normalizeText(cleanTitle(this.hints.title)) &&
-            !(text === parts[0] && (parts.length > 2 || tokenize(text).length >= 3));
+          : isTitleTail ||
+            (parts.length > 1 &&
+              parts.includes(text) &&
+              text !== normalizeText(cleanTitle(this.hints.title)) &&
+              !(text === parts[0] && (parts.length > 2 || tokenize(text).length >= 3)));
     }
     this.headline = best;
     // What holds the headline is not a comment or share box, whatever its name says.
@@ -629,6 +645,19 @@ class AutoPage {
         this.boilerplate[up] = this.boilerplate[up]! & ~(4 | 16);
       }
     }
+  }
+
+  /** Whether element `i` holds a link to a site's home page (an href whose path is "/" or empty). */
+  private linksHome(i: number): boolean {
+    for (let j = i; j < this.end[i]!; j++) {
+      const node = this.nodes[j]!;
+      if (node.isText || this.name(j) !== 'a') continue;
+      const href = (node.element as Element).attribs.href?.trim() ?? '';
+      // (an empty href or a fragment is this page, not the home page)
+      const url = href === '' || href.startsWith('#') ? null : URL.parse(href, 'http://home.invalid/');
+      if (url !== null && url.pathname === '/' && url.search === '') return true;
+    }
+    return false;
   }
 
   /** Closeness of a candidate to the headline: 1 when it holds or follows it closely, falling with distance. */
@@ -1020,6 +1049,9 @@ class AutoPage {
     const first = blocks[0]!;
     const last = blocks[blocks.length - 1]!;
     const h = this.headlineIsSiteName ? -1 : this.headline;
+    // the heading judged to be the site's name does not come back as the article's for being near the text
+    // (though it does when it opens the kept text and matches the title: that judgement was wrong)
+    const siteName = this.headlineIsSiteName ? this.headline : -1;
     if (h >= first && h < this.end[last]!) return h;
     const gapChars = (from: number, to: number) => this.charsBefore[to]! - this.charsBefore[from]!;
     // A heading at the top of the kept text that matches the title as well beats one outside it (the blog's name).
@@ -1038,6 +1070,7 @@ class AutoPage {
         !this.nodes[i]!.isText &&
         ARTICLE_HEADINGS.has(this.name(i)) &&
         r.chars[i]! > 0 &&
+        i !== siteName &&
         !this.isByline(i)
       ) {
         return i;
@@ -1050,6 +1083,7 @@ class AutoPage {
         !node.isText &&
         ARTICLE_HEADINGS.has(this.name(i)) &&
         node.chars > 0 &&
+        i !== siteName &&
         !this.isByline(i)
       ) {
         if (this.end[i]! <= first) return i;
@@ -1151,7 +1185,8 @@ export function extractAuto(
   const tree = buildDensityTree(body, hidden, true);
   const page = new AutoPage(tree, signals, hints);
   page.findHeadline();
-  const fallbackTitle = hints.ogTitle !== '' ? hints.ogTitle : cleanTitle(hints.title);
+  const fallbackTitle =
+    hints.ogTitle !== '' ? hints.ogTitle : (page.titleWithoutSite ?? cleanTitle(hints.title));
   const headlineText = (i: number) => (i >= 0 ? page.collapsed(i) : '');
   if (tree.root.chars === 0)
     return { tree, title: page.headline >= 0 ? headlineText(page.headline) : fallbackTitle };

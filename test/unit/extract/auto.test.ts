@@ -372,6 +372,20 @@ test('the first part of a two-part title is the post\'s when it has three words 
   assert.equal(auto(page).title, 'Time to begin again');
 });
 
+test('a heading that links home and is the title after its first part is the site\'s name ("Post – Site - Motto")', () => {
+  // The post's own heading is lost to broken markup (a tag left unclosed swallows it), so the only heading is the
+  // site's: the title's first part is the post's, not its longest part (the site's motto).
+  const page = `<html><head><title>Macbeth shirt from the Affair – Tcritic - The T-Shirt Blog Covering Nerd Fashion</title></head>
+    <body><div id="top"><h1><a href="http://tcritic.test/">Tcritic – The T-Shirt Blog Covering Nerd Fashion</a></h1></div>
+    <div class="post"><a href="/archives/macbeth/">Macbeth shirt from the Affair</a>${proseBlock('shirts', 3)}</div></body></html>`;
+  assert.equal(auto(page).title, 'Macbeth shirt from the Affair');
+  // A post's heading can be the title's tail too ("Blog | Motto » Post: subtitle"): without a link home it is the post's.
+  const blog = `<html><head><title>A Blog | Musings » Girls and data: the gendered self</title></head><body>
+    <div id="top"><h1><a href="/">A Blog | Musings</a></h1></div>
+    <div class="post"><h2>Girls and data: the gendered self</h2>${proseBlock('data', 3)}</div></body></html>`;
+  assert.equal(auto(blog).title, 'Girls and data: the gendered self');
+});
+
 test('WordPress\'s "You can follow any responses to this entry" line is post metadata', () => {
   const line = `<p class="small">You can follow any responses to this entry through the <a href="/feed/">RSS 2.0</a> feed. You can <a href="#respond">leave a response</a>, or <a href="/trackback/">trackback</a> from your own site.</p>`;
   const page = `<body><div class="post">${proseBlock('hurricanes', 3)}${line}</div></body>`;

@@ -182,6 +182,7 @@ const LINE_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 /** Headings that can be an article's headline. */
 const ARTICLE_HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3']);
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const LOWER_HEADINGS: ReadonlySet<string> = new Set(['h4', 'h5', 'h6']);
 
 /** Readability's starting score of a candidate by its tag. */
 function tagScore(name: string): number {
@@ -577,12 +578,19 @@ class AutoPage {
     let h1Count = 0;
     let onlyH1 = -1;
     const parts = titleParts(this.hints.title).map(normalizeText);
+    // the head of a titled page ("Headline -- Site"), when it is a headline's length
+    const titleHead = parts.length > 1 && tokenize(parts[0]!).length >= 4 ? parts[0]! : undefined;
     let sitePart: string | undefined;
     for (let i = 1; i < this.size; i++) {
       const node = this.nodes[i]!;
       if (node.isText || node.chars === 0) continue;
       const name = this.name(i);
-      if (!ARTICLE_HEADINGS.has(name)) continue;
+      // A lower heading is the headline only when it is the head of the title, word for word, at a headline's
+      // length, and not in a linked or listed teaser (a blog's <h4 class="post_title">): short lower headings name
+      // authors, widgets and sections, and teaser lists show other posts' titles (this one's among them).
+      const lower = !ARTICLE_HEADINGS.has(name);
+      if (lower && !(LOWER_HEADINGS.has(name) && this.unitText(i) === titleHead && !this.inTeaser(i)))
+        continue;
       if (name === 'h1') {
         h1Count++;
         onlyH1 = i;
@@ -595,7 +603,8 @@ class AutoPage {
       // is all title words too, but covers less of the title than the article's own headline.
       const precision = common / words.size;
       const coverage = common / titleWords.size;
-      let score = (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : 0);
+      let score =
+        (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : lower ? -0.01 : 0);
       // A heading inside a banner, menu or sidebar is the site's name or another post's title: any heading
       // outside them that matches the title comes first (blogs put the post's own title in an <h3>). One that
       // is a whole part of the title there names the site's part.
@@ -645,6 +654,11 @@ class AutoPage {
         this.boilerplate[up] = this.boilerplate[up]! & ~(4 | 16);
       }
     }
+  }
+
+  /** Whether element `i` lies in a link or a list item: a teaser of a post, not the post's own heading. */
+  private inTeaser(i: number): boolean {
+    return this.nodes[i]!.inLink || this.inside(i, 'li');
   }
 
   /** Whether element `i` holds a link to a site's home page (an href whose path is "/" or empty). */

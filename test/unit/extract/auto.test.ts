@@ -386,6 +386,20 @@ test('a heading that links home and is the title after its first part is the sit
   assert.equal(auto(blog).title, 'Girls and data: the gendered self');
 });
 
+test("an <h4> that is the title's head word for word is the headline; the same in a teaser list is not", () => {
+  const teasers = (title: string) =>
+    `<ul><li><a href="/a"><h4>${title}</h4></a></li><li><a href="/b"><h4>Another post of the week</h4></a></li></ul>`;
+  const page = (
+    post: string,
+  ) => `<html><head><title>Electric sedan wins car of the year -- Gadget Site</title></head>
+    <body><div class="distro"><h2>Gadget Distro</h2></div>${post}</body></html>`;
+  const own = `<div class="post"><h4 class="post_title">Electric sedan wins car of the year</h4>
+    <div class="post_body">${proseBlock('sedans', 3)}</div></div>`;
+  assert.equal(auto(page(own)).title, 'Electric sedan wins car of the year');
+  const listed = `<div class="post"><div class="post_body">${proseBlock('sedans', 3)}</div></div>${teasers('Electric sedan wins car of the year')}`;
+  assert.notEqual(auto(page(listed)).title, 'Electric sedan wins car of the year');
+});
+
 test('WordPress\'s "You can follow any responses to this entry" line is post metadata', () => {
   const line = `<p class="small">You can follow any responses to this entry through the <a href="/feed/">RSS 2.0</a> feed. You can <a href="#respond">leave a response</a>, or <a href="/trackback/">trackback</a> from your own site.</p>`;
   const page = `<body><div class="post">${proseBlock('hurricanes', 3)}${line}</div></body>`;

@@ -10,16 +10,24 @@ import { sql } from '../../src/db/sql.js';
 import { build, eventually } from '../helper.js';
 import { htmlPageOutcome } from '../support/page-outcome.js';
 
-/** `pool`, with every query it is sent shown to `onQuery` first (the statement's text or config). */
+type SentQuery = string | { name?: string; text: string };
+
+/**
+ * `pool`, with every query it is sent shown to `onQuery` first (the statement's text or config); a query for
+ * which `failure` gives an error fails with it instead of being sent.
+ */
 function recording(
   pool: pg.Pool,
-  onQuery: (query: string | { name?: string; text: string }) => void,
+  onQuery: (query: SentQuery) => void,
+  failure: (query: SentQuery) => Error | undefined = () => undefined,
 ): pg.Pool {
   return new Proxy(pool, {
     get(target, property, receiver) {
       if (property !== 'query') return Reflect.get(target, property, receiver);
-      return (query: string | { name?: string; text: string }, ...rest: unknown[]) => {
+      return (query: SentQuery, ...rest: unknown[]) => {
         onQuery(query);
+        const error = failure(query);
+        if (error) return Promise.reject(error);
         return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
       };
     },
@@ -404,19 +412,19 @@ test('a claim or a page write that PostgreSQL aborts as a deadlock is run again'
   const aborted = new Set(['claim_frontier', 'page_complete']);
   const sent: string[] = [];
   const pool = runtime.db.pool;
-  const deadlocking = new Proxy(pool, {
-    get(target, property, receiver) {
-      if (property !== 'query') return Reflect.get(target, property, receiver);
-      return (query: string | { name?: string; text: string }, ...rest: unknown[]) => {
-        const name = typeof query === 'string' ? undefined : query.name;
-        if (name !== undefined) sent.push(name);
-        if (name !== undefined && aborted.delete(name)) {
-          return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
-        }
-        return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
-      };
+  const nameOf = (query: SentQuery) => (typeof query === 'string' ? undefined : query.name);
+  const deadlocking = recording(
+    pool,
+    (query) => {
+      const name = nameOf(query);
+      if (name !== undefined) sent.push(name);
     },
-  });
+    (query) => {
+      const name = nameOf(query);
+      const abort = name !== undefined && aborted.delete(name);
+      return abort ? Object.assign(new Error('deadlock detected'), { code: '40P01' }) : undefined;
+    },
+  );
   const store = new PgCrawlStore(deadlocking);
   await store.markRunning(crawlId);
   const frontier = { slots: 1, maxDiscovered: null };

@@ -238,8 +238,9 @@ export class DocumentPool implements DocumentTextReader {
       let overMemory = false;
       const memoryCheck = setInterval(() => {
         const pid = reader.child.pid;
-        const bytes = pid === undefined ? null : (residentMemory(pid)?.rssBytes ?? null);
-        if (overMemory || bytes === null || bytes <= memoryMb * 1024 * 1024) return;
+        if (overMemory || pid === undefined) return;
+        const bytes = residentMemory(pid)?.rssBytes ?? null;
+        if (bytes === null || bytes <= memoryMb * 1024 * 1024) return;
         overMemory = true;
         void this.end(reader);
       }, MEMORY_CHECK_INTERVAL_MS);

@@ -182,7 +182,6 @@ const LINE_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 /** Headings that can be an article's headline. */
 const ARTICLE_HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3']);
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-const LOWER_HEADINGS: ReadonlySet<string> = new Set(['h4', 'h5', 'h6']);
 
 /** Readability's starting score of a candidate by its tag. */
 function tagScore(name: string): number {
@@ -577,7 +576,8 @@ class AutoPage {
     let bestScore = Number.NEGATIVE_INFINITY;
     let h1Count = 0;
     let onlyH1 = -1;
-    const parts = titleParts(this.hints.title).map(normalizeText);
+    const rawParts = titleParts(this.hints.title);
+    const parts = rawParts.map(normalizeText);
     // the head of a titled page ("Headline -- Site"), when it is a headline's length
     const titleHead = parts.length > 1 && tokenize(parts[0]!).length >= 4 ? parts[0]! : undefined;
     let sitePart: string | undefined;
@@ -589,8 +589,7 @@ class AutoPage {
       // length, and not in a linked or listed teaser (a blog's <h4 class="post_title">): short lower headings name
       // authors, widgets and sections, and teaser lists show other posts' titles (this one's among them).
       const lower = !ARTICLE_HEADINGS.has(name);
-      if (lower && !(LOWER_HEADINGS.has(name) && this.unitText(i) === titleHead && !this.inTeaser(i)))
-        continue;
+      if (lower && !(HEADINGS.has(name) && this.unitText(i) === titleHead && !this.inTeaser(i))) continue;
       if (name === 'h1') {
         h1Count++;
         onlyH1 = i;
@@ -637,7 +636,7 @@ class AutoPage {
         headingWords.length > 0 &&
         tailStart >= tokenize(parts[0]!).length &&
         headingWords.every((word, k) => titleWordList[tailStart + k] === word);
-      if (isTitleTail) this.titleWithoutSite = titleParts(this.hints.title)[0]!.trim();
+      if (isTitleTail) this.titleWithoutSite = rawParts[0]!.trim();
       this.headlineIsSiteName =
         sitePart !== undefined && !this.insideBoilerplate(best)
           ? text === sitePart

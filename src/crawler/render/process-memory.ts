@@ -1,6 +1,6 @@
-// Memory of a process, and of a process and every process it started, read from /proc (Linux only). Chromium's browser process
-// forks zygotes, and they fork the renderer, GPU and utility processes, so the browser's own figure is a small
-// part of what rendering costs. PSS (each shared page divided among its sharers) is what the tree costs the
+// Memory of a process, and of a process and every process it started, read from /proc (Linux only). Chromium's
+// browser process forks zygotes, and they fork the renderer, GPU and utility processes, so the browser's own
+// figure is a small part of what rendering costs. PSS (each shared page divided among its sharers) is what the tree costs the
 // machine; RSS summed counts the pages Chromium's processes share once per process, two to three times over.
 
 import { readdirSync, readFileSync } from 'node:fs';

@@ -110,7 +110,8 @@ function isBoxName(names: string): boolean {
   return STRONG_BOILERPLATE_NAMES.test(rest) || (UNLIKELY_NAMES.test(rest) && !MAYBE_NAMES.test(rest));
 }
 const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
-const CAPTION_NAMES = /caption|credit/i;
+/** Names of captions and photo credits; not "no_caption" (BuzzFeed's class for an item that has none). */
+const CAPTION_NAMES = /(?<!\bno[-_]?)caption|credit/i;
 /** The author's box after a post (photo, bio, links): about the writer, not the article. */
 const AUTHOR_BOX_NAMES =
   /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|bio\b/i;

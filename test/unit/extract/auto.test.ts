@@ -162,6 +162,16 @@ test('captions, bylines, author boxes and post metadata are not main text', () =
   assert.match(auto(page, 'captions-bylines').text, /canal at dawn/);
 });
 
+test('a block named as having no caption ("no_caption") is not taken for a caption', () => {
+  const page = `<title>Pills sold online</title><body><article><h1>Pills sold online</h1>${proseBlock('pills', 1)}
+    <div class="list_item image_hit no_caption"><h2>The mother of a student described her last hours.</h2>
+    <img src="a.jpg" alt=""></div>${proseBlock('doctors', 2)}</article></body>`;
+  assert.match(auto(page).text, /The mother of a student/);
+  const captioned = page.replace('no_caption', 'wp-caption');
+  assert.doesNotMatch(auto(captioned).text, /The mother of a student/);
+  assert.match(auto(captioned, 'captions-bylines').text, /The mother of a student/);
+});
+
 test('a comment thread opened by a heading ends the kept text', () => {
   const page = `<body><div class="content">${proseBlock('bridges', 4)}<h3>3 Comments</h3>
     ${proseBlock('readers', 3)}</div></body>`;

@@ -661,6 +661,23 @@ class AutoPage {
     return this.nodes[i]!.inLink || this.inside(i, 'li');
   }
 
+  /**
+   * Whether element `i` lies in a list item of a list whose items have headings of their own (a product page's
+   * features, a listicle's entries): an item's heading, not the page's headline. A post's heading alone in its
+   * list item ("<ul class=article-head><li>date</li><li><h2>Post</h2></li>") is not one of many.
+   */
+  private inHeadedList(i: number): boolean {
+    let item = this.parent[i]!;
+    while (item > 0 && this.name(item) !== 'li') item = this.parent[item]!;
+    if (item <= 0) return false;
+    let headed = 0;
+    for (const sibling of this.nodes[this.parent[item]!]!.children) {
+      if (!sibling.isText && this.name(sibling.index) === 'li' && this.holds(sibling.index, HEADINGS))
+        headed++;
+    }
+    return headed >= 2;
+  }
+
   /** Whether element `i` holds a link to a site's home page (an href whose path is "/" or empty). */
   private linksHome(i: number): boolean {
     for (let j = i; j < this.end[i]!; j++) {
@@ -1085,7 +1102,8 @@ class AutoPage {
         ARTICLE_HEADINGS.has(this.name(i)) &&
         r.chars[i]! > 0 &&
         i !== siteName &&
-        !this.isByline(i)
+        !this.isByline(i) &&
+        !this.inHeadedList(i)
       ) {
         return i;
       }
@@ -1098,7 +1116,8 @@ class AutoPage {
         ARTICLE_HEADINGS.has(this.name(i)) &&
         node.chars > 0 &&
         i !== siteName &&
-        !this.isByline(i)
+        !this.isByline(i) &&
+        !this.inHeadedList(i)
       ) {
         if (this.end[i]! <= first) return i;
       }

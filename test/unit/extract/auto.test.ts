@@ -172,6 +172,27 @@ test('a block named as having no caption ("no_caption") is not taken for a capti
   assert.match(auto(captioned, 'captions-bylines').text, /The mother of a student/);
 });
 
+test("a list item's heading among headed items is not the headline; a post's heading alone in its item is", () => {
+  // A product page: its headline is in a <header>, far above the block kept, and the features list between them
+  // has a heading per item; the last of them stood just before the kept block and was taken for the headline.
+  const feature = (name: string) =>
+    `<li><a href="/v/${name}"><img src="${name}.jpg" alt=""></a><h2>${name}</h2>` +
+    `<p>Build and test your kites with ${name}, a tool that comes with the kit.</p>` +
+    `<a href="/docs/${name}">Learn more about ${name}</a></li>`;
+  const product = `<title>Welcome to Kite Studio</title><body><main><section><header>
+    <h1>Welcome to <span>Kite Studio</span></h1><p>Get to know the features of the most complete kite workshop.</p>
+    </header><ul class="features">${['Sails', 'Lines', 'Frames', 'Tails'].map(feature).join('')}</ul>
+    <div class="notice"><h4>Important: keep your old kites</h4>${prose('archives', 1)}</div></section></main></body>`;
+  assert.equal(auto(product).title, 'Welcome to Kite Studio');
+  // A blog whose <title> is the blog's name puts the post's heading in a list item of its own (beside the date):
+  // that heading, just before the post, is still the post's.
+  const post = `<title>Kite Diary</title><body><h1><a href="/">Kite Diary</a></h1>
+    <div class="tagline">${'Notes on kites, wind and weather from a field by the sea. '.repeat(6)}</div>
+    <ul class="article-head"><li class="date">Dec 28</li><li class="title"><h2><a href="/p/1">Flying at dawn</a></h2></li></ul>
+    <div class="article">${proseBlock('dawn', 3)}</div></body>`;
+  assert.equal(auto(post).title, 'Flying at dawn');
+});
+
 test('a comment thread opened by a heading ends the kept text', () => {
   const page = `<body><div class="content">${proseBlock('bridges', 4)}<h3>3 Comments</h3>
     ${proseBlock('readers', 3)}</div></body>`;

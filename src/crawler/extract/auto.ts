@@ -109,6 +109,10 @@ function isBoxName(names: string): boolean {
   const rest = tokens.join(' ');
   return STRONG_BOILERPLATE_NAMES.test(rest) || (UNLIKELY_NAMES.test(rest) && !MAYBE_NAMES.test(rest));
 }
+/** A heading marked as the article's headline by schema.org microdata (itemprop="headline"), wherever it stands. */
+function isSchemaHeadline(element: Element): boolean {
+  return /(?:^|\s)headline(?:\s|$)/i.test(element.attribs.itemprop ?? '');
+}
 const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
 /** Names of captions and photo credits; not "no_caption" (BuzzFeed's class for an item that has none). */
 const CAPTION_NAMES = /(?<!\bno[-_]?)caption|credit/i;
@@ -607,8 +611,9 @@ class AutoPage {
         (2 * precision * coverage) / (precision + coverage || 1) + (name === 'h1' ? 0.01 : lower ? -0.01 : 0);
       // A heading inside a banner, menu or sidebar is the site's name or another post's title: any heading
       // outside them that matches the title comes first (blogs put the post's own title in an <h3>). One that
-      // is a whole part of the title there names the site's part.
-      if (this.insideBoilerplate(i)) {
+      // is a whole part of the title there names the site's part. (Not one that schema.org marks as the headline:
+      // TMZ puts its headline in the breadcrumb bar.)
+      if (this.insideBoilerplate(i) && !isSchemaHeadline(this.nodes[i]!.element as Element)) {
         score -= 1;
         const text = this.unitText(i);
         if (parts.length > 1 && parts.includes(text)) sitePart = text;

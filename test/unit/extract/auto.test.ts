@@ -193,6 +193,18 @@ test("a list item's heading among headed items is not the headline; a post's hea
   assert.equal(auto(post).title, 'Flying at dawn');
 });
 
+test('a heading marked itemprop="headline" is the headline wherever it stands', () => {
+  // The <h1> stands in the breadcrumbs, which read as navigation; the schema.org mark says what it is. Without it,
+  // the first half of a split headline above the post (a part of the title) was taken for the headline.
+  const page = `<title>Kite festival moved to June -- OFFICIAL | Kite News</title><body>
+    <div class="breadcrumbs"><a href="/">Home</a>
+    <h1 itemprop="headline" class="post-title">Kite festival moved to June -- OFFICIAL</h1></div>
+    <article><div class="headline"><h2>Kite festival</h2><h4>Moved to June ... OFFICIAL</h4></div>
+    <div class="article-content">${proseBlock('june', 3)}</div></article></body>`;
+  assert.equal(auto(page).title, 'Kite festival moved to June -- OFFICIAL');
+  assert.equal(auto(page.replace('itemprop="headline" ', '')).title, 'Kite festival');
+});
+
 test('a comment thread opened by a heading ends the kept text', () => {
   const page = `<body><div class="content">${proseBlock('bridges', 4)}<h3>3 Comments</h3>
     ${proseBlock('readers', 3)}</div></body>`;

@@ -333,18 +333,49 @@ export class CrawlsRepository {
     return result.rows;
   }
 
-  /** `fetchedOnly`: a graph of fetched pages, without the frontier (a topic crawl capped by pages fetched). */
-  async graph(crawlId: string, fetchedOnly = false) {
-    const vertices = await this.pool.query<{ id: number; url: string }>(sql('graph_vertices'), [
-      crawlId,
-      fetchedOnly,
-    ]);
-    const edges = await this.pool.query<{ from_page: number; to_page: number }>(sql('graph_edges'), [
-      crawlId,
-      fetchedOnly,
-    ]);
-    return { vertices: vertices.rows, edges: edges.rows };
+  /**
+   * The crawl's link graph, its vertices (in page id order) and then its edges (by source and target id) handed
+   * to `sink` in batches of GRAPH_BATCH_ROWS rows: both read through cursors in one read-only snapshot, so a
+   * running crawl's edges end at vertices that are listed, and a big crawl's rows are never all in memory at
+   * once as objects. `fetchedOnly`: a graph of fetched pages, without the frontier (a topic crawl capped by
+   * pages fetched).
+   */
+  async readGraph(crawlId: string, fetchedOnly: boolean, sink: GraphRowSink): Promise<void> {
+    await withTransaction(this.pool, async (client) => {
+      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      await client.query(sql('graph_vertices_declare'), [crawlId, fetchedOnly]);
+      await client.query(sql('graph_edges_declare'), [crawlId, fetchedOnly]);
+      for (;;) {
+        const { rows } = await client.query<GraphVertexRow>(`FETCH ${GRAPH_BATCH_ROWS} FROM graph_vertices`);
+        if (rows.length === 0) break;
+        sink.vertices(rows);
+      }
+      for (;;) {
+        const { rows } = await client.query<GraphEdgeRow>(`FETCH ${GRAPH_BATCH_ROWS} FROM graph_edges`);
+        if (rows.length === 0) break;
+        sink.edges(rows);
+      }
+    });
   }
+}
+
+/** Rows per FETCH of a graph's cursors: a batch's objects are garbage by the next one. */
+const GRAPH_BATCH_ROWS = 10_000;
+
+export interface GraphVertexRow {
+  id: number;
+  url: string;
+}
+
+export interface GraphEdgeRow {
+  from_page: number;
+  to_page: number;
+}
+
+/** Where readGraph hands its batches: all vertices first, then all edges. */
+export interface GraphRowSink {
+  vertices(rows: readonly GraphVertexRow[]): void;
+  edges(rows: readonly GraphEdgeRow[]): void;
 }
 
 /** jsonb gives a kept Date back as its ISO string. */

@@ -12,6 +12,8 @@ import {
 } from '../crawler/extract/index.js';
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
 import { textPage } from '../crawler/parse/text-page.js';
+import type { Graph } from '../crawler/rank/graph.js';
+import { pageRank } from '../crawler/rank/pagerank.js';
 import {
   type Corpus,
   CorpusBuilder,
@@ -90,6 +92,35 @@ export type JsonBodyResult =
   | { ok: false; unstorable: { path: Array<string | number>; message: string } }
   | { ok: false; issues: ValidationIssue[] };
 
+/**
+ * PageRank of a crawl's link graph for a request (the GEXF export, the report's top pages): the graph's arrays
+ * without its names, which the ranks do not need and which would be cloned string by string.
+ */
+export interface PageRankTask {
+  graph: GraphArrays;
+  damping: number;
+  epsilon: number;
+}
+
+export type GraphArrays = Omit<Graph, 'names' | 'indexOf'>;
+
+/** A graph's arrays and counts, for PageRankTask. */
+export function graphArrays(graph: Graph): GraphArrays {
+  const { vertexCount, namedVertexCount, edgeCount, outOffsets, outTargets, inDegree, outDegree } = graph;
+  const { droppedSelfLoops, droppedDuplicates } = graph;
+  return {
+    vertexCount,
+    namedVertexCount,
+    edgeCount,
+    outOffsets,
+    outTargets,
+    inDegree,
+    outDegree,
+    droppedSelfLoops,
+    droppedDuplicates,
+  };
+}
+
 export interface CpuTasks {
   score: (task: ScoreTask) => ScoreTaskResult;
   parseJsonBody: (task: JsonBodyTask) => JsonBodyResult;
@@ -100,6 +131,8 @@ export interface CpuTasks {
   extract: (task: ExtractTask) => Uint8Array;
   /** A stored page's main content as Markdown (the JSONL export's include=markdown). */
   markdown: (task: MarkdownTask) => string;
+  /** The ranks, by vertex. */
+  pageRank: (task: PageRankTask) => Float64Array;
 }
 export type CpuTaskName = keyof CpuTasks;
 
@@ -193,13 +226,20 @@ function parseJsonBody(task: JsonBodyTask): JsonBodyResult {
 
 const markdown = (task: MarkdownTask): string => pageMarkdown(task.html, task.url, task.method);
 
-export const cpuTasks: CpuTasks = { score, extract, parseJsonBody, markdown };
+const rankGraph = ({ graph, damping, epsilon }: PageRankTask): Float64Array =>
+  pageRank({ ...graph, names: [], indexOf: () => undefined }, { damping, epsilon }).ranks;
+
+export const cpuTasks: CpuTasks = { score, extract, parseJsonBody, markdown, pageRank: rankGraph };
 
 const documentChars = (docs: readonly TaskDocument[]) =>
   docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
 
-/** The characters a task parses: what its cost grows with (cpu-pool.ts runs small tasks inline). */
+/**
+ * The characters a task parses (for PageRank, the graph's edges): what its cost grows with (cpu-pool.ts runs
+ * small tasks inline).
+ */
 export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuTasks[N]>[0]): number {
+  if (name === 'pageRank') return (input as PageRankTask).graph.edgeCount;
   if (name === 'extract' || name === 'markdown') return (input as ExtractTask | MarkdownTask).html.length;
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   const task = input as ScoreTask;

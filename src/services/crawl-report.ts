@@ -72,7 +72,7 @@ export class CrawlReportService {
     const graph =
       strategy === 'topic'
         ? {
-            vertices: (await this.options.crawls.linkGraph(crawlId, scope)).vertices.length,
+            vertices: (await this.options.crawls.linkGraph(crawlId, scope)).graph.vertexCount,
           }
         : null;
     const summary = (mean: number | null, median: number | null, p95: number | null, max: number | null) => ({

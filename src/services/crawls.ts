@@ -7,6 +7,8 @@ import type { ExtractionMethod } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
 import { LruMap } from '../crawler/lru-map.js';
+import { edgesFileChunks } from '../crawler/rank/edges-file.js';
+import { GraphBuilder, type GraphBuilderOptions } from '../crawler/rank/graph.js';
 import { type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
 import {
   ActiveCrawlLimitError,
@@ -24,6 +26,7 @@ import type { CpuPool } from './cpu-pool.js';
 import type { CrawlGraph, CrawlReader } from './crawl-reader.js';
 import { normalizeCrawlRequest, storedCrawlRequest, validateFocus } from './crawl-request.js';
 import { parseAsCrawled } from './documents.js';
+import { chunksByTurn } from './event-loop-turns.js';
 import { type CreatedAtCursor, isRowIdCursor, paginate, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 import {
@@ -401,26 +404,43 @@ export class CrawlService implements CrawlReader {
     return { items: (await this.options.repository.hosts(id, limit)).map(hostView) };
   }
 
-  /** The crawl's link graph: vertices (pages) and edges by page id. */
-  async linkGraph(id: string, scope: TenantScope): Promise<CrawlGraph> {
+  /** The crawl's link graph (crawl-reader.ts), read in batches and built in typed arrays. */
+  async linkGraph(id: string, scope: TenantScope, options: GraphBuilderOptions = {}): Promise<CrawlGraph> {
     const crawl = await this.require(id, scope);
     // a topic crawl capped by pages fetched holds the fetched pages and the edges between them
     const request = storedCrawlRequest(crawl.request);
     const fetchedOnly = request.strategy === 'topic' && request.topic.cap === 'fetched';
-    const { vertices, edges } = await this.options.repository.graph(id, fetchedOnly);
-    return {
-      vertices: vertices.map((v) => ({ id: v.id, url: v.url })),
-      edges: edges.map((e) => [e.from_page, e.to_page] as [number, number]),
-    };
+    const builder = new GraphBuilder(options);
+    const vertexOf = new Map<number, number>();
+    const pageIds: number[] = [];
+    await this.options.repository.readGraph(id, fetchedOnly, {
+      vertices: (rows) => {
+        for (const row of rows) {
+          const vertex = builder.addVertex(row.url);
+          vertexOf.set(row.id, vertex);
+          if (vertex === pageIds.length) pageIds.push(row.id);
+        }
+      },
+      edges: (rows) => {
+        for (const row of rows) {
+          const from = vertexOf.get(row.from_page);
+          const to = vertexOf.get(row.to_page);
+          if (from !== undefined && to !== undefined) builder.addEdgeById(from, to);
+        }
+      },
+    });
+    return { graph: builder.build(), pageIds: Float64Array.from(pageIds) };
   }
 
-  /** The crawl's link graph as the edges file of docs/reference.md#graph-file. */
-  async edgesFile(id: string, scope: TenantScope): Promise<string> {
-    const { vertices, edges } = await this.linkGraph(id, scope);
-    const urlOf = new Map(vertices.map((v) => [v.id, v.url]));
-    const lines = [String(vertices.length)];
-    for (const [from, to] of edges) lines.push(`${urlOf.get(from)} ${urlOf.get(to)}`);
-    return `${lines.join('\n')}\n`;
+  /** The crawl's link graph as the edges file of docs/reference.md#graph-file, in chunks of text. */
+  async edgesFile(id: string, scope: TenantScope): Promise<AsyncIterable<string>> {
+    const { graph } = await this.linkGraph(id, scope);
+    return chunksByTurn(edgesFileChunks(graph));
+  }
+
+  /** The crawl's link graph as JSON, `{vertices: [{id, url}], edges: [[from, to]]}` by page id, in chunks. */
+  async linkGraphJson(id: string, scope: TenantScope): Promise<AsyncIterable<string>> {
+    return chunksByTurn(graphJsonChunks(await this.linkGraph(id, scope)));
   }
 }
 
@@ -443,4 +463,35 @@ function documentModel(
     words: WordModel.of(request.relevance ?? {}).words(parsed.tokens),
     outwardLinks: [...new Set(parsed.links.map((link) => link.url))],
   };
+}
+
+/** Vertices or edges per chunk of a graph's JSON (about 150 KB of edges, 1 MB of vertices): a turn each. */
+const JSON_ITEMS_PER_CHUNK = 8_192;
+
+/** A crawl graph as the JSON GET /v1/crawls/:id/graph?format=json answers, in chunks of text. */
+function* graphJsonChunks({ graph, pageIds }: CrawlGraph): Generator<string, void, undefined> {
+  let parts: string[] = [];
+  yield '{"vertices":[';
+  for (let v = 0; v < graph.vertexCount; v++) {
+    parts.push(`${v === 0 ? '' : ','}{"id":${pageIds[v]},"url":${JSON.stringify(graph.names[v])}}`);
+    if (parts.length === JSON_ITEMS_PER_CHUNK) {
+      yield parts.join('');
+      parts = [];
+    }
+  }
+  parts.push('],"edges":[');
+  let first = true;
+  for (let u = 0; u < graph.vertexCount; u++) {
+    const end = graph.outOffsets[u + 1]!;
+    for (let j = graph.outOffsets[u]!; j < end; j++) {
+      parts.push(`${first ? '' : ','}[${pageIds[u]},${pageIds[graph.outTargets[j]!]}]`);
+      first = false;
+      if (parts.length === JSON_ITEMS_PER_CHUNK) {
+        yield parts.join('');
+        parts = [];
+      }
+    }
+  }
+  parts.push(']}');
+  yield parts.join('');
 }

@@ -11,7 +11,6 @@ import {
   GraphBuilder,
   type GraphBuilderOptions,
   gexfChunks,
-  pageRank,
   parseEdgesStream,
 } from '../crawler/rank/index.js';
 import type {
@@ -28,7 +27,10 @@ import { InputError, TrawlError } from '../errors.js';
 import { queueRank } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
+import type { CpuPool } from './cpu-pool.js';
+import { graphArrays } from './cpu-tasks.js';
 import type { CrawlReader } from './crawl-reader.js';
+import { chunksByTurn } from './event-loop-turns.js';
 import { unstorableText } from './input-text.js';
 import { type CreatedAtCursor, paginate, paginateNewestFirst } from './pagination.js';
 import { rankedVertexView, rankingSummaryView, rankingView } from './views.js';
@@ -70,6 +72,8 @@ export interface RankingServiceOptions {
   jobs: JobBackend;
   limits?: Partial<RankingLimits>;
   jobThresholds?: Partial<RankingJobThresholds>;
+  /** Where a request's PageRank runs (GEXF export, the report's top pages): off the API's event loop. */
+  cpu: CpuPool;
 }
 
 /** The options with every default filled in: what the ranking really ran with, stored and shown back. */
@@ -294,12 +298,11 @@ export class RankingService {
   }
 
   /** The crawl's link graph as GEXF 1.3 chunks, PageRank (default options) and degrees as node attributes. */
-  async crawlGexf(crawlId: string, scope: TenantScope): Promise<Iterable<string>> {
+  async crawlGexf(crawlId: string, scope: TenantScope): Promise<AsyncIterable<string>> {
     const options = normalizeRankingOptions({});
     await this.options.crawls.requireVisible(crawlId, scope);
     const graph = await this.#crawlGraph(crawlId, options);
-    const { ranks } = pageRank(graph, { damping: options.damping, epsilon: options.epsilon });
-    return gexfChunks(graph, { pageRank: ranks });
+    return chunksByTurn(gexfChunks(graph, { pageRank: await this.#pageRankOffLoop(graph, options) }));
   }
 
   /**
@@ -311,7 +314,7 @@ export class RankingService {
     await this.options.crawls.requireVisible(crawlId, scope);
     const graph = await this.#crawlGraph(crawlId, options);
     if (graph.vertexCount > maxVertices) return null;
-    const { ranks } = pageRank(graph, { damping: options.damping, epsilon: options.epsilon });
+    const ranks = await this.#pageRankOffLoop(graph, options);
     const order = Array.from(ranks.keys()).sort(
       (a, b) => ranks[b]! - ranks[a]! || (graph.names[a]! < graph.names[b]! ? -1 : 1),
     );
@@ -325,18 +328,18 @@ export class RankingService {
     };
   }
 
+  #pageRankOffLoop(graph: Graph, options: RankingParams): Promise<Float64Array> {
+    const { damping, epsilon } = options;
+    return this.options.cpu.run('pageRank', { graph: graphArrays(graph), damping, epsilon }, 'graph');
+  }
+
   async #crawlGraph(crawlId: string, options: RankingParams): Promise<Graph> {
-    const { vertices, edges } = await this.options.crawls.linkGraph(crawlId, INTERNAL_SCOPE);
-    const builder = new GraphBuilder(this.#builderOptions(options));
-    const ids = new Map<number, number>();
-    // Every vertex is added, so pages without links (isolated) take part in PageRank too.
-    for (const vertex of vertices) ids.set(vertex.id, builder.addVertex(vertex.url));
-    for (const [from, to] of edges) {
-      const u = ids.get(from);
-      const v = ids.get(to);
-      if (u !== undefined && v !== undefined) builder.addEdgeById(u, v);
-    }
-    return builder.build();
+    const { graph } = await this.options.crawls.linkGraph(
+      crawlId,
+      INTERNAL_SCOPE,
+      this.#builderOptions(options),
+    );
+    return graph;
   }
 
   async #store(

@@ -1,10 +1,12 @@
 // CpuPool on real worker threads: a fault comes back as the TrawlError it was, a task past its deadline is
-// stopped (422 while it ran, 503 while the pool had no room for it), and the pool goes on working afterwards.
+// stopped (422 while it ran, 503 while the pool had no room for it), and the pool goes on working afterwards;
+// a graph's PageRank crosses to a thread without its names and comes back the same.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { GraphBuilder, pageRank } from '../../src/crawler/rank/index.js';
 import { TrawlError } from '../../src/errors.js';
 import { CpuPool } from '../../src/services/cpu-pool.js';
-import type { ExtractTask } from '../../src/services/cpu-tasks.js';
+import { type ExtractTask, graphArrays } from '../../src/services/cpu-tasks.js';
 import { Rng } from '../support/testweb/random.js';
 
 const SMALL: ExtractTask = { html: '<p>river harbour signal lantern</p>', options: {} };
@@ -141,4 +143,21 @@ test('after close a pooled task is a 503, an inline one still runs', async () =>
     code: 'unavailable',
   });
   assert.equal(textOf(await pool.run('extract', SMALL, 'html')), 'river harbour signal lantern');
+});
+
+test("a crawl graph's PageRank on a thread is the ranks pageRank gives inline, bit for bit", async (t) => {
+  const pool = new CpuPool({ threads: 1, timeoutMs: 120_000, inlineMaxChars: 0 });
+  t.after(() => pool.close());
+  const builder = new GraphBuilder({ selfLoops: 'drop', duplicateEdges: 'drop' });
+  const rng = new Rng(7);
+  for (let v = 0; v < 500; v++) builder.addVertex(`https://example.org/${v}`);
+  for (let e = 0; e < 3000; e++) builder.addEdgeById(rng.int(500), rng.int(500));
+  const graph = builder.build();
+  const inline = pageRank(graph, { damping: 0.85, epsilon: 1e-10 }).ranks;
+  const task = { graph: graphArrays(graph), damping: 0.85, epsilon: 1e-10 };
+  await warmUp(pool);
+  const before = pool.tasksOnThreads.total;
+  const onThread = await pool.run('pageRank', task, 'graph');
+  assert.equal(pool.tasksOnThreads.total, before + 1, 'it ran on a thread');
+  assert.deepEqual([...onThread], [...inline]);
 });

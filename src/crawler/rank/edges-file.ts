@@ -526,7 +526,8 @@ class LineSplitter {
   }
 }
 
-const LINES_PER_CHUNK = 65_536;
+/** Lines per chunk: about 1 MB of GEXF, 25 ms to write on this machine (65,536 lines took 194 ms). */
+const LINES_PER_CHUNK = 8_192;
 
 /** The edges file of a graph, in chunks of text (for streaming a big graph to a file or a response). */
 export function* edgesFileChunks(graph: Graph): Generator<string, void, undefined> {

@@ -3,7 +3,7 @@
 -- earlier statement of the same transaction (crawl_lock.sql): under READ COMMITTED this statement's snapshot
 -- then sees every page other runners queued, so concurrent runners cannot overshoot the cap. Not counted:
 -- pages robots.txt forbids (a vertex only if it may be crawled) and redirect targets reached inside another
--- page's fetch (graph_vertices.sql counts neither).
+-- page's fetch (graph_vertices_declare.sql counts neither).
 WITH room AS (
   SELECT greatest($8::int - (
     SELECT count(*) FROM pages

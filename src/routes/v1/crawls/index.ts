@@ -201,17 +201,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { format } = request.query;
-      if (format === 'gexf') {
-        const chunks = await app.runtime.rankings.crawlGexf(request.params.id, tenantScope(request.tenant));
-        // streamed as it is written; the schema-typed reply does not know Fastify also sends streams
-        return reply.type('application/gexf+xml; charset=utf-8').send(Readable.from(chunks) as never);
-      }
-      if (format === 'json') {
-        const graph = await app.runtime.crawls.linkGraph(request.params.id, tenantScope(request.tenant));
-        return reply.type('application/json').send(graph);
-      }
-      const edges = await app.runtime.crawls.edgesFile(request.params.id, tenantScope(request.tenant));
-      return reply.type('text/plain; charset=utf-8').send(edges);
+      const scope = tenantScope(request.tenant);
+      const [type, chunks] =
+        format === 'gexf'
+          ? [
+              'application/gexf+xml; charset=utf-8',
+              await app.runtime.rankings.crawlGexf(request.params.id, scope),
+            ]
+          : format === 'json'
+            ? [
+                'application/json; charset=utf-8',
+                await app.runtime.crawls.linkGraphJson(request.params.id, scope),
+              ]
+            : ['text/plain; charset=utf-8', await app.runtime.crawls.edgesFile(request.params.id, scope)];
+      // streamed as it is written; the schema-typed reply does not know Fastify also sends streams
+      return reply.type(type).send(Readable.from(chunks) as never);
     },
   );
 

@@ -22,3 +22,28 @@ export async function insertFinishedCrawl(
   ).rows[0]!.id;
   return { id, site };
 }
+
+/**
+ * Adds `pages` HTML pages to crawl `id` (site `site`), page g linking back to pages g − 1 … g − linksPerPage:
+ * a link graph of about pages × linksPerPage edges for the benches that read one.
+ */
+export async function insertLinkedPages(
+  db: pg.Client,
+  crawl: { id: string; site: string },
+  pages: number,
+  linksPerPage: number,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO pages (crawl_id, site_id, url, canonical_url, type, status, depth, queued_at, fetched_at, bytes)
+     SELECT $1, $2, 'https://bench.invalid/p' || g, 'https://bench.invalid/p' || g, 'HTML', 200, 1, now(), now(), 20000
+     FROM generate_series(1, $3::int) g`,
+    [crawl.id, crawl.site, pages],
+  );
+  await db.query(
+    `INSERT INTO links (from_page, to_page)
+     SELECT p.id, p.id - k FROM pages p, generate_series(1, $2::int) k
+     WHERE p.crawl_id = $1 AND p.id - k >= (SELECT min(id) FROM pages WHERE crawl_id = $1)`,
+    [crawl.id, linksPerPage],
+  );
+  await db.query('ANALYZE pages; ANALYZE links');
+}

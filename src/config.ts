@@ -76,6 +76,8 @@ export interface Config {
   rankJobUploadBytes: number;
   /** POST /v1/crawls/:id/rank on a crawl with more links than this is ranked by a `rank` job (202). */
   rankJobCrawlLinks: number;
+  /** A `rank` job's PageRank runs at most this long on its CPU thread; past it the ranking fails. */
+  rankJobTimeoutMs: number;
   /** Worker processes (`npm run worker`) serve their own /metrics on this port (0, the default: none). */
   metricsPort: number;
   /** Webhook deliveries: tries per event, the first retry delay (doubling after each), each try's timeout. */
@@ -228,6 +230,7 @@ export function loadConfig(env: Env = process.env): Config {
     rankMaxEdges: integer(env, 'RANK_MAX_EDGES', 16_000_000, 0, 2 ** 31 - 2),
     rankJobUploadBytes: integer(env, 'RANK_JOB_UPLOAD_BYTES', 1024 * 1024, 0, 2 ** 40),
     rankJobCrawlLinks: integer(env, 'RANK_JOB_CRAWL_LINKS', 50_000, 0, 2 ** 31 - 2),
+    rankJobTimeoutMs: integer(env, 'RANK_JOB_TIMEOUT_MS', 600_000, 1_000, 86_400_000),
     metricsPort: integer(env, 'METRICS_PORT', 0, 0, 65535),
     // 6 tries 20 s apart doubling: retries after 20, 40, 80, 160 and 320 s, about 10 minutes in all
     webhookMaxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 6, 1, 50),

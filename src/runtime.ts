@@ -170,6 +170,7 @@ export async function openRuntime(
       maxEdges: config.rankMaxEdges,
     },
     jobThresholds: { uploadBytes: config.rankJobUploadBytes, crawlLinks: config.rankJobCrawlLinks },
+    jobTimeoutMs: config.rankJobTimeoutMs,
     cpu,
   });
 

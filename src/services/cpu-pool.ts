@@ -64,17 +64,19 @@ export class CpuPool {
   /**
    * Runs task `name` and returns its value; its InputErrors and other TrawlErrors are thrown here as they
    * were thrown there. Past the deadline: a 422 on `field` when the task was running (its input costs too
-   * much to process), a 503 when it was still waiting for a thread (the pool is busy).
+   * much to process), a 503 when it was still waiting for a thread (the pool is busy). The deadline is the
+   * pool's (CPU_TASK_TIMEOUT_MS) unless `timeoutMs` gives a task its own (a job's, not a request's).
    */
   async run<N extends CpuTaskName>(
     name: N,
     input: Parameters<CpuTasks[N]>[0],
     field: string,
+    { timeoutMs = this.options.timeoutMs }: { timeoutMs?: number } = {},
   ): Promise<ReturnType<CpuTasks[N]>> {
     const outcome =
       this.options.threads === 0 || taskChars(name, input) <= this.inlineMaxChars
         ? runTask({ name, input })
-        : await this.onThread(name, input, field);
+        : await this.onThread(name, input, field, timeoutMs);
     if ('fault' in outcome) {
       const { code, message, field: faultField, detail } = outcome.fault;
       throw new TrawlError(code, message, {
@@ -104,6 +106,7 @@ export class CpuPool {
     name: N,
     input: Parameters<CpuTasks[N]>[0],
     field: string,
+    timeoutMs: number,
   ): Promise<TaskOutcome<N>> {
     const pool = this.threads();
     const { threads } = this.options;
@@ -112,7 +115,7 @@ export class CpuPool {
     }
     const started = new Int32Array(new SharedArrayBuffer(4));
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const message: TaskMessage<N> = { name, input: threadInput(name, input), started };
     this.threadTasks.pending++;
     this.threadTasks.total++;
@@ -122,7 +125,6 @@ export class CpuPool {
         transferList: threadTransfer(name, input),
       })) as TaskOutcome<N>;
     } catch (error) {
-      const { timeoutMs } = this.options;
       if (deadline.signal.aborted && Atomics.load(started, 0) === 1) {
         throw new TrawlError('unprocessable', `processing this input took longer than ${timeoutMs} ms`, {
           field,

@@ -13,7 +13,12 @@ import {
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
 import { textPage } from '../crawler/parse/text-page.js';
 import type { Graph } from '../crawler/rank/graph.js';
-import { pageRank } from '../crawler/rank/pagerank.js';
+import {
+  PAGERANK_DEFAULTS,
+  type PageRankOptions,
+  type PageRankResult,
+  pageRank,
+} from '../crawler/rank/pagerank.js';
 import {
   type Corpus,
   CorpusBuilder,
@@ -93,13 +98,13 @@ export type JsonBodyResult =
   | { ok: false; issues: ValidationIssue[] };
 
 /**
- * PageRank of a crawl's link graph for a request (the GEXF export, the report's top pages): the graph's arrays
- * without its names, which the ranks do not need and which would be cloned string by string.
+ * PageRank of a graph (a ranking, a crawl's GEXF export, the report's top pages): the graph's arrays without its
+ * names, which the ranks do not need and which would be cloned string by string. Its cost is the iterations
+ * times the edges, and a graph that never converges (damping 1 on a bipartite graph) runs all maxIterations.
  */
 export interface PageRankTask {
   graph: GraphArrays;
-  damping: number;
-  epsilon: number;
+  options: PageRankOptions;
 }
 
 export type GraphArrays = Omit<Graph, 'names' | 'indexOf'>;
@@ -131,8 +136,7 @@ export interface CpuTasks {
   extract: (task: ExtractTask) => Uint8Array;
   /** A stored page's main content as Markdown (the JSONL export's include=markdown). */
   markdown: (task: MarkdownTask) => string;
-  /** The ranks, by vertex. */
-  pageRank: (task: PageRankTask) => Float64Array;
+  pageRank: (task: PageRankTask) => PageRankResult;
 }
 export type CpuTaskName = keyof CpuTasks;
 
@@ -226,8 +230,8 @@ function parseJsonBody(task: JsonBodyTask): JsonBodyResult {
 
 const markdown = (task: MarkdownTask): string => pageMarkdown(task.html, task.url, task.method);
 
-const rankGraph = ({ graph, damping, epsilon }: PageRankTask): Float64Array =>
-  pageRank({ ...graph, names: [], indexOf: () => undefined }, { damping, epsilon }).ranks;
+const rankGraph = ({ graph, options }: PageRankTask): PageRankResult =>
+  pageRank({ ...graph, names: [], indexOf: () => undefined }, options);
 
 export const cpuTasks: CpuTasks = { score, extract, parseJsonBody, markdown, pageRank: rankGraph };
 
@@ -235,11 +239,15 @@ const documentChars = (docs: readonly TaskDocument[]) =>
   docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
 
 /**
- * The characters a task parses (for PageRank, the graph's edges): what its cost grows with (cpu-pool.ts runs
- * small tasks inline).
+ * The characters a task parses, or for PageRank the vertices and edges times the iterations it may run: what
+ * its cost grows with (cpu-pool.ts runs small tasks inline).
  */
 export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuTasks[N]>[0]): number {
-  if (name === 'pageRank') return (input as PageRankTask).graph.edgeCount;
+  if (name === 'pageRank') {
+    const { graph, options } = input as PageRankTask;
+    const iterations = options.maxIterations ?? PAGERANK_DEFAULTS.maxIterations;
+    return (graph.vertexCount + graph.edgeCount) * iterations;
+  }
   if (name === 'extract' || name === 'markdown') return (input as ExtractTask | MarkdownTask).html.length;
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   const task = input as ScoreTask;

@@ -5,13 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   ANALYSIS_DEFAULTS,
-  analyzeGraph,
   DEFAULT_EDGE_POLICY,
   type Graph,
   GraphBuilder,
   type GraphBuilderOptions,
   gexfChunks,
+  type PageRankOptions,
+  type PageRankResult,
   parseEdgesStream,
+  summarizeRanks,
 } from '../crawler/rank/index.js';
 import type {
   RankingError,
@@ -72,9 +74,17 @@ export interface RankingServiceOptions {
   jobs: JobBackend;
   limits?: Partial<RankingLimits>;
   jobThresholds?: Partial<RankingJobThresholds>;
-  /** Where a request's PageRank runs (GEXF export, the report's top pages): off the API's event loop. */
+  /**
+   * Where PageRank runs, off the event loop: a ranking's iterations times its edges can take minutes (a graph
+   * that never converges runs all of maxIterations), and a process that ranks also answers requests.
+   */
   cpu: CpuPool;
+  /** A `rank` job's PageRank deadline; a ranking in the request has the pool's. */
+  jobTimeoutMs?: number;
 }
+
+/** RANK_JOB_TIMEOUT_MS's default. */
+export const DEFAULT_RANK_JOB_TIMEOUT_MS = 600_000;
 
 /** The options with every default filled in: what the ranking really ran with, stored and shown back. */
 export function normalizeRankingOptions(options: RankingOptions): RankingParams {
@@ -268,11 +278,14 @@ export class RankingService {
           options,
         ));
       }
-      const { summary, vertices } = this.#analyze(graph, options, declaredVertices);
+      const { summary, vertices } = await this.#analyze(graph, options, declaredVertices, {
+        timeoutMs: this.options.jobTimeoutMs ?? DEFAULT_RANK_JOB_TIMEOUT_MS,
+      });
       await this.options.repository.complete(rankingId, summary, vertices);
       return 'completed';
     } catch (error) {
-      const final = error instanceof TrawlError && error.code !== 'internal';
+      // a busy CPU pool (unavailable) is tried again, as an internal fault is
+      const final = error instanceof TrawlError && error.code !== 'internal' && error.code !== 'unavailable';
       if (final || attempt.last) await this.options.repository.fail(rankingId, errorOf(error));
       if (final) return 'failed';
       throw error;
@@ -302,7 +315,9 @@ export class RankingService {
     const options = normalizeRankingOptions({});
     await this.options.crawls.requireVisible(crawlId, scope);
     const graph = await this.#crawlGraph(crawlId, options);
-    return chunksByTurn(gexfChunks(graph, { pageRank: await this.#pageRankOffLoop(graph, options) }));
+    const { damping, epsilon } = options;
+    const { ranks } = await this.#pageRankOffLoop(graph, { damping, epsilon }, 'format');
+    return chunksByTurn(gexfChunks(graph, { pageRank: ranks }));
   }
 
   /**
@@ -314,7 +329,8 @@ export class RankingService {
     await this.options.crawls.requireVisible(crawlId, scope);
     const graph = await this.#crawlGraph(crawlId, options);
     if (graph.vertexCount > maxVertices) return null;
-    const ranks = await this.#pageRankOffLoop(graph, options);
+    const { damping, epsilon } = options;
+    const { ranks } = await this.#pageRankOffLoop(graph, { damping, epsilon }, 'graph');
     const order = Array.from(ranks.keys()).sort(
       (a, b) => ranks[b]! - ranks[a]! || (graph.names[a]! < graph.names[b]! ? -1 : 1),
     );
@@ -328,9 +344,17 @@ export class RankingService {
     };
   }
 
-  #pageRankOffLoop(graph: Graph, options: RankingParams): Promise<Float64Array> {
-    const { damping, epsilon } = options;
-    return this.options.cpu.run('pageRank', { graph: graphArrays(graph), damping, epsilon }, 'graph');
+  /**
+   * PageRank on the CPU pool; past its deadline a 422 on `field` (what the caller can change), `timeoutMs`: a
+   * job's deadline instead of the pool's.
+   */
+  #pageRankOffLoop(
+    graph: Graph,
+    options: PageRankOptions,
+    field: string,
+    deadline: { timeoutMs?: number } = {},
+  ): Promise<PageRankResult> {
+    return this.options.cpu.run('pageRank', { graph: graphArrays(graph), options }, field, deadline);
   }
 
   async #crawlGraph(crawlId: string, options: RankingParams): Promise<Graph> {
@@ -347,7 +371,7 @@ export class RankingService {
     options: RankingParams,
     source: { crawlId: string | null; declaredVertices: number | null; scope: TenantScope },
   ) {
-    const { summary, vertices } = this.#analyze(graph, options, source.declaredVertices);
+    const { summary, vertices } = await this.#analyze(graph, options, source.declaredVertices);
     const row = await this.options.repository.create({
       id: randomUUID(),
       crawlId: source.crawlId,
@@ -361,7 +385,12 @@ export class RankingService {
   }
 
   /** PageRank, degrees, top lists and Jaccard overlaps: the summary document and the per-vertex results. */
-  #analyze(graph: Graph, options: RankingParams, declaredVertices: number | null) {
+  async #analyze(
+    graph: Graph,
+    options: RankingParams,
+    declaredVertices: number | null,
+    deadline: { timeoutMs?: number } = {},
+  ) {
     const personalization = options.personalization?.map((name, index) => {
       const id = graph.indexOf(name);
       if (id === undefined) {
@@ -372,10 +401,18 @@ export class RankingService {
       }
       return id;
     });
-    const analysis = analyzeGraph(graph, {
+    const analyzeOptions = {
       ...options,
       personalization: personalization && Int32Array.from(personalization),
-    });
+    };
+    const { damping, epsilon, maxIterations } = options;
+    const ranked = await this.#pageRankOffLoop(
+      graph,
+      { damping, epsilon, maxIterations, personalization: analyzeOptions.personalization },
+      'maxIterations',
+      deadline,
+    );
+    const analysis = summarizeRanks(graph, ranked, analyzeOptions);
     const summary: RankingSummary = {
       iterations: analysis.iterations,
       converged: analysis.converged,

@@ -153,11 +153,40 @@ test("a crawl graph's PageRank on a thread is the ranks pageRank gives inline, b
   for (let v = 0; v < 500; v++) builder.addVertex(`https://example.org/${v}`);
   for (let e = 0; e < 3000; e++) builder.addEdgeById(rng.int(500), rng.int(500));
   const graph = builder.build();
-  const inline = pageRank(graph, { damping: 0.85, epsilon: 1e-10 }).ranks;
-  const task = { graph: graphArrays(graph), damping: 0.85, epsilon: 1e-10 };
+  const options = { damping: 0.85, epsilon: 1e-10 };
+  const inline = pageRank(graph, options);
   await warmUp(pool);
   const before = pool.tasksOnThreads.total;
-  const onThread = await pool.run('pageRank', task, 'graph');
+  const onThread = await pool.run('pageRank', { graph: graphArrays(graph), options }, 'graph');
   assert.equal(pool.tasksOnThreads.total, before + 1, 'it ran on a thread');
-  assert.deepEqual([...onThread], [...inline]);
+  assert.deepEqual({ ...onThread, ranks: [...onThread.ranks] }, { ...inline, ranks: [...inline.ranks] });
+});
+
+test("a PageRank that never converges is stopped at the call's own deadline, and the pool goes on", async (t) => {
+  // inlineMaxChars 0: the warm-up's tiny task runs on the thread too, so the thread is up when the deadline runs
+  const pool = new CpuPool({ threads: 1, timeoutMs: 600_000, inlineMaxChars: 0 });
+  t.after(() => pool.close());
+  // damping 1 on a star (hub ⇄ leaves) is periodic: the ranks swing between hub and leaves forever
+  const builder = new GraphBuilder();
+  for (let leaf = 0; leaf < 25_000; leaf++) {
+    builder.addEdge('hub', `leaf${leaf}`);
+    builder.addEdge(`leaf${leaf}`, 'hub');
+  }
+  const task = { graph: graphArrays(builder.build()), options: { damping: 1, maxIterations: 100_000 } };
+  await warmUp(pool);
+  const started = performance.now();
+  await assert.rejects(pool.run('pageRank', task, 'maxIterations', { timeoutMs: 1000 }), (error: unknown) => {
+    assert.ok(error instanceof TrawlError);
+    assert.equal(error.code, 'unprocessable');
+    assert.equal(error.field, 'maxIterations');
+    return true;
+  });
+  // a generous bound on a hang: the whole run takes about a minute
+  assert.ok(performance.now() - started < 30_000, 'stopped near its 1 s deadline');
+  const small = await pool.run(
+    'pageRank',
+    { ...task, options: { damping: 0.85, maxIterations: 100_000 } },
+    'x',
+  );
+  assert.equal(small.converged, true);
 });

@@ -688,3 +688,79 @@ test("GET /v1/rankings lists the caller's rankings newest first, paginated, and 
   assert.equal(badCursor.statusCode, 400);
   assert.equal(badCursor.json().field, 'cursor');
 });
+
+/**
+ * Ranks a small graph on the app's CPU thread until one is up: a thread takes a second or more to start, and
+ * until then a short deadline can pass waiting for it (503).
+ */
+async function warmCpuThread(app: FastifyInstance): Promise<void> {
+  // 100 vertices and edges times 1,000 iterations: too much work to run inline
+  const ring = `100\n${Array.from({ length: 100 }, (_, u) => `r${u} r${(u + 1) % 100}`).join('\n')}\n`;
+  await eventually(
+    async () => {
+      const warm = await app.inject({
+        method: 'POST',
+        url: '/v1/rankings',
+        headers: { 'content-type': 'text/plain' },
+        payload: ring,
+      });
+      assert.equal(warm.statusCode, 201, warm.body);
+      return true;
+    },
+    { message: 'a CPU thread is up', timeoutMs: 60_000 },
+  );
+}
+
+/** hub ⇄ `leaves` leaves: with damping 1 the ranks swing between hub and leaves and never converge. */
+function starFile(leaves: number): string {
+  const lines = [String(leaves + 1)];
+  for (let leaf = 0; leaf < leaves; leaf++) lines.push(`hub leaf${leaf}`, `leaf${leaf} hub`);
+  return `${lines.join('\n')}\n`;
+}
+
+test('a ranking that never converges is stopped at its deadline, in the request and in the job, and the API answers meanwhile', async (t) => {
+  const { app } = await build(t, {
+    env: { CPU_TASK_TIMEOUT_MS: '3000', RANK_JOB_TIMEOUT_MS: '3000', RANK_JOB_UPLOAD_BYTES: '600000' },
+  });
+  // 100,000 iterations over 40,000 or 50,000 edges: most of a minute of PageRank
+  const url = '/v1/rankings?damping=1&maxIterations=100000';
+  const inRequest = starFile(20_000);
+  const inJob = starFile(25_000);
+  assert.ok(inRequest.length < 600_000 && inJob.length > 600_000);
+
+  await warmCpuThread(app);
+  let slowestHealthMs = 0;
+  let ranking = true;
+  const probes = (async () => {
+    while (ranking) {
+      const started = performance.now();
+      assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+      slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const rejected = await app
+    .inject({ method: 'POST', url, headers: { 'content-type': 'text/plain' }, payload: inRequest })
+    .finally(() => {
+      ranking = false;
+    });
+  await probes;
+  assert.equal(rejected.statusCode, 422, rejected.body);
+  assert.equal(rejected.json().field, 'maxIterations');
+  assert.ok(slowestHealthMs < 1500, `/healthz waited ${slowestHealthMs.toFixed(0)} ms while PageRank ran`);
+
+  // the thread past its deadline was stopped: the job's PageRank waits for its successor
+  await warmCpuThread(app);
+  const queued = await app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'text/plain' },
+    payload: streamed(inJob, 64 * 1024),
+  });
+  assert.equal(queued.statusCode, 202, queued.body);
+  const ended = await waitForRanking(app, queued.headers.location as string, 60_000);
+  assert.equal(ended.status, 'failed', JSON.stringify(ended));
+  const error = ended.error as Record<string, unknown>;
+  assert.equal(error.code, 'unprocessable', JSON.stringify(ended));
+  assert.equal(error.field, 'maxIterations');
+});

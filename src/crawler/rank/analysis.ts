@@ -3,7 +3,7 @@
 
 import { InputError } from '../../errors.js';
 import type { Graph } from './graph.js';
-import { PAGERANK_DEFAULTS, type PageRankOptions, pageRank } from './pagerank.js';
+import { PAGERANK_DEFAULTS, type PageRankOptions, type PageRankResult, pageRank } from './pagerank.js';
 
 export interface RankedVertex {
   vertex: string;
@@ -98,6 +98,11 @@ export const ANALYSIS_DEFAULTS = { ...PAGERANK_DEFAULTS, topK: 10, jaccardK: 100
 export function analyzeGraph(graph: Graph, options: AnalyzeOptions = {}): GraphAnalysis {
   const damping = options.damping ?? ANALYSIS_DEFAULTS.damping;
   const epsilon = options.epsilon ?? ANALYSIS_DEFAULTS.epsilon;
+  checkListSizes(options);
+  return summarizeRanks(graph, pageRank(graph, { ...options, damping, epsilon }), options);
+}
+
+function checkListSizes(options: AnalyzeOptions): { k: number; jaccardK: number } {
   const k = options.topK ?? ANALYSIS_DEFAULTS.topK;
   const jaccardK = options.jaccardK ?? ANALYSIS_DEFAULTS.jaccardK;
   if (!(Number.isSafeInteger(jaccardK) && jaccardK >= 0)) {
@@ -105,7 +110,21 @@ export function analyzeGraph(graph: Graph, options: AnalyzeOptions = {}): GraphA
   }
   if (!(Number.isSafeInteger(k) && k >= 0))
     throw new InputError(`topK must be a non-negative integer, got ${k}`, 'topK');
-  const result = pageRank(graph, { ...options, damping, epsilon });
+  return { k, jaccardK };
+}
+
+/**
+ * analyzeGraph's queries over a PageRank computed elsewhere (a service runs PageRank, the costly part, on a
+ * worker thread, and these here, where the vertex names are): `result` is pageRank(graph, options)'s.
+ */
+export function summarizeRanks(
+  graph: Graph,
+  result: PageRankResult,
+  options: AnalyzeOptions = {},
+): GraphAnalysis {
+  const damping = options.damping ?? ANALYSIS_DEFAULTS.damping;
+  const epsilon = options.epsilon ?? ANALYSIS_DEFAULTS.epsilon;
+  const { k, jaccardK } = checkListSizes(options);
   // Top lists and Jaccard sets hold named vertices only: an unnamed one has no name to list it by.
   const named = graph.namedVertexCount;
   const names = graph.names;

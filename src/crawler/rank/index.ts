@@ -8,6 +8,7 @@ export {
   type GraphAnalysis,
   jaccard,
   type RankedVertex,
+  summarizeRanks,
   topK,
 } from './analysis.js';
 export {

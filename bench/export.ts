@@ -5,13 +5,13 @@
 // it (no client is slower than the export). Prints size, time, pages/s and peak RSS per format.
 // Args: --pages N (default 14000)
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import pg from 'pg';
+import type pg from 'pg';
 import { pino } from 'pino';
 import { tenantScope } from '../src/db/tenant-scope.js';
 import { openRuntime } from '../src/runtime.js';
@@ -20,7 +20,7 @@ import { EXPORT_FIELDS } from '../src/schemas/export.js';
 import { sharedDataPath } from '../test/support/shared-data.js';
 import { numberArg, stringArg } from './args.js';
 import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
-import { insertFinishedCrawl } from './peers/synthetic-crawl.js';
+import { insertFinishedCrawl, openBenchSchema } from './peers/synthetic-crawl.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VARIANTS: Array<{ name: string; format: ExportFormat; include: ExportInclude[] }> = [
@@ -217,12 +217,7 @@ export async function run(args: string[]): Promise<void> {
   const pages = numberArg(args, '--pages', 14_000);
   const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   process.env.DATABASE_URL = databaseUrl;
-  const schema = `bench_export_${randomBytes(4).toString('hex')}`;
-  const runtime = await openRuntime(benchTrawlConfig(databaseUrl, '', schema), pino({ level: 'error' }));
-  await runtime.close();
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  await db.query(`SET search_path TO "${schema}"`);
+  const { db, schema } = await openBenchSchema(databaseUrl, 'bench_export');
   try {
     process.stdout.write(`synthesizing a finished crawl of ${pages.toLocaleString('en-US')} pages…\n`);
     const crawlId = await synthesize(db, pages);

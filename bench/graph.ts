@@ -4,15 +4,11 @@
 // every 20 ms during each export and, as the peer, for as long with nothing else running; prints the export's
 // size, time and MB/s, the API's peak RSS and /healthz's p50 / p99 / worst against idle.
 // Args: --pages N (default 200000), --links N per page (default 8)
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
-import { pino } from 'pino';
-import { openRuntime } from '../src/runtime.js';
 import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
-import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
-import { insertFinishedCrawl, insertLinkedPages } from './peers/synthetic-crawl.js';
+import { dropBenchSchemas } from './peers/measure.js';
+import { insertFinishedCrawl, insertLinkedPages, openBenchSchema } from './peers/synthetic-crawl.js';
 import { startApiProcess } from './peers/worker-processes.js';
 
 const FORMATS = ['edges', 'json', 'gexf'] as const;
@@ -50,13 +46,7 @@ export async function run(args: string[]): Promise<void> {
   const pages = numberArg(args, '--pages', 200_000);
   const linksPerPage = numberArg(args, '--links', 8);
   const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_graph_${randomBytes(4).toString('hex')}`;
-  // the schema and its tables, as the API makes them
-  const runtime = await openRuntime(benchTrawlConfig(databaseUrl, '', schema), pino({ level: 'error' }));
-  await runtime.close();
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  await db.query(`SET search_path TO "${schema}"`);
+  const { db, schema } = await openBenchSchema(databaseUrl, 'bench_graph');
   try {
     process.stdout.write(`synthesizing a finished crawl of ${pages.toLocaleString('en-US')} pages…\n`);
     const crawl = await insertFinishedCrawl(db, pages);

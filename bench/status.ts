@@ -4,15 +4,12 @@
 // read cost before the counters (the scans it ran on every read, timed here). Targets: ≥ 5,000 reads/s at p99
 // < 20 ms at 200k pages, and the same cost at 1k and 200k.
 // Args: --pages N (the large crawl, default 200000), --seconds N (per measurement, default 5)
-import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { pino } from 'pino';
-import { openRuntime } from '../src/runtime.js';
+import type pg from 'pg';
 import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
-import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
-import { insertFinishedCrawl } from './peers/synthetic-crawl.js';
+import { dropBenchSchemas } from './peers/measure.js';
+import { insertFinishedCrawl, openBenchSchema } from './peers/synthetic-crawl.js';
 import { startApiProcess } from './peers/worker-processes.js';
 
 /** A finished crawl of `pages` pages (90 % HTML, the rest split over the other types), 8 links and 1 image each. */
@@ -70,13 +67,7 @@ export async function run(args: string[]): Promise<void> {
   const large = numberArg(args, '--pages', 200_000);
   const seconds = numberArg(args, '--seconds', 5);
   const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_status_${randomBytes(4).toString('hex')}`;
-  // the schema and its tables, as the API makes them
-  const runtime = await openRuntime(benchTrawlConfig(databaseUrl, '', schema), pino({ level: 'error' }));
-  await runtime.close();
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  await db.query(`SET search_path TO "${schema}"`);
+  const { db, schema } = await openBenchSchema(databaseUrl, 'bench_status');
   const { child: server, base } = await startApiProcess({ DATABASE_URL: databaseUrl, DB_SCHEMA: schema });
   try {
     process.stdout.write(

@@ -1,7 +1,28 @@
 // A finished crawl written straight into PostgreSQL, for the benches that measure reads of a big crawl (status,
-// export) without crawling it first: its row and its one site; the bench adds the pages it needs.
-import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+// export, graph) without crawling it first: a schema of the bench's own, its row and its one site; the bench
+// adds the pages it needs.
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import { openRuntime } from '../../src/runtime.js';
+import { benchTrawlConfig } from './measure.js';
+
+/**
+ * A new schema `<prefix>_<random>` with trawl's tables (made by opening and closing a runtime on it, as the API
+ * would) and a client whose search_path is that schema. The bench drops it with dropBenchSchemas.
+ */
+export async function openBenchSchema(
+  databaseUrl: string,
+  prefix: string,
+): Promise<{ db: pg.Client; schema: string }> {
+  const schema = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const runtime = await openRuntime(benchTrawlConfig(databaseUrl, '', schema), pino({ level: 'error' }));
+  await runtime.close();
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  await db.query(`SET search_path TO "${schema}"`);
+  return { db, schema };
+}
 
 /** Inserts a completed crawl of `pages` pages on https://bench.invalid and answers its id and site id. */
 export async function insertFinishedCrawl(

@@ -1,5 +1,6 @@
 // build(t): the app the server runs, on a fresh database schema (and job namespace) of its own, closed and
 // dropped on teardown. DATABASE_URL (default: the local test database) and REDIS_URL pick the backends.
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -126,5 +127,24 @@ export async function waitForCrawl(
       return body;
     },
     { message: `crawl ${id} to end`, timeoutMs, intervalMs: 100 },
+  );
+}
+
+/**
+ * Polls GET /readyz until it is a 200 and returns its body. A runtime just built may still be connecting to its
+ * queue backend, and /readyz gives a dependency 2 s before it answers 503: on a loaded machine (CI runs two test
+ * files at once) the first probe can come back 503, as a readiness probe's may, and be 200 the next time.
+ */
+export async function waitUntilReady(
+  app: FastifyInstance,
+  timeoutMs = 30_000,
+): Promise<Record<string, unknown>> {
+  return eventually(
+    async () => {
+      const response = await app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json() as Record<string, unknown>;
+    },
+    { message: '/readyz to answer 200', timeoutMs, intervalMs: 200 },
   );
 }

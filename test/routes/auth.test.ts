@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { build, eventually, TEST_DATABASE_URL } from '../helper.js';
+import { build, eventually, TEST_DATABASE_URL, waitUntilReady } from '../helper.js';
 
 const run = promisify(execFile);
 const SEEDS = { seeds: ['https://example.org/'] };
@@ -42,7 +42,7 @@ test('REQUIRE_API_KEY=true: /v1 needs a key even before one exists; probes and d
   const refused = await app.inject({ method: 'GET', url: '/v1/crawls' });
   assert.match((await problemOf(refused, 401)).detail, /API key is required/);
   assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
-  assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  await waitUntilReady(app);
   assert.equal((await app.inject({ method: 'GET', url: '/docs/json' })).statusCode, 200);
   const { key } = await runtime.keys.create({ name: 'ci' });
   const allowed = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(key) });

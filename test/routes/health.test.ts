@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build } from '../helper.js';
+import { build, waitUntilReady } from '../helper.js';
 
 test('GET /healthz answers while the process is up', async (t) => {
   const { app } = await build(t, { worker: false });
@@ -11,9 +11,7 @@ test('GET /healthz answers while the process is up', async (t) => {
 
 test('GET /readyz checks the database and the queue backend', async (t) => {
   const { app } = await build(t, { worker: false });
-  const response = await app.inject({ method: 'GET', url: '/readyz' });
-  assert.equal(response.statusCode, 200);
-  const body = response.json();
+  const body = await waitUntilReady(app);
   assert.equal(body.status, 'ready');
   assert.equal(body.queue, process.env.REDIS_URL ? 'redis' : 'postgres');
 });

@@ -102,6 +102,30 @@ export async function openJobBackend(options: JobBackendOptions): Promise<JobBac
 }
 
 /**
+ * A connection of its own for BullMQ (its schema check, its LISTEN), with the `release` BullMQ calls on a
+ * checked-out client: released, it is ended. Its statements run one at a time (every queue, worker and the
+ * event bus LISTEN on it, and pg wants one statement at a time). An error event between statements (the
+ * server ending the connection: a restart, pg_terminate_backend) is taken here, as pg emits it to no one
+ * otherwise and that would crash the process; the next statement on the client fails and says so, and BullMQ
+ * adds a listener of its own to its LISTEN client, which reconnects.
+ */
+export async function openDedicatedClient(
+  clientConfig: pg.ClientConfig,
+): Promise<pg.Client & { release: () => void }> {
+  const client = new pg.Client(clientConfig);
+  client.on('error', () => {});
+  await client.connect();
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  let last: Promise<unknown> = Promise.resolve();
+  client.query = ((...args: unknown[]) => {
+    const next = last.then(() => query(...args));
+    last = next.catch(() => {});
+    return next;
+  }) as typeof client.query;
+  return Object.assign(client, { release: () => void client.end().catch(() => {}) });
+}
+
+/**
  * BullMQ's own factory gives every Queue and Worker a pool (of 10) and a LISTEN connection of its own: 17–28
  * connections per process. Here one PostgresConnection serves them all: statements on the process's pool,
  * one dedicated LISTEN connection beside it (a pooled one would be held for good and could starve the pool).
@@ -111,24 +135,7 @@ class SharedPostgresConnection extends PostgresConnection {
     super({
       query: (text: string, params?: readonly unknown[]) => pool.query(text, params as unknown[]),
       // BullMQ checks a client out for its schema check at start and for LISTEN: both get one of their own
-      connect: async () => {
-        const client = new pg.Client(clientConfig);
-        await client.connect();
-        // every queue, worker and the event bus LISTEN on it: one statement at a time, as pg wants
-        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-        let last: Promise<unknown> = Promise.resolve();
-        client.query = ((...args: unknown[]) => {
-          const next = last.then(() => query(...args));
-          last = next.catch(() => {});
-          return next;
-        }) as typeof client.query;
-        return Object.assign(client, {
-          release: () => {
-            client.on('error', () => {}); // an error while ending a dropped connection is no news
-            void client.end().catch(() => {});
-          },
-        });
-      },
+      connect: () => openDedicatedClient(clientConfig),
       end: async () => {}, // the pool is the database's, ended by Database.close()
       on(this: PgPool) {
         return this; // idle-client errors are logged by the pool's owner

@@ -1,14 +1,15 @@
 // PostgreSQL connections per process: one pool shared by trawl's statements and BullMQ's, plus one LISTEN
 // connection, so a process holds at most DB_POOL_SIZE + 1 (README, Scaling). Counted in pg_stat_activity
 // by application_name (`trawl-<role>:<pid>`), while an API and two workers run a crawl, and with eight
-// workers started at once.
+// workers started at once. And a dedicated queue connection the server ends does not take the process with it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
+import { openDedicatedClient } from '../../src/jobs/queues.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { dropSchema, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
+import { dropSchema, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 const POOL_SIZE = 4;
@@ -128,4 +129,28 @@ test('eight workers and an API start against one database within the formula', {
   assert.ok(total <= 9 * (8 + 1), `${total} connections in all`);
   // and they all answer: the queue works with every worker up
   for (const runtime of runtimes) await runtime.jobs.ping();
+});
+
+test('a queue connection the server ends between statements does not crash the process; its next statement fails', async () => {
+  const name = `trawl-test-dedicated:${process.pid}`;
+  const client = await openDedicatedClient({ connectionString: TEST_DATABASE_URL, application_name: name });
+  await client.query('SELECT 1');
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  const ended = await admin.query(
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+    [name],
+  );
+  await admin.end();
+  assert.equal(ended.rowCount, 1);
+  // the server's word that it ended the connection arrives as an error event with no statement running: an
+  // unheard one would end this process (the test would fail as an uncaught exception)
+  await eventually(
+    async () => {
+      await assert.rejects(client.query('SELECT 1'));
+      return true;
+    },
+    { message: 'the ended connection to refuse statements', timeoutMs: 10_000 },
+  );
+  client.release();
 });

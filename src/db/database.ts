@@ -55,6 +55,10 @@ export async function openDatabase(
   };
   const pool = new pg.Pool({ ...clientConfig, max: config.dbPoolSize ?? 8 });
   pool.on('error', (error) => log(`idle database connection failed: ${error.message}`));
+  // pg-pool hears a connection's errors only while it is idle: one checked out (a transaction, the webhook
+  // delivery lock) and between statements when the server ends it would emit to no one, an uncaught exception
+  // that ends the process. Its next statement fails instead, and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await migrate(pool, config.dbSchema);
   } catch (error) {

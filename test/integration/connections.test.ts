@@ -1,12 +1,14 @@
 // PostgreSQL connections per process: one pool shared by trawl's statements and BullMQ's, plus one LISTEN
 // connection, so a process holds at most DB_POOL_SIZE + 1 (README, Scaling). Counted in pg_stat_activity
 // by application_name (`trawl-<role>:<pid>`), while an API and two workers run a crawl, and with eight
-// workers started at once. And a dedicated queue connection the server ends does not take the process with it.
+// workers started at once. And a connection the server ends while it is checked out (a pooled one, a queue's
+// own) does not take the process with it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
+import { openDatabase } from '../../src/db/database.js';
 import { openDedicatedClient } from '../../src/jobs/queues.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { dropSchema, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
@@ -153,4 +155,32 @@ test('a queue connection the server ends between statements does not crash the p
     { message: 'the ended connection to refuse statements', timeoutMs: 10_000 },
   );
   client.release();
+});
+
+test('a pooled connection the server ends while it is checked out does not crash the process; the pool goes on', async (t) => {
+  const config = { ...testConfig(), applicationName: `trawl-test-pooled:${process.pid}` };
+  const db = await openDatabase(config, () => {});
+  t.after(async () => {
+    await db.close();
+    await dropSchema(config.dbSchema);
+  });
+  const client = await db.pool.connect();
+  await client.query('SELECT 1');
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+    config.applicationName,
+  ]);
+  await admin.end();
+  // checked out, it has no listener of pg-pool's: the server's word arrives as an error event with no statement
+  // running, and an unheard one would end this process (an uncaught exception)
+  await eventually(
+    async () => {
+      await assert.rejects(client.query('SELECT 1'));
+      return true;
+    },
+    { message: 'the ended connection to refuse statements', timeoutMs: 10_000 },
+  );
+  client.release();
+  assert.deepEqual((await db.pool.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
 });

@@ -4,7 +4,7 @@
 // every 20 ms during each export and, as the peer, for as long with nothing else running; prints the export's
 // size, time and MB/s, the API's peak RSS and /healthz's p50 / p99 / worst against idle.
 // Args: --pages N (default 200000), --links N per page (default 8)
-import { readFileSync } from 'node:fs';
+import { residentMemory } from '../src/crawler/render/process-memory.js';
 import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
 import { dropBenchSchemas } from './peers/measure.js';
@@ -39,8 +39,7 @@ const latencies = (times: number[]) => {
   return `p50 ${percentile(sorted, 50).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  worst ${(sorted.at(-1) ?? 0).toFixed(0)} ms`;
 };
 
-const peakRssMiB = (pid: number) =>
-  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const peakRssMiB = (pid: number) => (residentMemory(pid)?.peakBytes ?? 0) / 2 ** 20;
 
 export async function run(args: string[]): Promise<void> {
   const pages = numberArg(args, '--pages', 200_000);

@@ -79,12 +79,9 @@ export interface RankingServiceOptions {
    * that never converges runs all of maxIterations), and a process that ranks also answers requests.
    */
   cpu: CpuPool;
-  /** A `rank` job's PageRank deadline; a ranking in the request has the pool's. */
-  jobTimeoutMs?: number;
+  /** A `rank` job's PageRank deadline (RANK_JOB_TIMEOUT_MS); a ranking in the request has the pool's. */
+  jobTimeoutMs: number;
 }
-
-/** RANK_JOB_TIMEOUT_MS's default. */
-export const DEFAULT_RANK_JOB_TIMEOUT_MS = 600_000;
 
 /** The options with every default filled in: what the ranking really ran with, stored and shown back. */
 export function normalizeRankingOptions(options: RankingOptions): RankingParams {
@@ -279,7 +276,7 @@ export class RankingService {
         ));
       }
       const { summary, vertices } = await this.#analyze(graph, options, declaredVertices, {
-        timeoutMs: this.options.jobTimeoutMs ?? DEFAULT_RANK_JOB_TIMEOUT_MS,
+        timeoutMs: this.options.jobTimeoutMs,
       });
       await this.options.repository.complete(rankingId, summary, vertices);
       return 'completed';
@@ -401,18 +398,19 @@ export class RankingService {
       }
       return id;
     });
-    const analyzeOptions = {
-      ...options,
-      personalization: personalization && Int32Array.from(personalization),
-    };
     const { damping, epsilon, maxIterations } = options;
     const ranked = await this.#pageRankOffLoop(
       graph,
-      { damping, epsilon, maxIterations, personalization: analyzeOptions.personalization },
+      {
+        damping,
+        epsilon,
+        maxIterations,
+        personalization: personalization && Int32Array.from(personalization),
+      },
       'maxIterations',
       deadline,
     );
-    const analysis = summarizeRanks(graph, ranked, analyzeOptions);
+    const analysis = summarizeRanks(graph, ranked, options);
     const summary: RankingSummary = {
       iterations: analysis.iterations,
       converged: analysis.converged,

@@ -96,13 +96,11 @@ export const ANALYSIS_DEFAULTS = { ...PAGERANK_DEFAULTS, topK: 10, jaccardK: 100
 
 /** PageRank plus the queries of docs/reference.md#pagerank: top-k by each measure and the Jaccard overlap of the top-jaccardK sets. */
 export function analyzeGraph(graph: Graph, options: AnalyzeOptions = {}): GraphAnalysis {
-  const damping = options.damping ?? ANALYSIS_DEFAULTS.damping;
-  const epsilon = options.epsilon ?? ANALYSIS_DEFAULTS.epsilon;
-  checkListSizes(options);
-  return summarizeRanks(graph, pageRank(graph, { ...options, damping, epsilon }), options);
+  checkListSizes(options); // before PageRank runs: a bad list size costs nothing
+  return summarizeRanks(graph, pageRank(graph, options), options);
 }
 
-function checkListSizes(options: AnalyzeOptions): { k: number; jaccardK: number } {
+function checkListSizes(options: SummaryOptions): { k: number; jaccardK: number } {
   const k = options.topK ?? ANALYSIS_DEFAULTS.topK;
   const jaccardK = options.jaccardK ?? ANALYSIS_DEFAULTS.jaccardK;
   if (!(Number.isSafeInteger(jaccardK) && jaccardK >= 0)) {
@@ -113,6 +111,9 @@ function checkListSizes(options: AnalyzeOptions): { k: number; jaccardK: number 
   return { k, jaccardK };
 }
 
+/** What summarizeRanks reads of the options: the damping and epsilon PageRank ran with, and the list sizes. */
+type SummaryOptions = Pick<AnalyzeOptions, 'damping' | 'epsilon' | 'topK' | 'jaccardK'>;
+
 /**
  * analyzeGraph's queries over a PageRank computed elsewhere (a service runs PageRank, the costly part, on a
  * worker thread, and these here, where the vertex names are): `result` is pageRank(graph, options)'s.
@@ -120,7 +121,7 @@ function checkListSizes(options: AnalyzeOptions): { k: number; jaccardK: number 
 export function summarizeRanks(
   graph: Graph,
   result: PageRankResult,
-  options: AnalyzeOptions = {},
+  options: SummaryOptions = {},
 ): GraphAnalysis {
   const damping = options.damping ?? ANALYSIS_DEFAULTS.damping;
   const epsilon = options.epsilon ?? ANALYSIS_DEFAULTS.epsilon;

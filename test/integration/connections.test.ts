@@ -133,20 +133,20 @@ test('eight workers and an API start against one database within the formula', {
   for (const runtime of runtimes) await runtime.jobs.ping();
 });
 
-test('a queue connection the server ends between statements does not crash the process; its next statement fails', async () => {
-  const name = `trawl-test-dedicated:${process.pid}`;
-  const client = await openDedicatedClient({ connectionString: TEST_DATABASE_URL, application_name: name });
-  await client.query('SELECT 1');
+/**
+ * Ends the server side of every connection named `applicationName` while `client` (one of them) runs no
+ * statement, and waits until the client refuses statements; answers how many connections were ended. The
+ * server's word arrives as an error event with no statement running: an unheard one would end this process, and
+ * the test would fail as an uncaught exception.
+ */
+async function endWhileIdle(client: { query(text: string): Promise<unknown> }, applicationName: string) {
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   const ended = await admin.query(
     'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
-    [name],
+    [applicationName],
   );
   await admin.end();
-  assert.equal(ended.rowCount, 1);
-  // the server's word that it ended the connection arrives as an error event with no statement running: an
-  // unheard one would end this process (the test would fail as an uncaught exception)
   await eventually(
     async () => {
       await assert.rejects(client.query('SELECT 1'));
@@ -154,6 +154,14 @@ test('a queue connection the server ends between statements does not crash the p
     },
     { message: 'the ended connection to refuse statements', timeoutMs: 10_000 },
   );
+  return ended.rowCount;
+}
+
+test('a queue connection the server ends between statements does not crash the process; its next statement fails', async () => {
+  const name = `trawl-test-dedicated:${process.pid}`;
+  const client = await openDedicatedClient({ connectionString: TEST_DATABASE_URL, application_name: name });
+  await client.query('SELECT 1');
+  assert.equal(await endWhileIdle(client, name), 1);
   client.release();
 });
 
@@ -164,23 +172,10 @@ test('a pooled connection the server ends while it is checked out does not crash
     await db.close();
     await dropSchema(config.dbSchema);
   });
+  // checked out, it has no listener of pg-pool's
   const client = await db.pool.connect();
   await client.query('SELECT 1');
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
-    config.applicationName,
-  ]);
-  await admin.end();
-  // checked out, it has no listener of pg-pool's: the server's word arrives as an error event with no statement
-  // running, and an unheard one would end this process (an uncaught exception)
-  await eventually(
-    async () => {
-      await assert.rejects(client.query('SELECT 1'));
-      return true;
-    },
-    { message: 'the ended connection to refuse statements', timeoutMs: 10_000 },
-  );
+  await endWhileIdle(client, config.applicationName);
   client.release();
   assert.deepEqual((await db.pool.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
 });

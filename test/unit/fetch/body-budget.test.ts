@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { readBody } from '../../../src/crawler/fetch/body.js';
 import { BodyBudget } from '../../../src/crawler/fetch/body-budget.js';
 import { Fetcher } from '../../../src/crawler/fetch/fetcher.js';
+import { eventually } from '../../support/eventually.js';
 import { startServer } from './local-server.js';
 
 const settled = async <T>(promise: Promise<T>): Promise<'pending' | T> =>
@@ -116,19 +117,25 @@ test('Fetcher: time spent waiting for the budget does not count against timeoutM
   const budget = new BodyBudget(400_000);
   const other = budget.hold();
   assert.equal(await other.grow(200_000), true);
-  // the body waits 1.5 s for `other`, three times the fetch's timeout, and still arrives whole
-  setTimeout(() => other.release(), 1500);
+  const timeoutMs = 2000;
   const hold = budget.hold();
-  const result = await fetcher.fetch(`${server.origin}/`, {
+  const fetching = fetcher.fetch(`${server.origin}/`, {
     userAgent: 'trawl-test',
-    timeoutMs: 500,
+    timeoutMs,
     maxBytes: 1_000_000,
     budgetHold: hold,
   });
+  // Once the body is seen waiting for `other`, it waits three times the fetch's timeout more: the deadline
+  // must not count that wait. Waiting on the state, not a guessed delay, keeps a loaded machine from
+  // spending the fetch's own timeout before the wait even begins.
+  await eventually(() => budget.waiting === 1, { message: 'the body to wait for the budget' });
+  await new Promise((resolve) => setTimeout(resolve, 3 * timeoutMs));
+  other.release();
+  const result = await fetching;
   assert.equal(result.error, null);
   assert.equal(result.bytes, body.length);
   assert.equal(result.truncated, false);
-  assert.ok(result.loadMs >= 1400, `waited ${result.loadMs} ms`);
+  assert.ok(result.loadMs >= 3 * timeoutMs, `waited ${result.loadMs} ms`);
   assert.equal(hold.heldBytes, body.length);
   hold.release();
 });

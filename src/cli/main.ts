@@ -1,5 +1,5 @@
 // `trawl`: the command-line client of trawl's /v1 API (`npx trawl …`, or `npm run cli -- …` in a checkout).
-// Human output on a terminal, JSON lines when piped or with --json. Exit codes (README "Command line"): 0 done,
+// Human output on a terminal, JSON lines when piped or with --json. Exit codes (docs/guide.md "Command line"): 0 done,
 // 1 the crawl waited on failed or was cancelled, 2 usage or a request the API refused (4xx, its detail and
 // field shown), 3 the API unreachable or failing (5xx), 130 interrupted.
 import { createReadStream, createWriteStream } from 'node:fs';

@@ -30,7 +30,7 @@ export function operationIdOf(method: string, path: string): string {
 }
 
 /**
- * The spec says what the server does: paths as README writes them (no trailing slash), open routes without
+ * The spec says what the server does: paths as the docs write them (no trailing slash), open routes without
  * security, a key-guarded route's 401 (and 403 for admin routes) and rate limit's 429 declared on it, and an
  * operationId on each operation. Access comes from plugins/auth.ts's accessOf, the function the server uses.
  */
@@ -117,7 +117,7 @@ export default fp(
         ],
         // relative: the spec describes whichever host serves it
         servers: [{ url: '/' }],
-        // Every route but /healthz, /readyz and /docs takes an API key once one exists (README "Authentication").
+        // Every route but /healthz, /readyz and /docs takes an API key once one exists (docs/operations.md "Authentication").
         components: {
           securitySchemes: {
             apiKey: {

@@ -34,7 +34,7 @@ export const ExtractRequest = Type.Object(
       Type.Union(Method.anyOf, {
         default: DEFAULT_EXTRACTION_METHOD,
         description:
-          'auto (the default): the article only, from paragraph scores, block link density, semantic containers, boilerplate names, schema.org articleBody and the headline (README, Extraction); cetd: text density with a fixed threshold, judged at every level as the paper code does (docs/reference.md#text-density); cetd-blocks: the same density, judging only top-level blocks and keeping a kept block whole (the reference reading); cetd-sum: composite text density with DensitySum',
+          'auto (the default): the article only, from paragraph scores, block link density, semantic containers, boilerplate names, schema.org articleBody and the headline (docs/guide.md, Extraction); cetd: text density with a fixed threshold, judged at every level as the paper code does (docs/reference.md#text-density); cetd-blocks: the same density, judging only top-level blocks and keeping a kept block whole (the reference reading); cetd-sum: composite text density with DensitySum',
       }),
     ),
     threshold: Type.Optional(

@@ -3,7 +3,7 @@
 // plots and harvest chart show, its link graph is drawn (sigma, a chunk loaded only there), an edges file is
 // ranked, a corpus is built from pasted texts, a problem from the API appears beside its field, a second crawl
 // is cancelled; axe-core finds no serious or critical accessibility violation on any view. Screenshots go to
-// test-artifacts/ (ignored); `npm run dashboard:screenshot` copies the README's one into docs/.
+// test-artifacts/ (ignored); `npm run dashboard:screenshot` copies the one docs/guide.md shows into docs/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 // PostgreSQL connections per process: one pool shared by trawl's statements and BullMQ's, plus one LISTEN
-// connection, so a process holds at most DB_POOL_SIZE + 1 (README, Scaling). Counted in pg_stat_activity
+// connection, so a process holds at most DB_POOL_SIZE + 1 (docs/operations.md, Scaling). Counted in pg_stat_activity
 // by application_name (`trawl-<role>:<pid>`), while an API and two workers run a crawl, and with eight
 // workers started at once. And a connection the server ends while it is checked out (a pooled one, a queue's
 // own) does not take the process with it.
@@ -15,7 +15,7 @@ import { dropSchema, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } f
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 const POOL_SIZE = 4;
-/** The formula the README documents: the pool, plus the one LISTEN connection. */
+/** The formula docs/operations.md documents: the pool, plus the one LISTEN connection. */
 const MAX_PER_PROCESS = POOL_SIZE + 1;
 
 /** Connections to the test database per application_name, for the given names. */

@@ -1,4 +1,4 @@
-// What a client sees while PostgreSQL or Redis is down (README, Outages): /readyz is a 503 within seconds,
+// What a client sees while PostgreSQL or Redis is down (docs/operations.md, Outages): /readyz is a 503 within seconds,
 // /v1 a 503 problem with Retry-After, POST /v1/crawls creates nothing it cannot queue, the log writes a
 // line per dependency every few seconds; and a crawl left queued without runner jobs is picked up later.
 import assert from 'node:assert/strict';

@@ -30,7 +30,7 @@ test('stem, stopWords and stored corpora through /v1/score, /v1/corpora and /v1/
     documents: [{ text: 'a cat' }, { text: 'dogs bark' }],
   };
 
-  // README's example: without stemming "cats purr" and "a cat" share no term; with it they share "cat"
+  // docs/guide.md's example (Corpora): without stemming "cats purr" and "a cat" share no term; with it they share "cat"
   const plain = await score(cats);
   assert.equal(plain.statusCode, 200, plain.body);
   assert.equal(plain.json().results[0].score, 0);

@@ -145,7 +145,7 @@ test('stop-word settings and stemming: none keeps them, a custom list replaces t
   assert.deepEqual(custom.words(['the', 'cat', 'dog']), ['the', 'dog']);
   const stemmed = new WordModel({ stopWords: 'default', stem: true });
   assert.deepEqual(stemmed.words(referenceTokens('Cats purr; a cat purrs')), ['cat', 'purr', 'cat', 'purr']);
-  // README's example: without stemming "cats purr" and "a cat" share no term
+  // docs/guide.md's example (Corpora): without stemming "cats purr" and "a cat" share no term
   const corpus = new CorpusBuilder();
   for (const text of ['cats purr', 'a cat', 'dogs bark'])
     corpus.addDocument(stemmed.words(referenceTokens(text)));

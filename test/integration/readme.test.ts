@@ -1,31 +1,35 @@
-// Keeps the README honest: starts the real server (src/server.ts) and runs every example of every shell block
-// of README.md that holds a `curl` or `npx trawl` command, in the README's order, against it.
+// Keeps the README and the docs honest: starts the real server (src/server.ts) and runs every example of every
+// shell block that holds a `curl` or `npx trawl` command, in README.md and in each docs/*.md (DOCS: the README
+// first, then docs/ by name), file by file and in each file's order, against it.
 //
 // The rules, so that no example escapes unnoticed:
 // - Each such block is cut into commands as bash reads them (`\` continuations, quoted JSON over several
 //   lines, here-documents); full-line comments are not commands, and one that starts `# →` (with the lines
 //   indented after it) shows the answer of the command before it.
-// - A command runs verbatim in bash, with the ids the README names as shell variables (CRAWL, PAGE, CORPUS,
-//   RANKING) set to the latest of their kind made by an earlier command, as a reader sets them: a
-//   `POST /v1/crawls` (or `npx trawl crawl`) sets CRAWL, a list of pages sets PAGE to its first page, a
-//   `POST /v1/corpora` CORPUS, a ranking made RANKING. A command naming $CRAWL (or $CORPUS) runs once that
-//   crawl (or corpus) has ended, so what it reads is settled.
-// - `localhost:3000` is the test's server; the README's web addresses are mapped onto the loopback test web
+// - A command runs verbatim in bash, with the ids the docs name as shell variables (CRAWL, PAGE, CORPUS,
+//   RANKING) set to the latest of their kind made by an earlier command of the same file, as a reader of that
+//   file sets them: a `POST /v1/crawls` (or `npx trawl crawl`) sets CRAWL, a list of pages sets PAGE to its
+//   first page, a `POST /v1/corpora` CORPUS, a ranking made RANKING. So each file makes the crawl its own
+//   examples read. A command naming $CRAWL (or $CORPUS) runs once that crawl (or corpus) has ended, so what it
+//   reads is settled.
+// - `localhost:3000` is the test's server; the docs' web addresses are mapped onto the loopback test web
 //   (WEB below), whose SSRF guard is lifted explicitly (ALLOW_PRIVATE_NETWORKS); files a command reads (an
 //   edges file) are written in the temporary directory the commands run in, where they write theirs too.
 // - Issuing the first API key closes the service, so the commands that use one ($TRAWL_KEY, $ADMIN_KEY) and
-//   the `npm run keys` lines that make them run last, in their order, after every open command.
+//   the `npm run keys` lines that make them run last, file by file in their order, after every open command
+//   of every file; a key cannot read the crawls made while the service ran open, so a file's keyed commands
+//   that name $CRAWL need a crawl made with the key before them.
 // - A command passes when it answers 2xx (or exits 0), or what EXPECTED says, or the `→ 4xx` its comment
 //   shows; where that comment shows JSON, the answer has its shape (its keys, objects and arrays, and values
 //   of the types shown; the values themselves are not compared, and `…` is anything), and a `"key":` in the
 //   command's own comment is a field of the answer. A file it writes (`> file`, `-o file`) must be there, in
 //   its format.
 // - SKIPPED lists, each with why, the commands that are not run; every other command runs, and the count of
-//   commands run is pinned (RUN_COUNT), so a new example cannot slip by and a lost one is noticed.
+//   commands run in each file is pinned (RUN_COUNT), so a new example cannot slip by and a lost one is noticed.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,10 +46,26 @@ import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** How many README commands this test runs; a new example (or a lost one) changes it on purpose. */
-const RUN_COUNT = 70;
+/** The files whose examples run, in this order: the README, then docs/ by name. */
+const DOCS = [
+  'README.md',
+  ...readdirSync(new URL('../../docs/', import.meta.url))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
-/** Commands not run, by how they start, each with why. Each must still be in the README. */
+/**
+ * How many commands this test runs in each file (a file with none is not listed); a new example (or a lost
+ * one) changes it on purpose.
+ */
+const RUN_COUNT: Record<string, number> = {
+  'README.md': 6,
+  'docs/guide.md': 58,
+  'docs/operations.md': 13,
+};
+
+/** Commands not run, by how they start, each with why. Each must still be in one of DOCS. */
 const SKIPPED: Record<string, string> = {
   'METRICS_PORT=9464 npm run worker &':
     'deployment: starts a worker process of its own (test/routes/metrics.test.ts covers METRICS_PORT of a worker)',
@@ -53,7 +73,7 @@ const SKIPPED: Record<string, string> = {
   'npm run keys -- revoke trawl_AbCd1234': 'an example prefix, not a key this run made',
 };
 
-/** Commands whose right answer is not a success, each with why. Each must match a README command. */
+/** Commands whose right answer is not a success, each with why. Each must match a command of DOCS. */
 const EXPECTED: { match: RegExp; status: number; why: string }[] = [
   {
     match: /^curl -s -X DELETE localhost:3000\/v1\/crawls\/\$CRAWL/,
@@ -75,7 +95,9 @@ const EXPECTED: { match: RegExp; status: number; why: string }[] = [
 export interface ReadmeCommand {
   /** The command as bash reads it (continuation lines and here-documents included). */
   text: string;
-  /** README line of its first line. */
+  /** The file it is in (README.md, docs/…), as DOCS names it. */
+  file: string;
+  /** The line of its first line in that file. */
   line: number;
   /** The comment on its own lines. */
   note: string;
@@ -83,8 +105,8 @@ export interface ReadmeCommand {
   shown: string;
 }
 
-/** Every command of every bash/sh block of `readme` that holds a curl or npx trawl command. */
-export function readmeCommands(readme: string): ReadmeCommand[] {
+/** Every command of every bash/sh block of `readme` (the text of `file`) that holds a curl or npx trawl command. */
+export function readmeCommands(readme: string, file = 'README.md'): ReadmeCommand[] {
   const lines = readme.split('\n');
   const commands: ReadmeCommand[] = [];
   for (let index = 0; index < lines.length; index++) {
@@ -109,7 +131,7 @@ export function readmeCommands(readme: string): ReadmeCommand[] {
           continue;
         }
         answer = false;
-        current = { text: '', line: start + offset + 1, note: '', shown: '' };
+        current = { text: '', file, line: start + offset + 1, note: '', shown: '' };
       }
       current.text += current.text ? `\n${line}` : line;
       const scanned = scanLine(line, state);
@@ -122,7 +144,7 @@ export function readmeCommands(readme: string): ReadmeCommand[] {
         current = undefined;
       }
     }
-    assert.equal(current, undefined, `README line ${start}: a block ends inside a command`);
+    assert.equal(current, undefined, `${file} line ${start}: a block ends inside a command`);
   }
   return commands;
 }
@@ -234,8 +256,8 @@ interface Delivery {
   body: string;
 }
 
-test('every curl and trawl command of the README works against a live server', {
-  timeout: 480_000,
+test('every curl and trawl command of the README and docs/ works against a live server', {
+  timeout: 600_000,
 }, async (t) => {
   const web = await startTestWeb({ seed: 5, hosts: 2, pagesPerHost: 3, features: BENCHMARK_FEATURES });
   t.after(() => web.close());
@@ -255,7 +277,7 @@ test('every curl and trawl command of the README works against a live server', {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
   const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/trawl`;
-  // The README's addresses, on the test web: host 0 is the one every crawl starts from, host 1 another site.
+  // The docs' addresses, on the test web: host 0 is the one every crawl starts from, host 1 another site.
   const WEB: Record<string, string> = {
     'https://example.org/': web.seeds[0]!,
     'https://example.com/app': `${web.hosts[1]}/`,
@@ -313,18 +335,18 @@ test('every curl and trawl command of the README works against a live server', {
 
   const workdir = mkdtempSync(join(tmpdir(), 'trawl-readme-'));
   t.after(() => rmSync(workdir, { recursive: true, force: true }));
-  // the edges file the ranking example uploads: the reference's graph-file format, names as in the README
+  // the edges file the ranking example uploads: the reference's graph-file format, names as in the guide
   writeFileSync(
     join(workdir, 'WikiTennisGraph.txt'),
     '5\n/wiki/Tennis /wiki/France\n/wiki/France /wiki/Tennis\n/wiki/Wimbledon /wiki/Tennis\n/wiki/Wimbledon /wiki/France\n',
   );
 
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const commands = readmeCommands(readme);
+  const texts = DOCS.map((file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
+  const commands = DOCS.flatMap((file, index) => readmeCommands(texts[index]!, file));
   for (const skipped of Object.keys(SKIPPED))
     assert.ok(
       commands.some((command) => command.text.startsWith(skipped)),
-      `SKIPPED names a README command: ${skipped}`,
+      `SKIPPED names a command of the docs: ${skipped}`,
     );
   for (const expected of EXPECTED)
     assert.ok(
@@ -337,9 +359,11 @@ test('every curl and trawl command of the README works against a live server', {
     /^(export \w+=\$\()?npm run (-s )?keys /.test(command.text);
   const ordered = [...commands.filter((command) => !keyed(command)), ...commands.filter(keyed)];
 
-  const vars: Record<string, string> = { TRAWL_API: base, TRAWL_KEY: '', ADMIN_KEY: '' };
+  // the keys are the service's, the ids each file's own (a reader of one file made them)
+  const keys: Record<string, string> = { TRAWL_API: base, TRAWL_KEY: '', ADMIN_KEY: '' };
+  const ids = new Map(DOCS.map((file) => [file, {} as Record<string, string>]));
   const ended = new Set<string>();
-  const authorization = () => (vars.TRAWL_KEY ? { authorization: `Bearer ${vars.TRAWL_KEY}` } : undefined);
+  const authorization = () => (keys.TRAWL_KEY ? { authorization: `Bearer ${keys.TRAWL_KEY}` } : undefined);
   async function untilEnded(kind: 'crawls' | 'corpora', id: string): Promise<void> {
     if (ended.has(id)) return;
     const final = await eventually(
@@ -363,10 +387,11 @@ test('every curl and trawl command of the README works against a live server', {
     `curl() { command curl -w '%{stderr}\\n%{http_code} %{content_type}\\n' "$@"; }`,
   ].join('\n');
 
-  let ran = 0;
+  const ran: Record<string, number> = {};
   for (const command of ordered) {
     if (Object.keys(SKIPPED).some((skipped) => command.text.startsWith(skipped))) continue;
-    const where = `README line ${command.line}: ${command.text}`;
+    const where = `${command.file} line ${command.line}: ${command.text}`;
+    const vars = Object.assign(ids.get(command.file)!, keys);
     let text = command.text.replaceAll('localhost:3000', `127.0.0.1:${port}`);
     for (const [from, to] of Object.entries(WEB)) text = text.replaceAll(from, to);
     assert.doesNotMatch(text, /https?:\/\/(?!127\.)/, `${where}: every address it names is on the test web`);
@@ -378,7 +403,7 @@ test('every curl and trawl command of the README works against a live server', {
       assert.ok(vars[name], `${where}: an earlier command made the ${name} it names`);
       await untilEnded(kind, vars[name]);
     }
-    ran++;
+    ran[command.file] = (ran[command.file] ?? 0) + 1;
 
     const assignment = /^export (\w+)=\$\(/.exec(text);
     if (assignment || text.startsWith('npm run ')) {
@@ -390,7 +415,7 @@ test('every curl and trawl command of the README works against a live server', {
       });
       if (name) {
         assert.match(stdout, /^trawl_\S+$/, `${where} sets ${name} to a key`);
-        vars[name] = stdout;
+        keys[name] = stdout;
       }
       continue;
     }
@@ -454,10 +479,10 @@ test('every curl and trawl command of the README works against a live server', {
     else if (/\/pages\?/.test(text) && Array.isArray(body.items) && body.items.length > 0)
       vars.PAGE = String((body.items[0] as { id: unknown }).id);
   }
-  assert.equal(ran, RUN_COUNT, 'commands run: a README example was added or lost (update RUN_COUNT)');
+  assert.deepEqual(ran, RUN_COUNT, 'commands run by file: an example was added or lost (update RUN_COUNT)');
 
   // The webhook example's crawl delivered its events, signed with the example's secret.
-  const secret = /"secret": "([^"]+)"/.exec(readme)?.[1];
+  const secret = /"secret": "([^"]+)"/.exec(texts.join('\n'))?.[1];
   assert.ok(secret, 'the webhook example has a secret');
   const completed = await eventually(
     async () => deliveries.find((delivery) => delivery.headers['x-trawl-event'] === 'completed'),

@@ -78,12 +78,12 @@ const EXPECTED: { match: RegExp; status: number; why: string }[] = [
   {
     match: /^curl -s -X DELETE localhost:3000\/v1\/crawls\/\$CRAWL/,
     status: 409,
-    why: 'the crawl has ended by then: cancelling it is the 409 the README says',
+    why: 'the crawl has ended by then: cancelling it is the 409 the guide says',
   },
   {
     match: /"render":\{/,
     status: 422,
-    why: 'the test server finds no Chromium (CHROMIUM_PATH points nowhere), the 422 the README says; rendering itself is the render tests’ work',
+    why: 'the test server finds no Chromium (CHROMIUM_PATH points nowhere), the 422 the guide says; rendering itself is the render tests’ work',
   },
   {
     match: /^npx trawl cancel /,
@@ -101,7 +101,7 @@ export interface ReadmeCommand {
   line: number;
   /** The comment on its own lines. */
   note: string;
-  /** The `# → …` comment after it: what the README shows of its answer. */
+  /** The `# → …` comment after it: what its file shows of its answer. */
   shown: string;
 }
 

@@ -8,6 +8,7 @@ import {
   IsoDate,
   ListPage,
   Nullable,
+  OwnerFilter,
   PageQueryLimit,
   TextSettingsProperties,
   Uuid,
@@ -116,7 +117,7 @@ export const CorpusStatus = Type.Object({
 });
 
 export const CorpusListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
   { additionalProperties: false },
 );
 

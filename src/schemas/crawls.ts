@@ -21,6 +21,7 @@ import {
   IsoDate,
   ListPage,
   Nullable,
+  OwnerFilter,
   PageQueryLimit,
   RowId,
   TextSettingsProperties,
@@ -514,7 +515,7 @@ export const CrawlCreated = Type.Object({
 });
 
 export const CrawlListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
   { additionalProperties: false },
 );
 

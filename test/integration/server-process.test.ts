@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +127,28 @@ test('a taken PORT stops trawl with one line naming it, before its worker starts
   );
   assert.doesNotMatch(server.stdout(), /worker started/);
   assert.doesNotMatch(server.stdout() + server.stderr(), /\n\s+at /, 'a message, not a stack');
+});
+
+test('as root, a DATA_DIR the user postgres cannot reach stops trawl at once with one line saying so', {
+  timeout: 120_000,
+  skip: process.getuid?.() === 0 ? false : 'the embedded server runs as postgres only under root',
+}, async (t) => {
+  const closed = mkdtempSync(join(tmpdir(), 'trawl-closed-')); // 0700, as /root is
+  t.after(() => rmSync(closed, { recursive: true, force: true }));
+  const dataDir = join(closed, 'data');
+  const server = startServer(dataDir, await freePort());
+  t.after(() => server.child.exitCode === null && server.child.kill('SIGKILL'));
+  const [code] = await once(server.child, 'exit');
+  assert.equal(code, 1, server.stdout() + server.stderr());
+  const lines = server.stderr().trim().split('\n');
+  assert.equal(lines.length, 1, server.stderr());
+  assert.match(
+    lines[0]!,
+    /^trawl: failed to start: embedded PostgreSQL: .*the user postgres, which cannot enter /,
+  );
+  assert.ok(lines[0]!.includes(`enter ${closed} (mode 700`), lines[0]);
+  assert.match(lines[0]!, /Set DATA_DIR to a folder it can reach .* or DATABASE_URL/);
+  assert.ok(!existsSync(join(dataDir, 'pg', 'PG_VERSION')), 'no initdb was tried');
 });
 
 test('SIGTERM, then Ctrl-C, stop the server in order and leave no PostgreSQL', {

@@ -113,6 +113,11 @@ export const TextSettingsProperties = {
   ),
 };
 
+/** Whose a crawl, ranking or corpus is, as lists show it (an admin key lists every tenant's). */
+export const Owner = Type.String({
+  description: `the tenant it belongs to: the API key id that made it, or \`${OPEN_TENANT}\` if it was made while the service ran open`,
+});
+
 /** `?owner=` of a list: one tenant's resources, for admin keys (which otherwise list every tenant's). */
 export const OwnerFilter = Type.String({
   pattern: TENANT_PATTERN,

@@ -8,6 +8,7 @@ import {
   IsoDate,
   ListPage,
   Nullable,
+  Owner,
   OwnerFilter,
   PageQueryLimit,
   TextSettingsProperties,
@@ -91,6 +92,7 @@ export const CorpusProgress = Type.Object(
 
 export const CorpusStatus = Type.Object({
   id: Uuid,
+  owner: Owner,
   name: Type.String(),
   status: CorpusStatusName,
   documentCount: Type.Integer({ description: 'N: documents in the corpus (0 until completed)' }),
@@ -124,6 +126,7 @@ export const CorpusListQuery = Type.Object(
 export const CorpusList = ListPage(
   Type.Object({
     id: Uuid,
+    owner: Owner,
     name: Type.String(),
     status: CorpusStatusName,
     documentCount: Type.Integer(),

@@ -21,6 +21,7 @@ import {
   IsoDate,
   ListPage,
   Nullable,
+  Owner,
   OwnerFilter,
   PageQueryLimit,
   RowId,
@@ -521,6 +522,7 @@ export const CrawlListQuery = Type.Object(
 
 export const CrawlSummary = Type.Object({
   id: Uuid,
+  owner: Owner,
   status: Type.String(),
   seeds: Type.Array(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),

@@ -153,6 +153,17 @@ test('tenancy: what open mode made belongs to the tenant "open": admin keys read
     assert.equal(read.statusCode, 200, read.body);
   }
   assert.deepEqual(await ids('/v1/crawls', admin.key), [aCrawl, ...openCrawls]);
+  // each item says whose it is
+  const everyone = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(admin.key) });
+  assert.deepEqual(
+    everyone.json().items.map((item: { owner: string }) => item.owner),
+    [a.id, 'open', 'open'],
+  );
+  const rankings = await app.inject({ method: 'GET', url: '/v1/rankings', headers: bearer(admin.key) });
+  assert.deepEqual(
+    rankings.json().items.map((item: { owner: string }) => item.owner),
+    ['open'],
+  );
   assert.deepEqual(await ids('/v1/crawls?owner=open', admin.key), openCrawls);
   assert.deepEqual(await ids(`/v1/crawls?owner=${a.id}`, admin.key), [aCrawl]);
   assert.deepEqual(await ids(`/v1/crawls?owner=${admin.id}`, admin.key), []);
@@ -241,6 +252,12 @@ test('tenancy: a corpus is seen, listed and scored against only by the key that 
     { message: `corpus ${id} to end`, timeoutMs: 60_000 },
   );
   assert.equal(corpus.status, 'completed', JSON.stringify(corpus));
+  assert.equal(corpus.owner, a.id);
+  const ownList = (await app.inject({ method: 'GET', url: '/v1/corpora', headers: bearer(a.key) })).json();
+  assert.deepEqual(
+    ownList.items.map((item: { owner: string }) => item.owner),
+    [a.id],
+  );
   await problemOf(await app.inject({ method: 'GET', url: `/v1/corpora/${id}`, headers: bearer(b.key) }), 404);
   const listed = (await app.inject({ method: 'GET', url: '/v1/corpora', headers: bearer(b.key) })).json();
   assert.deepEqual(listed.items, []);

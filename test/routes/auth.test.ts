@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -430,4 +432,47 @@ test('trawl keys open: refused without confirmation; with it the service runs op
     listed.json().items.map((item: { id: string }) => item.id),
     [made.json().id],
   );
+});
+
+/** `trawl keys <args>` on a terminal (a pseudo-terminal from script(1)), answering its prompt with `answer`. */
+async function keysOnTerminal(args: string[], env: NodeJS.ProcessEnv, answer: string) {
+  const command = [process.execPath, '--import', 'tsx', 'src/cli/trawl.ts', 'keys', ...args].join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env,
+    cwd: new URL('../../', import.meta.url),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const exited = once(child, 'exit');
+  await eventually(() => output.includes('to confirm:'), {
+    message: 'the confirmation prompt',
+    timeoutMs: 60_000,
+  });
+  child.stdin.write(`${answer}\n`);
+  const [code] = await exited;
+  child.stdin.end();
+  return { code: code as number, output };
+}
+
+test('trawl keys open on a terminal: only typing "open" opens the service', {
+  skip: existsSync('/usr/bin/script') ? false : 'needs script(1) for a terminal',
+}, async (t) => {
+  const { app, config, runtime } = await build(t, { worker: false });
+  const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
+  await runtime.keys.create({ name: 'root', admin: true });
+  const keyless = () => app.inject({ method: 'GET', url: '/v1/crawls' });
+
+  const declined = await keysOnTerminal(['open'], env, 'y');
+  assert.equal(declined.code, 2, declined.output);
+  assert.match(declined.output, /revokes 1 active API key\(s\) and runs trawl OPEN/);
+  assert.match(declined.output, /not confirmed, nothing changed/);
+  await problemOf(await keyless(), 401);
+
+  const confirmed = await keysOnTerminal(['open'], env, 'open');
+  assert.equal(confirmed.code, 0, confirmed.output);
+  assert.match(confirmed.output, /revoked and released 1 key\(s\)/);
+  assert.equal((await keyless()).statusCode, 200);
 });

@@ -3,6 +3,11 @@
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { EmbeddedPostgresError } from './db/embedded.js';
 
+/** A start that cannot go on for a reason the operator can fix; its message says which and how, in one line. */
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
 export function configOrExit(name: string): Config {
   try {
     return loadConfig();
@@ -47,8 +52,9 @@ export function shutdownDeadlineMs(config: Config): number {
 
 export function runEntry(name: string, main: () => Promise<void>): void {
   main().catch((error) => {
-    // a known cause (the embedded server's port is taken) is told as such; anything else with its stack
-    const told = error instanceof EmbeddedPostgresError ? error.message : undefined;
+    // a known cause (a taken port, the embedded server's trouble) is told as such; anything else with its stack
+    const told =
+      error instanceof EmbeddedPostgresError || error instanceof StartError ? error.message : undefined;
     process.stderr.write(
       `${name}: failed to start: ${told ?? (error instanceof Error ? (error.stack ?? error.message) : error)}\n`,
     );

@@ -470,6 +470,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .command('revoke')
     .argument('<id-or-prefix>', 'key id or its listed prefix')
     .action((key: string) => runKeys({ revoke: key }));
+  keys
+    .command('open')
+    .description('return to open mode: revoke and release every key, so /v1 needs none (asks to confirm)')
+    .option('--yes', 'confirm without asking (for scripts)')
+    .action((options: { yes?: boolean }) => runKeys({ open: { confirmed: Boolean(options.yes) } }));
 
   return program;
 }

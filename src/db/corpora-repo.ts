@@ -35,6 +35,8 @@ export interface CorpusRow {
   finished_at: Date | null;
   /** null: built before the reference tokenizer */
   text_settings: TextSettingsRecord | null;
+  /** the API key that made it; null: made while the service ran open */
+  owner: string | null;
 }
 
 export type CorpusListRow = Omit<CorpusRow, 'progress' | 'error' | 'text_settings'>;

@@ -166,7 +166,7 @@ export class CrawlsRepository {
 
   async list(limit: number, after: { createdAt: string; id: string } | null, scope: TenantScope) {
     const result = await this.pool.query<
-      Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at'>
+      Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at' | 'owner'>
     >(sql('crawl_list'), [after?.createdAt ?? null, after?.id ?? null, limit, ...scopeParams(scope)]);
     return result.rows;
   }

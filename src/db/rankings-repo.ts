@@ -66,6 +66,7 @@ export interface RankingRow {
 export interface RankingListRow {
   id: string;
   crawl_id: string | null;
+  owner: string | null;
   status: RankingRow['status'];
   created_at: Date;
   vertices: number | null;

@@ -1,8 +1,10 @@
-// Bearer API keys (`authorization: Bearer <key>`) and the tenant of each request. With no key ever issued and
-// REQUIRE_API_KEY unset the service runs open (tenant null) and says so at start; once a key exists, or with
-// REQUIRE_API_KEY=true, /v1 needs one. Keys are looked up on every request, so a revocation holds at once.
+// Bearer API keys (`authorization: Bearer <key>`) and the tenant of each request. With no key holding it
+// closed (none issued, or all released by `trawl keys open`) and REQUIRE_API_KEY unset the service runs open
+// (tenant null: the tenant OPEN_TENANT) and says so at start; once a key exists, or with REQUIRE_API_KEY=true,
+// /v1 needs one. Keys are looked up on every request, so a revocation or `trawl keys open` holds at once.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { adminScope, type TenantScope, tenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import type { Principal } from '../services/keys.js';
 
@@ -31,6 +33,11 @@ export function accessOf(path: string, options: { metricsRequireKey: boolean }):
   return 'key';
 }
 
+/** Whose rows a request sees: an admin key every tenant's, any other key its own, open mode the open tenant's. */
+export function requestScope(request: FastifyRequest): TenantScope {
+  return request.principal?.admin ? adminScope(request.principal.keyId) : tenantScope(request.tenant);
+}
+
 /** The key of an `authorization: Bearer <key>` header; undefined without one, null for another scheme. */
 export function bearerKey(header: string | undefined): string | null | undefined {
   if (header === undefined || header.trim() === '') return undefined;
@@ -50,13 +57,13 @@ export default fp(
     app.decorateRequest('tenant', null);
     app.decorateRequest('principal', null);
 
-    if (!config.requireApiKey && !(await keys.anyKeys())) {
+    if (!config.requireApiKey && !(await keys.closedByKeys())) {
       app.log.warn(
         '!!! trawl is running OPEN: no API key exists and REQUIRE_API_KEY is not set, so anyone who can reach ' +
           'this port can start crawls. Create a key with `npm run keys -- create --name admin --admin` ' +
           '(from then on every /v1 request needs one) or set REQUIRE_API_KEY=true. !!!',
       );
-    } else if (config.requireApiKey && !(await keys.anyKeys())) {
+    } else if (config.requireApiKey && !(await keys.closedByKeys())) {
       app.log.warn(
         'REQUIRE_API_KEY=true but no API key exists: every /v1 request is refused until one is created with `npm run keys -- create`',
       );
@@ -70,7 +77,7 @@ export default fp(
       const key = bearerKey(request.headers.authorization);
       if (key === null) throw unauthorized(reply, 'the authorization header must be "Bearer <API key>"');
       if (key === undefined) {
-        if (access === 'key' && !config.requireApiKey && !(await keys.anyKeys())) return; // open mode
+        if (access === 'key' && !config.requireApiKey && !(await keys.closedByKeys())) return; // open mode
         throw unauthorized(reply, 'an API key is required: send "authorization: Bearer <key>"');
       }
       const principal = await keys.authenticate(key);

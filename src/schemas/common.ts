@@ -1,5 +1,6 @@
 // Schemas every route shares: RFC 9457 problem details, ids, pagination.
 import { type TSchema, type TSchemaOptions, Type } from 'typebox';
+import { OPEN_TENANT } from '../db/tenant-scope.js';
 
 /** A value or null (the Type.Union([schema, Type.Null()]) of OpenAPI's anyOf). */
 export function Nullable<T extends TSchema>(schema: T, options?: TSchemaOptions) {
@@ -71,10 +72,12 @@ export function ListPage<T extends TSchema>(item: T) {
 export const IsoDate = Nullable(Type.String({ format: 'date-time' }));
 
 const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+const TENANT_PATTERN = `^(${OPEN_TENANT}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$`;
 
 /** What a person is told when a string misses a pattern the schemas share (Ajv would quote the regex). */
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [HTTP_URL_PATTERN]: 'must be an http(s) URL',
+  [TENANT_PATTERN]: `must be an API key id or "${OPEN_TENANT}"`,
 };
 
 /** An absolute http(s) URL, as seeds and documents are given. */
@@ -109,3 +112,14 @@ export const TextSettingsProperties = {
     }),
   ),
 };
+
+/** Whose a crawl, ranking or corpus is, as lists show it (an admin key lists every tenant's). */
+export const Owner = Type.String({
+  description: `the tenant it belongs to: the API key id that made it, or \`${OPEN_TENANT}\` if it was made while the service ran open`,
+});
+
+/** `?owner=` of a list: one tenant's resources, for admin keys (which otherwise list every tenant's). */
+export const OwnerFilter = Type.String({
+  pattern: TENANT_PATTERN,
+  description: `admin keys: only the resources of this tenant, an API key id or \`${OPEN_TENANT}\` (made while the service ran open without keys); without it an admin key lists every tenant's. Another key may name only itself`,
+});

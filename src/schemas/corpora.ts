@@ -8,6 +8,8 @@ import {
   IsoDate,
   ListPage,
   Nullable,
+  Owner,
+  OwnerFilter,
   PageQueryLimit,
   TextSettingsProperties,
   Uuid,
@@ -90,6 +92,7 @@ export const CorpusProgress = Type.Object(
 
 export const CorpusStatus = Type.Object({
   id: Uuid,
+  owner: Owner,
   name: Type.String(),
   status: CorpusStatusName,
   documentCount: Type.Integer({ description: 'N: documents in the corpus (0 until completed)' }),
@@ -116,13 +119,14 @@ export const CorpusStatus = Type.Object({
 });
 
 export const CorpusListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
   { additionalProperties: false },
 );
 
 export const CorpusList = ListPage(
   Type.Object({
     id: Uuid,
+    owner: Owner,
     name: Type.String(),
     status: CorpusStatusName,
     documentCount: Type.Integer(),

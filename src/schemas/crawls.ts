@@ -21,6 +21,8 @@ import {
   IsoDate,
   ListPage,
   Nullable,
+  Owner,
+  OwnerFilter,
   PageQueryLimit,
   RowId,
   TextSettingsProperties,
@@ -514,12 +516,13 @@ export const CrawlCreated = Type.Object({
 });
 
 export const CrawlListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
   { additionalProperties: false },
 );
 
 export const CrawlSummary = Type.Object({
   id: Uuid,
+  owner: Owner,
   status: Type.String(),
   seeds: Type.Array(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),

@@ -2,7 +2,7 @@
 // TypeScript types and OpenAPI for PageRank and degree analysis (docs/reference.md#pagerank).
 import { type Static, Type } from 'typebox';
 import { ANALYSIS_DEFAULTS, DEFAULT_EDGE_POLICY } from '../crawler/rank/index.js';
-import { Cursor, Defaulted, ListPage, Nullable, PageQueryLimit, Uuid } from './common.js';
+import { Cursor, Defaulted, ListPage, Nullable, Owner, OwnerFilter, PageQueryLimit, Uuid } from './common.js';
 
 const EdgePolicy = (what: string) =>
   Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
@@ -171,7 +171,7 @@ export const RankingJob = Type.Object({
 export const RankingOrJob = Type.Union([Ranking, RankingJob]);
 
 export const RankingListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
   { additionalProperties: false },
 );
 
@@ -179,6 +179,7 @@ export const RankingListQuery = Type.Object(
 export const RankingList = ListPage(
   Type.Object({
     id: Uuid,
+    owner: Owner,
     status: Type.Union([
       Type.Literal('queued'),
       Type.Literal('running'),

@@ -9,13 +9,13 @@ import { CorpusBuilder } from '../crawler/score/index.js';
 import { settingsMismatch, type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
 import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
 import type { CrawlsRepository } from '../db/crawls-repo.js';
-import { scopeOwner, type TenantScope } from '../db/tenant-scope.js';
+import { listScope, scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
 import { queueCorpus } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
 import { type DocumentFetcher, parseAsCrawled } from './documents.js';
-import { type CreatedAtCursor, paginateNewestFirst } from './pagination.js';
+import { type CreatedAtCursor, type NewestFirstQuery, paginateNewestFirst } from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 import { corpusLinks, corpusStatusView, corpusSummaryView } from './views.js';
 
@@ -95,10 +95,12 @@ export class CorpusService {
     return corpusStatusView(row, topTerms);
   }
 
-  async list(limit: number, cursor: string | undefined, scope: TenantScope) {
+  /** A page of the list `scope` sees; `query.owner` narrows it to one tenant's (tenant-scope.ts listScope). */
+  async list(query: NewestFirstQuery, scope: TenantScope) {
+    const listed = listScope(scope, query.owner?.toLowerCase());
     const read = (after: CreatedAtCursor | null, rows: number) =>
-      this.options.repository.list(rows, after, scope);
-    return paginateNewestFirst('/v1/corpora', { limit, cursor }, read, corpusSummaryView);
+      this.options.repository.list(rows, after, listed);
+    return paginateNewestFirst('/v1/corpora', query, read, corpusSummaryView);
   }
 }
 

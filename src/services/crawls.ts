@@ -16,7 +16,7 @@ import {
   type CrawlsRepository,
   type CrawlTimings,
 } from '../db/crawls-repo.js';
-import { scopeOwner, scopeSees, type TenantScope, tenantScope } from '../db/tenant-scope.js';
+import { listScope, scopeOwner, scopeSees, type TenantScope, tenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
 import { queueCrawlRunners } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
@@ -27,7 +27,13 @@ import type { CrawlGraph, CrawlReader } from './crawl-reader.js';
 import { normalizeCrawlRequest, storedCrawlRequest, validateFocus } from './crawl-request.js';
 import { parseAsCrawled } from './documents.js';
 import { chunksByTurn } from './event-loop-turns.js';
-import { type CreatedAtCursor, isRowIdCursor, paginate, paginateNewestFirst } from './pagination.js';
+import {
+  type CreatedAtCursor,
+  isRowIdCursor,
+  type NewestFirstQuery,
+  paginate,
+  paginateNewestFirst,
+} from './pagination.js';
 import { storedBodyText } from './stored-body.js';
 import {
   type CrawlStatusView,
@@ -240,10 +246,12 @@ export class CrawlService implements CrawlReader {
     return known.value;
   }
 
-  async list(limit: number, cursor: string | undefined, scope: TenantScope) {
+  /** A page of the list `scope` sees; `query.owner` narrows it to one tenant's (tenant-scope.ts listScope). */
+  async list(query: NewestFirstQuery, scope: TenantScope) {
+    const listed = listScope(scope, query.owner?.toLowerCase());
     const read = (after: CreatedAtCursor | null, rows: number) =>
-      this.options.repository.list(rows, after, scope);
-    return paginateNewestFirst('/v1/crawls', { limit, cursor }, read, crawlSummaryView);
+      this.options.repository.list(rows, after, listed);
+    return paginateNewestFirst('/v1/crawls', query, read, crawlSummaryView);
   }
 
   async cancel(id: string, scope: TenantScope) {

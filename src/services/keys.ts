@@ -50,9 +50,6 @@ function apiKeyOf(row: ApiKeyRow): ApiKey {
 }
 
 export class KeyService {
-  // Keys are never deleted, so once one exists it always will: no query per request after that.
-  #keysExist = false;
-
   constructor(private readonly repository: KeysRepository) {}
 
   /** Issues a key; the returned `key` is the only time its text exists outside the caller. */
@@ -67,7 +64,6 @@ export class KeyService {
       prefix: displayPrefix(key),
       isAdmin: options.admin ?? false,
     });
-    this.#keysExist = true;
     return { ...apiKeyOf(row), key };
   }
 
@@ -96,9 +92,20 @@ export class KeyService {
     return { keyId: row.id, admin: row.is_admin };
   }
 
-  /** Whether any key was ever issued (revoked ones included): with none, the service may run open. */
-  async anyKeys(): Promise<boolean> {
-    if (!this.#keysExist) this.#keysExist = await this.repository.exist();
-    return this.#keysExist;
+  /**
+   * Whether a key holds the service closed: any key issued (revoked ones included) and not released by
+   * `trawl keys open`. With none the service may run open. Asked on every keyless request, as keys are looked
+   * up on every keyed one, so that `trawl keys open` (another process) holds at once.
+   */
+  async closedByKeys(): Promise<boolean> {
+    return this.repository.holdClosed();
+  }
+
+  /**
+   * Returns the service to open mode: revokes every key and releases it, so that none holds the service
+   * closed. The keys' resources stay theirs (admin keys see them once the service is closed again).
+   */
+  async openService(): Promise<ApiKey[]> {
+    return (await this.repository.releaseAll()).map(apiKeyOf);
   }
 }

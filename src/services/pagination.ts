@@ -105,19 +105,27 @@ export function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
 
-/** A list newest first (crawls, corpora) at `path`, whose next page keeps only its limit. */
+/** A page of a list newest first: its size, where it starts, and (admin keys) the one tenant asked for. */
+export interface NewestFirstQuery {
+  limit: number;
+  cursor?: string | undefined;
+  owner?: string | undefined;
+}
+
+/** A list newest first (crawls, corpora, rankings) at `path`, whose next page keeps its limit and owner. */
 export function paginateNewestFirst<Row extends { created_at: Date; id: string }, Item>(
   path: string,
-  page: { limit: number; cursor: string | undefined },
+  page: NewestFirstQuery,
   read: (after: CreatedAtCursor | null, rows: number) => Promise<Row[]>,
   view: (row: Row) => Item,
 ): Promise<Paginated<Item>> {
   return paginate({
-    ...page,
+    limit: page.limit,
+    cursor: page.cursor,
     accept: isCreatedAtCursor,
     read,
     view,
     positionOf: createdAtCursorOf,
-    link: { path, query: { limit: page.limit } },
+    link: { path, query: { limit: page.limit, owner: page.owner } },
   });
 }

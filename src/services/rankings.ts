@@ -24,7 +24,7 @@ import type {
   RankingVertices,
   VertexSort,
 } from '../db/rankings-repo.js';
-import { INTERNAL_SCOPE, scopeOwner, type TenantScope } from '../db/tenant-scope.js';
+import { INTERNAL_SCOPE, listScope, scopeOwner, type TenantScope } from '../db/tenant-scope.js';
 import { InputError, TrawlError } from '../errors.js';
 import { queueRank } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
@@ -34,7 +34,7 @@ import { graphArrays } from './cpu-tasks.js';
 import type { CrawlReader } from './crawl-reader.js';
 import { chunksByTurn } from './event-loop-turns.js';
 import { unstorableText } from './input-text.js';
-import { type CreatedAtCursor, paginate, paginateNewestFirst } from './pagination.js';
+import { type CreatedAtCursor, type NewestFirstQuery, paginate, paginateNewestFirst } from './pagination.js';
 import { rankedVertexView, rankingSummaryView, rankingView } from './views.js';
 
 export interface RankingLimits {
@@ -461,10 +461,12 @@ export class RankingService {
   }
 
   /** The caller's rankings, newest first. */
-  async list(limit: number, cursor: string | undefined, scope: TenantScope) {
+  /** A page of the list `scope` sees; `query.owner` narrows it to one tenant's (tenant-scope.ts listScope). */
+  async list(query: NewestFirstQuery, scope: TenantScope) {
+    const listed = listScope(scope, query.owner?.toLowerCase());
     const read = (after: CreatedAtCursor | null, rows: number) =>
-      this.options.repository.list(rows, after, scope);
-    return paginateNewestFirst('/v1/rankings', { limit, cursor }, read, rankingSummaryView);
+      this.options.repository.list(rows, after, listed);
+    return paginateNewestFirst('/v1/rankings', query, read, rankingSummaryView);
   }
 
   /** One vertex's PageRank and degrees. */

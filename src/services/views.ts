@@ -13,6 +13,7 @@ import type {
 } from '../db/crawls-repo.js';
 import type { LivePageRow } from '../db/live-repo.js';
 import type { RankingListRow, RankingRow, RankingVertexRow } from '../db/rankings-repo.js';
+import { tenantName } from '../db/tenant-scope.js';
 import type { WebhookDeliveryRow } from '../db/webhooks-repo.js';
 import { storedCrawlRequest } from './crawl-request.js';
 import { iso } from './pagination.js';
@@ -134,10 +135,11 @@ export function webhookCrawlView(status: CrawlStatusView) {
 
 /** One item of GET /v1/crawls. */
 export function crawlSummaryView(
-  row: Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at'>,
+  row: Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at' | 'owner'>,
 ) {
   return {
     id: row.id,
+    owner: tenantName(row.owner),
     status: row.status,
     seeds: storedCrawlRequest(row.request).seeds.slice(0, 10),
     createdAt: row.created_at.toISOString(),
@@ -290,6 +292,7 @@ export function corpusLinks(id: string) {
 export function corpusSummaryView(row: CorpusListRow) {
   return {
     id: row.id,
+    owner: tenantName(row.owner),
     name: row.name,
     status: row.status,
     documentCount: row.document_count,
@@ -360,6 +363,7 @@ export function rankingView(row: RankingRow) {
 export function rankingSummaryView(row: RankingListRow) {
   return {
     id: row.id,
+    owner: tenantName(row.owner),
     status: row.status,
     crawlId: row.crawl_id,
     vertices: row.vertices,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -117,15 +119,95 @@ test('tenancy: key B cannot read, list, page through, rank or cancel key A’s c
   assert.equal(cancelled.json().status, 'cancelled');
 });
 
-test('tenancy: a crawl made while the service ran open belongs to no key and is not visible to keys', async (t) => {
+test('tenancy: what open mode made belongs to the tenant "open": admin keys read it, other keys get 404', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
-  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS });
-  assert.equal(created.statusCode, 202, created.body);
-  const id: string = created.json().id;
+  const openCrawls: string[] = [];
+  for (let made = 0; made < 2; made++) {
+    const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS });
+    assert.equal(created.statusCode, 202, created.body);
+    openCrawls.unshift(created.json().id); // lists are newest first
+  }
+  const openRanking = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    payload: { edges: [['x', 'y']] },
+  });
+  assert.equal(openRanking.statusCode, 201, openRanking.body);
+  const admin = await runtime.keys.create({ name: 'root', admin: true });
   const a = await runtime.keys.create({ name: 'a' });
-  await problemOf(await app.inject({ method: 'GET', url: `/v1/crawls/${id}`, headers: bearer(a.key) }), 404);
-  const listA = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(a.key) });
-  assert.deepEqual(listA.json().items, []);
+  const made = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: SEEDS,
+    headers: bearer(a.key),
+  });
+  assert.equal(made.statusCode, 202, made.body);
+  const aCrawl: string = made.json().id;
+  const ids = async (url: string, key: string) => {
+    const response = await app.inject({ method: 'GET', url, headers: bearer(key) });
+    assert.equal(response.statusCode, 200, `${url}: ${response.body}`);
+    return response.json().items.map((item: { id: string }) => item.id);
+  };
+
+  // an admin key reads every tenant's crawls, and ?owner= narrows a list to one tenant
+  for (const id of [...openCrawls, aCrawl]) {
+    const read = await app.inject({ method: 'GET', url: `/v1/crawls/${id}`, headers: bearer(admin.key) });
+    assert.equal(read.statusCode, 200, read.body);
+  }
+  assert.deepEqual(await ids('/v1/crawls', admin.key), [aCrawl, ...openCrawls]);
+  // each item says whose it is
+  const everyone = await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(admin.key) });
+  assert.deepEqual(
+    everyone.json().items.map((item: { owner: string }) => item.owner),
+    [a.id, 'open', 'open'],
+  );
+  const rankings = await app.inject({ method: 'GET', url: '/v1/rankings', headers: bearer(admin.key) });
+  assert.deepEqual(
+    rankings.json().items.map((item: { owner: string }) => item.owner),
+    ['open'],
+  );
+  assert.deepEqual(await ids('/v1/crawls?owner=open', admin.key), openCrawls);
+  assert.deepEqual(await ids(`/v1/crawls?owner=${a.id}`, admin.key), [aCrawl]);
+  assert.deepEqual(await ids(`/v1/crawls?owner=${admin.id}`, admin.key), []);
+  assert.deepEqual(await ids('/v1/rankings?owner=open', admin.key), [openRanking.json().id]);
+  assert.deepEqual(await ids(`/v1/rankings?owner=${a.id}`, admin.key), []);
+  assert.deepEqual(await ids('/v1/corpora?owner=open', admin.key), []);
+  // the next page keeps the tenant asked for
+  const first = await app.inject({
+    method: 'GET',
+    url: '/v1/crawls?owner=open&limit=1',
+    headers: bearer(admin.key),
+  });
+  assert.deepEqual(
+    first.json().items.map((item: { id: string }) => item.id),
+    [openCrawls[0]],
+  );
+  assert.match(first.json().next, /[?&]owner=open(&|$)/);
+  assert.deepEqual(await ids(first.json().next, admin.key), [openCrawls[1]]);
+
+  // any other key sees its own only: open mode's crawls are a 404, and it may not name another tenant
+  for (const id of openCrawls) {
+    await problemOf(
+      await app.inject({ method: 'GET', url: `/v1/crawls/${id}`, headers: bearer(a.key) }),
+      404,
+    );
+  }
+  assert.deepEqual(await ids('/v1/crawls', a.key), [aCrawl]);
+  assert.deepEqual(await ids(`/v1/crawls?owner=${a.id.toUpperCase()}`, a.key), [aCrawl]);
+  const foreign = await app.inject({ method: 'GET', url: '/v1/crawls?owner=open', headers: bearer(a.key) });
+  assert.equal(
+    (await problemOf(foreign, 403)).detail,
+    "only an admin API key may list another tenant's resources",
+  );
+  assert.equal(foreign.json().field, 'owner');
+  const bad = await app.inject({
+    method: 'GET',
+    url: '/v1/rankings?owner=nobody',
+    headers: bearer(admin.key),
+  });
+  await problemOf(bad, 400);
+  assert.equal(bad.json().field, 'owner');
+  assert.match(bad.json().detail, /must be an API key id or "open"/);
 });
 
 test('tenancy: a ranking is seen only by the key that made it', async (t) => {
@@ -172,6 +254,12 @@ test('tenancy: a corpus is seen, listed and scored against only by the key that 
     { message: `corpus ${id} to end`, timeoutMs: 60_000 },
   );
   assert.equal(corpus.status, 'completed', JSON.stringify(corpus));
+  assert.equal(corpus.owner, a.id);
+  const ownList = (await app.inject({ method: 'GET', url: '/v1/corpora', headers: bearer(a.key) })).json();
+  assert.deepEqual(
+    ownList.items.map((item: { owner: string }) => item.owner),
+    [a.id],
+  );
   await problemOf(await app.inject({ method: 'GET', url: `/v1/corpora/${id}`, headers: bearer(b.key) }), 404);
   const listed = (await app.inject({ method: 'GET', url: '/v1/corpora', headers: bearer(b.key) })).json();
   assert.deepEqual(listed.items, []);
@@ -299,4 +387,92 @@ test('npm run keys: create prints the key once, list shows it, revoke by prefix 
   assert.equal(admin.statusCode, 200, admin.body);
   await cli('revoke', key.slice(0, 14));
   await problemOf(await app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(key) }), 401);
+});
+
+test('trawl keys open: refused without confirmation; with it the service runs open until a key is made', async (t) => {
+  const { app, config, runtime } = await build(t, { worker: false });
+  const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
+  const keys = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/cli/trawl.ts', 'keys', ...args], {
+      env,
+      cwd: new URL('../../', import.meta.url),
+    });
+  const keyless = () => app.inject({ method: 'GET', url: '/v1/crawls' });
+  const admin = await runtime.keys.create({ name: 'root', admin: true });
+  await runtime.keys.revoke(admin.id);
+  // revoking every key keeps the service closed
+  await problemOf(await keyless(), 401);
+
+  // a script that does not confirm changes nothing (stdin is not a terminal: no prompt to wait on)
+  const refused = await keys('open').then(
+    () => assert.fail('keys open without confirmation succeeded'),
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /not confirmed, nothing changed .*--yes/);
+  await problemOf(await keyless(), 401);
+
+  const user = await runtime.keys.create({ name: 'user' });
+  const opened = await keys('open', '--yes');
+  assert.match(opened.stdout, /revoked and released 2 key\(s\): the service runs open/);
+  assert.match(opened.stdout, /tenant "open"/);
+  // the running service sees it at its next request
+  const accepted = await keyless();
+  assert.equal(accepted.statusCode, 200, accepted.body);
+  const made = await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS });
+  assert.equal(made.statusCode, 202, made.body);
+  await problemOf(await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(user.key) }), 401);
+  assert.match((await keys('list')).stderr, /it runs open/);
+
+  // creating a key closes it again, and an admin key finds what open mode made
+  const next = await runtime.keys.create({ name: 'root again', admin: true });
+  await problemOf(await keyless(), 401);
+  const listed = await app.inject({ method: 'GET', url: '/v1/crawls?owner=open', headers: bearer(next.key) });
+  assert.deepEqual(
+    listed.json().items.map((item: { id: string }) => item.id),
+    [made.json().id],
+  );
+});
+
+/** `trawl keys <args>` on a terminal (a pseudo-terminal from script(1)), answering its prompt with `answer`. */
+async function keysOnTerminal(args: string[], env: NodeJS.ProcessEnv, answer: string) {
+  const command = [process.execPath, '--import', 'tsx', 'src/cli/trawl.ts', 'keys', ...args].join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env,
+    cwd: new URL('../../', import.meta.url),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const exited = once(child, 'exit');
+  await eventually(() => output.includes('to confirm:'), {
+    message: 'the confirmation prompt',
+    timeoutMs: 60_000,
+  });
+  child.stdin.write(`${answer}\n`);
+  const [code] = await exited;
+  child.stdin.end();
+  return { code: code as number, output };
+}
+
+test('trawl keys open on a terminal: only typing "open" opens the service', {
+  skip: existsSync('/usr/bin/script') ? false : 'needs script(1) for a terminal',
+}, async (t) => {
+  const { app, config, runtime } = await build(t, { worker: false });
+  const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
+  await runtime.keys.create({ name: 'root', admin: true });
+  const keyless = () => app.inject({ method: 'GET', url: '/v1/crawls' });
+
+  const declined = await keysOnTerminal(['open'], env, 'y');
+  assert.equal(declined.code, 2, declined.output);
+  assert.match(declined.output, /revokes 1 active API key\(s\) and runs trawl OPEN/);
+  assert.match(declined.output, /not confirmed, nothing changed/);
+  await problemOf(await keyless(), 401);
+
+  const confirmed = await keysOnTerminal(['open'], env, 'open');
+  assert.equal(confirmed.code, 0, confirmed.output);
+  assert.match(confirmed.output, /revoked and released 1 key\(s\)/);
+  assert.equal((await keyless()).statusCode, 200);
 });

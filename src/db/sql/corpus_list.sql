@@ -1,5 +1,5 @@
 -- Corpora, newest first, keyset-paginated on (created_at, id); when $4 is true, only those of key $5.
-SELECT id, name, status, document_count, term_count, created_at, finished_at FROM corpora
+SELECT id, name, status, document_count, term_count, created_at, finished_at, owner FROM corpora
 WHERE ($1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid))
   AND (NOT $4::boolean OR owner = $5::uuid OR ($5::uuid IS NULL AND owner IS NULL))
 ORDER BY created_at DESC, id DESC

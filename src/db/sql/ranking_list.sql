@@ -1,6 +1,6 @@
 -- Rankings, newest first, keyset-paginated on (created_at, id), without their top lists (a summary of each);
 -- when $4 is true, only those of key $5 (NULL: made while the service ran open).
-SELECT id, crawl_id, status, created_at,
+SELECT id, crawl_id, status, created_at, owner,
        (summary ->> 'vertices')::int AS vertices,
        (summary ->> 'edges')::int AS edges,
        (summary ->> 'iterations')::int AS iterations,

@@ -1,7 +1,7 @@
 // /v1/corpora: build a stored TF-IDF corpus (a BullMQ job), watch it, list corpora. Handlers call the service.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { tenantScope } from '../../../db/tenant-scope.js';
+import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CorpusCreated,
@@ -26,7 +26,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await app.runtime.corpora.create(request.body, tenantScope(request.tenant));
+      const created = await app.runtime.corpora.create(request.body, requestScope(request));
       return sendCreated(reply, created, { location: created.links.self, queued: true });
     },
   );
@@ -41,8 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CorpusList, ...problemResponses(400) },
       },
     },
-    async (request) =>
-      app.runtime.corpora.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
+    async (request) => app.runtime.corpora.list(request.query, requestScope(request)),
   );
 
   app.get(
@@ -55,7 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CorpusStatus, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.corpora.status(request.params.id, tenantScope(request.tenant)),
+    async (request) => app.runtime.corpora.status(request.params.id, requestScope(request)),
   );
 };
 

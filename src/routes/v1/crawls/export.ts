@@ -2,8 +2,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { tenantScope } from '../../../db/tenant-scope.js';
 import { InputError } from '../../../errors.js';
+import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   EXPORT_FIELDS,
@@ -77,7 +77,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           host: query.host?.toLowerCase() ?? null,
           minScore: query.minScore ?? null,
         },
-        tenantScope(request.tenant),
+        requestScope(request),
       );
       return reply
         .type(CONTENT_TYPES[format])

@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { tenantScope } from '../../../db/tenant-scope.js';
+import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CrawlCreated,
@@ -45,7 +45,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await app.runtime.crawls.create(request.body, tenantScope(request.tenant));
+      const created = await app.runtime.crawls.create(request.body, requestScope(request));
       return sendCreated(reply, created, { location: created.links.self, queued: true });
     },
   );
@@ -60,8 +60,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CrawlList, ...problemResponses(400) },
       },
     },
-    async (request) =>
-      app.runtime.crawls.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
+    async (request) => app.runtime.crawls.list(request.query, requestScope(request)),
   );
 
   app.get(
@@ -74,7 +73,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CrawlStatus, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.crawls.status(request.params.id, tenantScope(request.tenant)),
+    async (request) => app.runtime.crawls.status(request.params.id, requestScope(request)),
   );
 
   app.delete(
@@ -88,7 +87,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CrawlStatus, ...problemResponses(400, 404, 409) },
       },
     },
-    async (request) => app.runtime.crawls.cancel(request.params.id, tenantScope(request.tenant)),
+    async (request) => app.runtime.crawls.cancel(request.params.id, requestScope(request)),
   );
 
   app.get(
@@ -102,8 +101,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PageList, ...problemResponses(400, 404) },
       },
     },
-    async (request) =>
-      app.runtime.crawls.pages(request.params.id, request.query, tenantScope(request.tenant)),
+    async (request) => app.runtime.crawls.pages(request.params.id, request.query, requestScope(request)),
   );
 
   app.get(
@@ -123,7 +121,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         request.params.id,
         request.params.pageId,
         request.query.include,
-        tenantScope(request.tenant),
+        requestScope(request),
       ),
   );
 
@@ -147,7 +145,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const png = await app.runtime.crawls.screenshot(
         request.params.id,
         request.params.pageId,
-        tenantScope(request.tenant),
+        requestScope(request),
       );
       return reply
         .type('image/png')
@@ -169,7 +167,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawls.hosts(request.params.id, request.query.limit, tenantScope(request.tenant)),
+      app.runtime.crawls.hosts(request.params.id, request.query.limit, requestScope(request)),
   );
 
   app.get(
@@ -201,7 +199,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { format } = request.query;
-      const scope = tenantScope(request.tenant);
+      const scope = requestScope(request);
       const [type, chunks] =
         format === 'gexf'
           ? [
@@ -235,11 +233,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const options = (request.body ?? {}) as RankingOptions;
-      const ranking = await app.runtime.rankings.fromCrawl(
-        request.params.id,
-        options,
-        tenantScope(request.tenant),
-      );
+      const ranking = await app.runtime.rankings.fromCrawl(request.params.id, options, requestScope(request));
       return sendCreated(reply, ranking, {
         location: ranking.links.self,
         queued: ranking.status !== 'completed',
@@ -261,7 +255,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.crawlStats.words(request.params.id, request.query.top, tenantScope(request.tenant)),
+      app.runtime.crawlStats.words(request.params.id, request.query.top, requestScope(request)),
   );
 
   app.get(
@@ -279,7 +273,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const svg = await app.runtime.crawlStats.wordsSvg(
         request.params.id,
         request.query.top,
-        tenantScope(request.tenant),
+        requestScope(request),
       );
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
@@ -296,7 +290,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const svg = await app.runtime.crawlStats.loadTimesSvg(request.params.id, tenantScope(request.tenant));
+      const svg = await app.runtime.crawlStats.loadTimesSvg(request.params.id, requestScope(request));
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   );

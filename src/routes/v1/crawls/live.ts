@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { tenantScope } from '../../../db/tenant-scope.js';
+import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import { CrawlStatus } from '../../../schemas/crawls.js';
 import {
@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const closed = new AbortController();
       const lastEventId = request.headers['last-event-id'];
-      const stream = await app.runtime.live.open(request.params.id, tenantScope(request.tenant), {
+      const stream = await app.runtime.live.open(request.params.id, requestScope(request), {
         pages: request.query.pages,
         lastEventId: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId,
         signal: closed.signal,
@@ -83,7 +83,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      app.runtime.webhooks.deliveries(request.params.id, tenantScope(request.tenant), {
+      app.runtime.webhooks.deliveries(request.params.id, requestScope(request), {
         limit: request.query.limit,
         cursor: request.query.cursor,
         after: request.query.after,

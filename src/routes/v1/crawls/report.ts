@@ -2,7 +2,7 @@
 // plots, top pages and the first pages, as one self-contained page).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { tenantScope } from '../../../db/tenant-scope.js';
+import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import { CrawlReport, ReportHtmlQuery } from '../../../schemas/report.js';
 import { REPORT_CSP } from '../../../services/report-html.js';
@@ -20,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CrawlReport, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.reports.report(request.params.id, tenantScope(request.tenant)),
+    async (request) => app.runtime.reports.report(request.params.id, requestScope(request)),
   );
 
   app.get(
@@ -43,7 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const html = await app.runtime.reports.reportHtml(
         request.params.id,
         request.query.rows,
-        tenantScope(request.tenant),
+        requestScope(request),
       );
       return reply
         .type('text/html; charset=utf-8')

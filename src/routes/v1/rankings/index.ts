@@ -2,8 +2,8 @@
 // read the ranking back, look up or page through its vertices. Handlers call the service.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { tenantScope } from '../../../db/tenant-scope.js';
 import { InputError } from '../../../errors.js';
+import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   EdgesFileBody,
@@ -54,11 +54,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       let ranking: Awaited<ReturnType<typeof app.runtime.rankings.get>>;
       // completed at once → 201; stored for the rank job → 202 queued
       if (isStream(body)) {
-        ranking = await app.runtime.rankings.fromEdgesFile(body, request.query, tenantScope(request.tenant));
+        ranking = await app.runtime.rankings.fromEdgesFile(body, request.query, requestScope(request));
       } else if (body && typeof body === 'object') {
         ranking = await app.runtime.rankings.fromEdges(
           { ...request.query, ...(body as RankingRequest) },
-          tenantScope(request.tenant),
+          requestScope(request),
         );
       } else {
         throw new InputError('send JSON {"edges": [[from, to], …]} or a text/plain edges file', 'body');
@@ -80,8 +80,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RankingList, ...problemResponses(400) },
       },
     },
-    async (request) =>
-      app.runtime.rankings.list(request.query.limit, request.query.cursor, tenantScope(request.tenant)),
+    async (request) => app.runtime.rankings.list(request.query, requestScope(request)),
   );
 
   app.get(
@@ -94,7 +93,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RankingOrJob, ...problemResponses(400, 404) },
       },
     },
-    async (request) => app.runtime.rankings.get(request.params.id, tenantScope(request.tenant)),
+    async (request) => app.runtime.rankings.get(request.params.id, requestScope(request)),
   );
 
   app.get(
@@ -121,7 +120,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { name, ...page } = request.query;
       if (name === undefined)
-        return app.runtime.rankings.vertices(request.params.id, page, tenantScope(request.tenant));
+        return app.runtime.rankings.vertices(request.params.id, page, requestScope(request));
       // sort and limit are filled from their defaults by now: whether they were given is in the URL
       const given = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
       if (given.has('sort') || given.has('limit') || page.cursor) {
@@ -130,7 +129,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           'name',
         );
       }
-      return app.runtime.rankings.vertex(request.params.id, name, tenantScope(request.tenant));
+      return app.runtime.rankings.vertex(request.params.id, name, requestScope(request));
     },
   );
 };

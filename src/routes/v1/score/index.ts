@@ -2,7 +2,7 @@
 // the service.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { tenantScope } from '../../../db/tenant-scope.js';
+import { requestScope } from '../../../plugins/auth.js';
 import { largeJsonBodies } from '../../../plugins/large-json-body.js';
 import { problemResponses } from '../../../schemas/common.js';
 import { ScoreRequest, ScoreResult } from '../../../schemas/score.js';
@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ScoreResult, ...problemResponses(400, 413, 415, 422, 503) },
       },
     },
-    async (request) => app.runtime.scoring.score(request.body, tenantScope(request.tenant)),
+    async (request) => app.runtime.scoring.score(request.body, requestScope(request)),
   );
 };
 

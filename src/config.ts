@@ -210,7 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     userAgent,
     logLevel,
     dataDir: env.DATA_DIR?.trim() || './data',
-    leaseSecs: integer(env, 'LEASE_SECS', 60, 2, 3600),
+    leaseSecs: integer(env, 'LEASE_SECS', 10, 2, 3600),
     fetchMemoryBudgetBytes: integer(
       env,
       'FETCH_MEMORY_BUDGET_BYTES',

@@ -1,7 +1,7 @@
 // Configuration from the environment, validated once at start by both entries (server.ts, worker.ts).
 // A bad value stops the process with a message naming the variable, instead of failing later.
-import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { parseAllowedTarget } from './crawler/fetch/address-guard.js';
 
 export interface Config {
   port: number;
@@ -17,9 +17,10 @@ export interface Config {
   /** ALLOW_PRIVATE_NETWORKS=true: the SSRF guard is lifted altogether. */
   allowPrivateNetworks: boolean;
   /**
-   * ALLOW_PRIVATE_NETWORKS as a comma list of CIDRs (127.0.0.2/32, 10.1.0.0/16): only those private ranges are
-   * reachable, every other one stays refused (tests serve a page on one loopback address and check that a
-   * request to another is refused). Empty otherwise.
+   * ALLOW_PRIVATE_NETWORKS as a comma list of networks and addresses, each with an optional port (127.0.0.2,
+   * 10.1.0.0/16, 127.0.0.1:8080, [::1]:8080): only those private targets are reachable, every other one stays
+   * refused (tests serve a page on one loopback address and check that a request to another is refused).
+   * Empty otherwise.
    */
   allowedPrivateRanges: string[];
   /** Where a worker looks for Chromium to render pages (a crawl's `render`); missing: it cannot render. */
@@ -152,28 +153,28 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
-/** ALLOW_PRIVATE_NETWORKS: true or false, or a comma list of the private CIDRs that may be reached. */
+/**
+ * ALLOW_PRIVATE_NETWORKS: true or false, or a comma list of the private targets that may be reached: networks
+ * and addresses, each on every port or, with `:port`, on that one (parseAllowedTarget has the forms).
+ */
 function privateNetworks(env: Env): { allowPrivateNetworks: boolean; allowedPrivateRanges: string[] } {
   const raw = env.ALLOW_PRIVATE_NETWORKS?.trim() ?? '';
-  if (!raw.includes('/')) {
+  if (/^[a-z]*$/i.test(raw) || raw === '0' || raw === '1') {
     return { allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false), allowedPrivateRanges: [] };
   }
-  const ranges = raw
+  const entries = raw
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '');
-  for (const range of ranges) {
-    const [address = '', bits = '', ...rest] = range.split('/');
-    const family = isIP(address);
-    const max = family === 6 ? 128 : 32;
-    if (family === 0 || rest.length > 0 || !/^\d+$/.test(bits) || Number(bits) > max) {
+  for (const entry of entries) {
+    if (!parseAllowedTarget(entry)) {
       throw new ConfigError(
         'ALLOW_PRIVATE_NETWORKS',
-        `expected true, false or CIDRs (127.0.0.2/32), got ${JSON.stringify(range)}`,
+        `expected true, false or a list of addresses and networks, each with an optional port (127.0.0.2, 10.1.0.0/16, 127.0.0.1:8080, [::1]:8080), got ${JSON.stringify(entry)}`,
       );
     }
   }
-  return { allowPrivateNetworks: false, allowedPrivateRanges: ranges };
+  return { allowPrivateNetworks: false, allowedPrivateRanges: entries };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -209,7 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     userAgent,
     logLevel,
     dataDir: env.DATA_DIR?.trim() || './data',
-    leaseSecs: integer(env, 'LEASE_SECS', 60, 2, 3600),
+    leaseSecs: integer(env, 'LEASE_SECS', 10, 2, 3600),
     fetchMemoryBudgetBytes: integer(
       env,
       'FETCH_MEMORY_BUDGET_BYTES',

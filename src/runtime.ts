@@ -235,6 +235,7 @@ export async function openRuntime(
     snapshot: (crawlId) => webhookCrawlSnapshot(crawls, crawlId),
     onError: (err) => log.warn({ err }, 'webhook event of a cancel'),
   });
+  const shutdown = new AbortController();
   // Deliveries go through an SSRF-guarded client of their own: a receiver's slowness never holds crawl sockets.
   const webhookFetcher = new Fetcher(fetcherGuard(config));
   const webhooks = new WebhookDeliverer({
@@ -247,10 +248,11 @@ export async function openRuntime(
     baseDelayMs: config.webhookRetryBaseMs,
     timeoutMs: config.webhookTimeoutMs,
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+    shutdown: shutdown.signal,
+    shutdownGraceMs: config.shutdownGraceMs,
   });
   let publishing: PublishingEventSink | null = null;
   let webhookEvents: WebhookEventSink | null = null;
-  const shutdown = new AbortController();
   /** This process's workers once startWorker() ran, in the order of its table. */
   const workers: Array<{ queue: string; worker: { close(): Promise<void> } }> = [];
   let orphanSweeper: { stop(): void } | null = null;

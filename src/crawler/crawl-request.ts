@@ -39,13 +39,24 @@ export interface WebhookConfig {
 }
 
 // Headers the service sets itself; a request may not replace them.
-const RESERVED_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'host',
-  'user-agent',
+const RESERVED_HEADERS = new Set(['content-type', 'user-agent']);
+
+// Headers the HTTP client (undici) manages itself and refuses to be given: connection-level (hop-by-hop)
+// fields, message framing and `expect`. A webhook carrying one would fail every delivery, so it is refused
+// when the crawl is requested.
+const CLIENT_MANAGED_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
   'transfer-encoding',
+  'host',
+  'content-length',
 ]);
+
+// undici's test of a field value before it sends one: HTAB, SP, visible ASCII and obs-text (0x80-0xFF). CR, LF,
+// NUL and other controls would split or end the header; characters beyond U+00FF have no one-byte form.
+const UNSENDABLE_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /** The request's `webhook` with defaults filled in (all events, no headers, no secret). */
 export function normalizeWebhook(webhook: {
@@ -57,8 +68,16 @@ export function normalizeWebhook(webhook: {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(webhook.headers ?? {})) {
     const lower = name.toLowerCase();
+    const field = `webhook.headers.${name}`;
     if (RESERVED_HEADERS.has(lower) || lower.startsWith('x-trawl-'))
-      throw new InputError(`header ${name} is set by trawl itself`, `webhook.headers.${name}`);
+      throw new InputError(`header ${name} is set by trawl itself`, field);
+    if (CLIENT_MANAGED_HEADERS.has(lower))
+      throw new InputError(`header ${name} is managed by the HTTP client and cannot be set`, field);
+    if (UNSENDABLE_HEADER_VALUE.test(value))
+      throw new InputError(
+        `header ${name} has a character HTTP cannot send in a value (a control character such as CR, LF or NUL, or one beyond U+00FF)`,
+        field,
+      );
     headers[lower] = value;
   }
   return {

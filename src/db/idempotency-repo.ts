@@ -44,7 +44,13 @@ export class IdempotencyRepository {
   async complete(
     scope: string,
     key: string,
-    answer: { statusCode: number; headers: Record<string, string>; body: string },
+    answer: {
+      statusCode: number;
+      headers: Record<string, string>;
+      body: string;
+      /** The request's fingerprint when it was known only once its body was read (a streamed upload). */
+      requestHash?: string | undefined;
+    },
   ): Promise<void> {
     await this.pool.query(sql('idempotency_complete'), [
       scope,
@@ -52,6 +58,7 @@ export class IdempotencyRepository {
       answer.statusCode,
       JSON.stringify(answer.headers),
       answer.body,
+      answer.requestHash ?? null,
     ]);
   }
 

@@ -1,9 +1,10 @@
 // Idempotency-Key on the POSTs that create jobs (Stripe's semantics): a retried request with the same key
 // gets the first answer back and creates nothing new. Keys are kept 24 h per API key (per client IP while
 // the service runs open); the same key with another request is a 422, and a request while the first with
-// its key is still running a 409. A 5xx or 429 saves nothing, so a retry runs anew. A replay skips the
+// its key is still running a 409. A 5xx or 429 saves nothing, so a retry runs anew, nor does an answer given
+// before a streamed upload was read to its end (it has no fingerprint yet). A replay skips the
 // rate limits (rate-limit.ts asks isReplay at onRequest, before the body is read).
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { IdempotencyRepository } from '../db/idempotency-repo.js';
@@ -21,7 +22,13 @@ const HEADER = 'idempotency-key';
 declare module 'fastify' {
   interface FastifyRequest {
     /** The (scope, key) this request holds until its answer is saved or let go. */
-    idempotency: { scope: string; key: string; settled: boolean } | null;
+    idempotency: {
+      scope: string;
+      key: string;
+      settled: boolean;
+      /** A streamed body's fingerprint, hashed as the route reads it. */
+      fingerprint: { digest(): string | null } | null;
+    } | null;
   }
   interface FastifyInstance {
     /** True when the request carries an Idempotency-Key whose answer is saved: it will be replayed. */
@@ -48,17 +55,54 @@ function scopeOf(request: FastifyRequest): string {
   return request.tenant ?? `ip:${request.ip}`;
 }
 
+/** The fingerprint of a request so far; final once its body is hashed in. */
+function headOf(request: FastifyRequest): Hash {
+  return createHash('sha256').update(
+    `${request.method} ${request.url}\n${request.headers['content-type'] ?? ''}\n`,
+  );
+}
+
+function isStreamed(body: unknown): body is AsyncIterable<Buffer | string> {
+  return typeof (body as AsyncIterable<Buffer> | null)?.[Symbol.asyncIterator] === 'function';
+}
+
 /** What makes two requests "the same": method, path and query, content type and body. */
 function requestHash(request: FastifyRequest): string {
-  const hash = createHash('sha256');
-  hash.update(`${request.method} ${request.url}\n${request.headers['content-type'] ?? ''}\n`);
+  const hash = headOf(request);
   const body = request.body as unknown;
   if (typeof body === 'string' || Buffer.isBuffer(body)) hash.update(body);
-  else if (body && typeof (body as { pipe?: unknown }).pipe === 'function') {
-    // an upload streamed to its route (a text/plain edges file) is not read twice: its length stands in
-    hash.update(`stream:${request.headers['content-length'] ?? ''}`);
-  } else hash.update(JSON.stringify(body ?? null));
+  else hash.update(JSON.stringify(body ?? null));
   return hash.digest('hex');
+}
+
+/**
+ * An upload streamed to its route (a text/plain edges file) is never held whole, so its fingerprint is hashed
+ * as the route reads it: request.body becomes the same chunks passing through the hash. digest() is the
+ * fingerprint once the body has been read to its end, null before.
+ */
+function fingerprintAsRead(request: FastifyRequest): { digest(): string | null } {
+  const hash = headOf(request);
+  const chunks = request.body as AsyncIterable<Buffer | string>;
+  let fingerprint: string | null = null;
+  request.body = (async function* hashed() {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      yield chunk;
+    }
+    fingerprint = hash.digest('hex');
+  })();
+  return { digest: () => fingerprint };
+}
+
+/** Reads a streamed body to its end (at most maxBytes) for its fingerprint; null when it is longer. */
+async function readThrough(request: FastifyRequest, maxBytes: number): Promise<string | null> {
+  const fingerprint = fingerprintAsRead(request);
+  let bytes = 0;
+  for await (const chunk of request.body as AsyncIterable<Buffer | string>) {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (bytes > maxBytes) return null;
+  }
+  return fingerprint.digest();
 }
 
 export default fp(
@@ -83,9 +127,13 @@ export default fp(
       const key = keyOf(request);
       if (!key) return;
       const scope = scopeOf(request);
-      const hash = requestHash(request);
+      const streamed = isStreamed(request.body);
+      // a streamed body's fingerprint is known once the route has read it; the row holds the head until then
+      // (a row in progress is never compared, only answered 409)
+      const hash = streamed ? headOf(request).digest('hex') : requestHash(request);
       if (await repository.claim(scope, key, hash)) {
-        request.idempotency = { scope, key, settled: false };
+        const fingerprint = streamed ? fingerprintAsRead(request) : null;
+        request.idempotency = { scope, key, settled: false, fingerprint };
         return;
       }
       const held = await repository.get(scope, key);
@@ -101,7 +149,9 @@ export default fp(
           },
         );
       }
-      if (held.request_hash !== hash) {
+      // a saved answer came from a body read whole, never longer than the largest upload
+      const sent = streamed ? await readThrough(request, app.runtime.config.rankMaxUploadBytes) : hash;
+      if (held.request_hash !== sent) {
         throw new TrawlError(
           'unprocessable',
           'this Idempotency-Key was used with another request (method, path or body); use a new key',
@@ -117,7 +167,13 @@ export default fp(
       const held = request.idempotency;
       if (!held || held.settled) return payload;
       held.settled = true;
-      const saved = reply.statusCode < 500 && reply.statusCode !== 429 && typeof payload === 'string';
+      // an answer given before a streamed body was read to its end has no fingerprint to match a retry by
+      const requestHash = held.fingerprint ? held.fingerprint.digest() : undefined;
+      const saved =
+        reply.statusCode < 500 &&
+        reply.statusCode !== 429 &&
+        typeof payload === 'string' &&
+        requestHash !== null;
       if (!saved) {
         await repository.release(held.scope, held.key).catch(() => {});
         return payload;
@@ -128,7 +184,7 @@ export default fp(
         if (value !== undefined) headers[name] = String(value);
       }
       await repository
-        .complete(held.scope, held.key, { statusCode: reply.statusCode, headers, body: payload })
+        .complete(held.scope, held.key, { statusCode: reply.statusCode, headers, body: payload, requestHash })
         .catch(async (error: unknown) => {
           request.log.warn({ err: error }, 'idempotent answer not saved');
           await repository.release(held.scope, held.key).catch(() => {});

@@ -14,6 +14,17 @@ interface RouteSchema {
   [key: string]: unknown;
 }
 
+/**
+ * The Content-Security-Policy of /docs and its assets: Swagger UI's page loads its scripts and styles from this
+ * app (no inline script), reads the spec and sends "Try it out" requests to this origin, and shows SVG icons
+ * as data: URLs; nothing else, and no framing. The one inline style allowed, by its hash, is the <style> of the
+ * Swagger logo's SVG in the top bar; a Swagger UI whose logo changes fails test/browser/docs.test.ts.
+ */
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='; " +
+  "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; " +
+  "frame-ancestors 'none'";
+
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** `GET /v1/crawls/:id/stats/words.svg` → `getCrawlsByIdStatsWordsSvg`: stable, unique per route. */
@@ -133,7 +144,7 @@ export default fp(
       transform: describeRoute as never,
       refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs' });
+    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   },
   { name: 'swagger' },
 );

@@ -426,7 +426,8 @@ export const CrawlRequest = Type.Object(
               Type.String({ maxLength: 4096 }),
               {
                 maxProperties: 20,
-                description: 'extra request headers (not content-type, user-agent or x-trawl-*)',
+                description:
+                  'extra request headers: not content-type, user-agent or x-trawl-* (trawl sets them), nor the ones the HTTP client manages (connection, keep-alive, upgrade, expect, transfer-encoding, host, content-length); a value is HTAB, space, visible ASCII or U+0080-U+00FF (no CR, LF or NUL)',
               },
             ),
           ),

@@ -2,6 +2,9 @@
 // page batch), signed with HMAC-SHA256 over `<timestamp>.<body>` (the Stripe scheme: the timestamp is signed
 // so a captured delivery cannot be replayed later). A failed attempt is retried by a delayed `webhook` job
 // after baseDelayMs·2^(attempt−1); after maxAttempts the event is given up and the next one goes out.
+// A process shutting down starts no further attempt and gives the one in flight shutdownGraceMs (as crawl
+// runners give their fetches), so a receiver that does not answer cannot hold the process up to its timeout;
+// a cut attempt is not counted and the crawl's events are queued again for another worker.
 import { createHmac } from 'node:crypto';
 import type { Fetcher } from '../crawler/fetch/index.js';
 import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
@@ -38,10 +41,26 @@ export interface WebhookDelivererOptions {
   timeoutMs: number;
   /** Each attempt's outcome (metrics). */
   onAttempt?(outcome: WebhookDeliveryRow['outcome']): void;
+  /** Aborted when the process starts shutting down. */
+  shutdown: AbortSignal;
+  /** How long an attempt in flight may still take once the process shuts down (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
 }
 
+/** A pause before the events of a shutdown-cut run are taken up again, so a worker still closing does not spin. */
+const RESUME_AFTER_SHUTDOWN_MS = 1000;
+
 export class WebhookDeliverer {
-  constructor(private readonly options: WebhookDelivererOptions) {}
+  /** performance.now() at which attempts still in flight are cut; set when shutdown begins. */
+  #cutAtMs = Number.POSITIVE_INFINITY;
+
+  constructor(private readonly options: WebhookDelivererOptions) {
+    const armCut = () => {
+      this.#cutAtMs = performance.now() + options.shutdownGraceMs;
+    };
+    if (options.shutdown.aborted) armCut();
+    else options.shutdown.addEventListener('abort', armCut, { once: true });
+  }
 
   /** Delay before attempt `attempt + 1`. */
   retryDelayMs(attempt: number): number {
@@ -56,7 +75,8 @@ export class WebhookDeliverer {
     const { repository } = this.options;
     for (;;) {
       const locked = await repository.withDeliveryLock(crawlId, () => this.drain(crawlId));
-      if (!locked) return;
+      // a run stopped by shutdown has queued its crawl's events again
+      if (!locked || this.options.shutdown.aborted) return;
       const [head] = await repository.pending(crawlId, 1);
       if (!head?.due) return;
     }
@@ -73,6 +93,7 @@ export class WebhookDeliverer {
         continue;
       }
       const attempt = head.attempts + 1;
+      if (this.options.shutdown.aborted) return this.#resumeLater(crawlId, head.id, attempt);
       // The crawl as it was when the event happened (stored with it); events recorded before snapshots were
       // stored get the crawl as it is now.
       const data =
@@ -100,16 +121,21 @@ export class WebhookDeliverer {
           ? { 'x-trawl-signature': webhookSignature(config.secret, timestampSecs, body) }
           : {}),
       };
-      const result = await this.options.fetcher.fetch(config.url, {
-        method: 'POST',
-        body,
-        headers,
-        userAgent: this.options.userAgent,
-        timeoutMs: this.options.timeoutMs,
-        maxBytes: 64 * 1024,
-        // a redirected POST is a misconfigured receiver, not something to follow
-        maxRedirects: 0,
-      });
+      const cut = this.#shutdownCut();
+      const result = await this.options.fetcher
+        .fetch(config.url, {
+          method: 'POST',
+          body,
+          headers,
+          userAgent: this.options.userAgent,
+          timeoutMs: this.options.timeoutMs,
+          maxBytes: 64 * 1024,
+          // a redirected POST is a misconfigured receiver, not something to follow
+          maxRedirects: 0,
+          signal: cut.signal,
+        })
+        .finally(cut.dispose);
+      if (cut.signal.aborted) return this.#resumeLater(crawlId, head.id, attempt);
       const ok =
         result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
       const outcome = ok ? 'delivered' : attempt >= this.options.maxAttempts ? 'failed' : 'retrying';
@@ -131,6 +157,36 @@ export class WebhookDeliverer {
         return;
       }
     }
+  }
+
+  /** Aborted shutdownGraceMs after shutdown begins (at once past that); dispose() once the attempt is over. */
+  #shutdownCut(): { signal: AbortSignal; dispose(): void } {
+    const { shutdown } = this.options;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      const inMs = Math.max(0, this.#cutAtMs - performance.now());
+      timer = setTimeout(() => controller.abort(new Error('the process is shutting down')), inMs);
+    };
+    if (shutdown.aborted) arm();
+    else shutdown.addEventListener('abort', arm, { once: true });
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        clearTimeout(timer);
+        shutdown.removeEventListener('abort', arm);
+      },
+    };
+  }
+
+  /** The crawl's due events, this one first, wait for a worker that is not shutting down. */
+  async #resumeLater(crawlId: string, eventId: number, attempt: number): Promise<void> {
+    await queueWebhookDelivery(
+      this.options.jobs,
+      crawlId,
+      `${eventId}.${attempt}.resumed-${Date.now()}`,
+      RESUME_AFTER_SHUTDOWN_MS,
+    );
   }
 
   /**

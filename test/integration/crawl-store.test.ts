@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type pg from 'pg';
+import { loadConfig } from '../../src/config.js';
 import type { DiscoveredUrl } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { sql } from '../../src/db/sql.js';
@@ -453,4 +454,40 @@ test('a claim or a page write that PostgreSQL aborts as a deadlock is run again'
     rows.map((row) => row.type),
     ['HTML'],
   );
+});
+
+test('a dead worker’s pages are claimed again by another within about the default lease', {
+  timeout: 120_000,
+}, async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const { leaseSecs } = loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db' });
+  assert.equal(leaseSecs, 10, 'LEASE_SECS default');
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: ['http://127.0.0.1:9/'], maxPages: 5 },
+  });
+  assert.equal(created.statusCode, 202, created.body);
+  const crawlId: string = created.json().id;
+  const store = new PgCrawlStore(runtime.db.pool);
+  await store.markRunning(crawlId);
+  // a worker claims the seed and dies without releasing or renewing it
+  const dead = await store.claim(crawlId, 'dead-worker', 1, leaseSecs);
+  assert.equal(dead.pages.length, 1);
+  const diedAtMs = performance.now();
+  assert.deepEqual((await store.claim(crawlId, 'live-worker', 1, leaseSecs)).pages, [], 'leased');
+
+  const retaken = await eventually(
+    async () => {
+      const claim = await store.claim(crawlId, 'live-worker', 1, leaseSecs);
+      return claim.pages.length > 0 ? claim.pages : undefined;
+    },
+    { message: 'the dead worker’s page to be claimed again', timeoutMs: 90_000, intervalMs: 250 },
+  );
+  const afterMs = performance.now() - diedAtMs;
+  t.diagnostic(`claimed again after ${Math.round(afterMs)} ms`);
+  assert.equal(retaken[0]?.id, dead.pages[0]?.id);
+  assert.equal(retaken[0]?.leaseExpiries, 1, 'taken as a dead worker’s');
+  // the lease, not a minute: three times the default still tells the two apart on a busy machine
+  assert.ok(afterMs < 3 * leaseSecs * 1000, `claimed again after ${Math.round(afterMs)} ms`);
 });

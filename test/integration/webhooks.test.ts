@@ -6,8 +6,10 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import { pino } from 'pino';
 import { CRAWL_QUEUE, WEBHOOK_QUEUE } from '../../src/jobs/queues.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { openRuntime } from '../../src/runtime.js';
+import { build, eventually, testConfig, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 
 interface Received {
@@ -242,5 +244,50 @@ test('a crawl cancelled while still queued sends its cancelled event', { timeout
   assert.deepEqual(
     hook.received.map((delivery) => delivery.body.event),
     ['cancelled'],
+  );
+});
+
+test('a worker stops within its grace while a receiver sits on a delivery; the event goes out later', {
+  timeout: 120_000,
+}, async (t) => {
+  const held: ServerResponse[] = [];
+  let answering = false;
+  const hook = await receiver(t, (_index, response) => {
+    if (answering) response.writeHead(204).end();
+    else held.push(response);
+  });
+  const schema = `t_${randomBytes(5).toString('hex')}`;
+  const { app, runtime } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
+  const id = await startCrawl(app, ['http://127.0.0.1:9/'], ['http://127.0.0.1:9'], hook.url);
+  await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
+  // a delivery's own deadline far past the shutdown grace: the grace must be what ends it
+  const worker = await openRuntime(
+    testConfig({ DB_SCHEMA: schema, WEBHOOK_TIMEOUT_MS: '90000', SHUTDOWN_GRACE_MS: '500' }),
+    pino({ level: 'silent' }),
+  );
+  let closed = false;
+  t.after(async () => {
+    if (!closed) await worker.close();
+  });
+  worker.startWorker();
+  await until(() => held.length === 1, 'the delivery to reach the receiver');
+
+  const startedMs = performance.now();
+  await worker.close();
+  closed = true;
+  const closeMs = performance.now() - startedMs;
+  t.diagnostic(`closed in ${Math.round(closeMs)} ms`);
+  // the grace and the close of queues and pools; without a bound, the 90 s delivery deadline
+  assert.ok(closeMs < 45_000, `the worker took ${Math.round(closeMs)} ms to close`);
+  // the cut attempt is no attempt: nothing logged, the event still pending and queued for the next worker
+  const attempts = await runtime.db.pool.query('SELECT 1 FROM webhook_deliveries WHERE crawl_id = $1', [id]);
+  assert.equal(attempts.rowCount, 0);
+
+  answering = true;
+  await build(t, { worker: true, env: { DB_SCHEMA: schema } });
+  await until(() => hook.received.length > 0, 'the event from the next worker');
+  assert.deepEqual(
+    hook.received.map((delivery) => ({ event: delivery.body.event, attempt: delivery.body.attempt })),
+    [{ event: 'cancelled', attempt: 1 }],
   );
 });

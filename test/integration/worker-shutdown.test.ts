@@ -33,7 +33,7 @@ async function startWorker(schema: string): Promise<ChildProcess> {
       DB_SCHEMA: schema,
       ALLOW_PRIVATE_NETWORKS: 'true',
       WORKER_CONCURRENCY: '2',
-      // the defaults: a worker that just vanished would leave its jobs and leases for this long
+      // long: a worker that just vanished would leave its jobs and leases for this long
       LEASE_SECS: '60',
       JOB_LOCK_MS: '30000',
       SHUTDOWN_GRACE_MS: '5000',

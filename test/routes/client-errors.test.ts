@@ -202,3 +202,35 @@ test("Fastify's own errors are problem+json; a known path with the wrong method 
   // an unknown path stays a 404
   problemOf(await app.inject({ method: 'PUT', url: '/v1/nothing' }), 404);
 });
+
+test('webhook headers the HTTP client would refuse to send are a 400 naming the header', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const withHeaders = (headers: Record<string, string>) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/crawls',
+      payload: { seeds: [SEED], webhook: { url: SEED, headers } },
+    });
+
+  for (const name of [
+    'upgrade',
+    'expect',
+    'keep-alive',
+    'connection',
+    'transfer-encoding',
+    'host',
+    'content-length',
+  ]) {
+    const problem = problemOf(await withHeaders({ [name]: '1' }), 400, `webhook.headers.${name}`);
+    assert.match(problem.detail, /managed by the HTTP client/);
+  }
+  // the name as sent is the field, whatever its case
+  problemOf(await withHeaders({ Upgrade: 'websocket' }), 400, 'webhook.headers.Upgrade');
+  for (const value of ['a\r\nx-injected: 1', 'a\nb', 'a\rb', 'a\u007fb', 'caf\u20ac']) {
+    const problem = problemOf(await withHeaders({ 'x-team': value }), 400, 'webhook.headers.x-team');
+    assert.match(problem.detail, /cannot send/);
+  }
+  // what undici sends is still accepted: a tab, obs-text, spaces inside
+  const fine = await withHeaders({ 'x-team': 'search\tteam caf\u00e9', 'x-other': 'a  b' });
+  assert.equal(fine.statusCode, 202, fine.body);
+});

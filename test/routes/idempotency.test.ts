@@ -158,3 +158,48 @@ test('keys are scoped per API key', async (t) => {
   assert.equal((await send(a.key)).json().id, fromA.json().id);
   assert.equal(await crawlCount(runtime), 2);
 });
+
+test('a text/plain edges upload is matched by its body: the same length with other edges is a 422', async (t) => {
+  const { app, runtime } = await build(t, {
+    worker: false,
+    env: { RANK_JOB_UPLOAD_BYTES: '1024', RANK_MAX_UPLOAD_BYTES: '8192' },
+  });
+  const upload = (key: string, payload: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/rankings',
+      headers: { 'content-type': 'text/plain', 'idempotency-key': key },
+      payload,
+    });
+  const rankings = async () =>
+    ((await runtime.db.pool.query('SELECT count(*)::int AS n FROM rankings')).rows[0] as { n: number }).n;
+
+  const first = await upload('k-edges', '3\na b\nb c\n');
+  assert.equal(first.statusCode, 201, first.body);
+  const replayed = await upload('k-edges', '3\na b\nb c\n');
+  assert.equal(replayed.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(replayed.json(), first.json());
+  // the same number of bytes, another graph
+  const changed = await upload('k-edges', '3\na c\nb c\n');
+  assert.equal(changed.statusCode, 422, changed.body);
+  assert.equal(changed.json().field, 'idempotency-key');
+  assert.equal(await rankings(), 1);
+
+  // an upload past the job threshold streams into PostgreSQL; its fingerprint is the whole body still
+  const edges = Array.from({ length: 400 }, (_, i) => `v${i} v${i + 1}`);
+  const big = ['401', ...edges].join('\n');
+  const queued = await upload('k-big', big);
+  assert.equal(queued.statusCode, 202, queued.body);
+  assert.equal((await upload('k-big', big)).headers['idempotent-replayed'], 'true');
+  const bigChanged = ['401', ...edges.slice(0, -1), 'v400 v399'].join('\n');
+  assert.equal(bigChanged.length, big.length);
+  assert.equal((await upload('k-big', bigChanged)).statusCode, 422);
+  assert.equal(await rankings(), 2);
+
+  // an answer given before the body was read to its end (413 past the cap) is not kept: a retry runs anew
+  const tooBig = ['3', ...Array.from({ length: 3000 }, () => 'a b')].join('\n');
+  assert.equal((await upload('k-cut', tooBig)).statusCode, 413);
+  const retried = await upload('k-cut', '3\na b\nb c\n');
+  assert.equal(retried.statusCode, 201, retried.body);
+  assert.equal(retried.headers['idempotent-replayed'], undefined);
+});

@@ -136,6 +136,8 @@ export class CrawlRunner {
   /** Pages this runner holds leases on, with when each lease was last taken or renewed (ms). */
   private readonly leased = new Map<number, number>();
   private lastRenewalMs = Date.now();
+  /** The last renewal failed: the next turn of the loop tries again. */
+  private renewalFailing = false;
   /** A page retaken from a dead worker, waiting for this runner's other pages to finish before it runs alone. */
   private pendingSuspect: ClaimedPage | null = null;
   /** The suspect page is in flight: nothing else is claimed until it is done. */
@@ -395,21 +397,30 @@ export class CrawlRunner {
 
   /**
    * Keeps the leases of pages still in progress (a body waiting for the budget, a slow server) from running
-   * out: a lease that runs out marks its page as one a worker died on.
+   * out: a lease that runs out marks its page as one a worker died on. A renewal that failed (the database
+   * unreachable) is tried again on every turn of the loop, so leases are renewed as soon as the connection is
+   * back, not an interval later, when they may have run out.
    */
   private async renewLeases(): Promise<void> {
     const { leaseSecs, store, workerId } = this.options;
     const everyMs = (leaseSecs * 1000) / 3;
     const now = Date.now();
-    if (now - this.lastRenewalMs < everyMs) return;
+    if (!this.renewalFailing && now - this.lastRenewalMs < everyMs) return;
     this.lastRenewalMs = now;
     const due = [...this.leased].filter(([, sinceMs]) => now - sinceMs >= everyMs).map(([id]) => id);
-    if (due.length === 0) return;
+    if (due.length === 0) {
+      this.renewalFailing = false;
+      return;
+    }
     try {
       await store.renewLeases(this.settings.crawlId, workerId, due, leaseSecs);
       for (const id of due) if (this.leased.has(id)) this.leased.set(id, now);
+      if (this.renewalFailing) this.options.log.info({ pages: due.length }, 'page leases renewed again');
+      this.renewalFailing = false;
     } catch (error) {
-      this.options.log.warn({ err: error }, 'renewing page leases failed');
+      // once per run of failures: the loop retries at every turn
+      if (!this.renewalFailing) this.options.log.warn({ err: error }, 'renewing page leases failed');
+      this.renewalFailing = true;
     }
   }
 

@@ -131,21 +131,73 @@ export function isBlockedAddress(ip: string): AddressVerdict {
   return { blocked: false };
 }
 
+/** One entry of ALLOW_PRIVATE_NETWORKS: a network (an address is a network of one) and, when given, its one port. */
+export interface AllowedTarget {
+  network: string;
+  bits: number;
+  family: 'ipv4' | 'ipv6';
+  /** null: every port. */
+  port: number | null;
+}
+
+const PORTED_V4 = /^([^:[\]]+):(\d+)$/;
+const BRACKETED_V6 = /^\[([^\]]+)\](?::(\d+))?$/;
+
 /**
- * The guard with some private ranges let through (ALLOW_PRIVATE_NETWORKS as CIDRs): an address in one of
- * `cidrs` is allowed, every other address is judged by `base`.
+ * Parses an entry of ALLOW_PRIVATE_NETWORKS: `10.1.0.0/16`, `127.0.0.2` (that address), `127.0.0.1:8080`
+ * (that port only), `10.1.0.0/16:8080`; IPv6 bare (`fd00::/64`, `::1`) or, with a port, in brackets
+ * (`[::1]:8080`, `[fd00::/64]:8080`). Null when the entry is none of these.
  */
-export function guardAllowing(cidrs: readonly string[], base: AddressGuard = isBlockedAddress): AddressGuard {
-  const allowed = new BlockList();
-  for (const cidr of cidrs) {
-    const [net = '', bits = ''] = cidr.split('/');
-    allowed.addSubnet(net, Number(bits), isIP(net) === 6 ? 'ipv6' : 'ipv4');
+export function parseAllowedTarget(entry: string): AllowedTarget | null {
+  let target = entry.trim();
+  let port: number | null = null;
+  const bracketed = BRACKETED_V6.exec(target);
+  const ported = bracketed ? null : PORTED_V4.exec(target);
+  if (bracketed) {
+    target = bracketed[1] ?? '';
+    if (bracketed[2] !== undefined) port = Number(bracketed[2]);
+  } else if (ported) {
+    target = ported[1] ?? '';
+    port = Number(ported[2]);
   }
-  return (ip) => {
+  if (port !== null && (port < 1 || port > 65_535)) return null;
+  const [network = '', bitsText, ...rest] = target.split('/');
+  const family = isIP(network);
+  if (family === 0 || rest.length > 0 || (bracketed && family !== 6) || (ported && family !== 4)) return null;
+  const max = family === 6 ? 128 : 32;
+  if (bitsText !== undefined && !/^\d+$/.test(bitsText)) return null;
+  const bits = bitsText === undefined ? max : Number(bitsText);
+  if (bits > max) return null;
+  return { network, bits, family: family === 6 ? 'ipv6' : 'ipv4', port };
+}
+
+/**
+ * The guard with some private targets let through (ALLOW_PRIVATE_NETWORKS as a list): an address in one of
+ * `entries` (parseAllowedTarget) is allowed, on the entry's port when it names one; every other address, and an
+ * allowed address on another port, is judged by `base`.
+ */
+export function guardAllowing(
+  entries: readonly string[],
+  base: AddressGuard = isBlockedAddress,
+): AddressGuard {
+  const targets = entries.map((entry) => {
+    const target = parseAllowedTarget(entry);
+    if (!target) throw new Error(`not an address, network or address:port: ${JSON.stringify(entry)}`);
+    const list = new BlockList();
+    list.addSubnet(target.network, target.bits, target.family);
+    return { list, port: target.port };
+  });
+  return (ip, port) => {
     const bare = (ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip).split('%')[0] ?? '';
     const family = isIP(bare);
-    if (family !== 0 && allowed.check(bare, family === 6 ? 'ipv6' : 'ipv4')) return { blocked: false };
-    return base(ip);
+    if (family !== 0) {
+      const kind = family === 6 ? 'ipv6' : 'ipv4';
+      const allowed = targets.some(
+        (target) => (target.port === null || target.port === port) && target.list.check(bare, kind),
+      );
+      if (allowed) return { blocked: false };
+    }
+    return base(ip, port);
   };
 }
 
@@ -168,7 +220,8 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-export type AddressGuard = (ip: string) => AddressVerdict;
+/** `port`: the one the connection is for, when known (an entry of ALLOW_PRIVATE_NETWORKS may name one). */
+export type AddressGuard = (ip: string, port?: number) => AddressVerdict;
 export type LookupFunction = (
   hostname: string,
   options: LookupOneOptions | LookupAllOptions | number | undefined,
@@ -179,15 +232,16 @@ export type LookupFunction = (
  * A `lookup` for net/tls connect options that drops blocked addresses from the DNS answer, so the
  * socket can only ever connect to an address that was checked (no window for DNS rebinding).
  */
-export function createGuardedLookup(guard: AddressGuard = isBlockedAddress): LookupFunction {
+export function createGuardedLookup(guard: AddressGuard = isBlockedAddress, port?: number): LookupFunction {
+  const judge = (ip: string) => guard(ip, port);
   return (hostname, options, callback) => {
     const opts = typeof options === 'number' ? { family: options } : (options ?? {});
     dns.lookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return callback(err, opts.all ? [] : '');
-      const allowed = addresses.filter((a) => !guard(a.address).blocked);
+      const allowed = addresses.filter((a) => !judge(a.address).blocked);
       if (allowed.length === 0) {
         const first = addresses[0];
-        const range = first ? (guard(first.address).range ?? 'blocked') : 'no-address';
+        const range = first ? (judge(first.address).range ?? 'blocked') : 'no-address';
         return callback(new BlockedAddressError(hostname, first?.address ?? '', range), opts.all ? [] : '');
       }
       if (opts.all) return callback(null, allowed);

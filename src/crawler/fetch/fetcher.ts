@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import type { AddressGuard } from './address-guard.js';
 import { createGuardedLookup, guardAllowing, isBlockedAddress } from './address-guard.js';
 import { readBody } from './body.js';
@@ -161,15 +161,34 @@ export class Fetcher {
       agent = new Agent({
         connections: this.#options.connections ?? 4,
         keepAliveTimeout: this.#options.keepAliveTimeoutMs ?? 4_000,
-        connect: {
-          timeout: connectTimeoutMs,
-          // The guard runs inside the socket's own DNS lookup, so the address checked is the one connected to.
-          ...(this.#options.allowPrivateNetworks ? {} : { lookup: createGuardedLookup(this.#guard) }),
-        },
+        connect: this.#options.allowPrivateNetworks
+          ? { timeout: connectTimeoutMs }
+          : this.#guardedConnector(connectTimeoutMs),
       });
       this.#agents.set(connectTimeoutMs, agent);
     }
     return agent;
+  }
+
+  /**
+   * Connects through the guard: it runs inside the socket's own DNS lookup, so the address checked is the one
+   * connected to, and it is told the port (an allowed private target may be one port only). undici's
+   * connector takes its lookup when built, so there is one per port in use.
+   */
+  #guardedConnector(connectTimeoutMs: number): buildConnector.connector {
+    const byPort = new Map<number, buildConnector.connector>();
+    return (options, callback) => {
+      const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+      let connect = byPort.get(port);
+      if (!connect) {
+        connect = buildConnector({
+          timeout: connectTimeoutMs,
+          lookup: createGuardedLookup(this.#guard, port),
+        });
+        byPort.set(port, connect);
+      }
+      return connect(options, callback);
+    };
   }
 
   async close(): Promise<void> {
@@ -306,7 +325,7 @@ export class Fetcher {
     // The socket's lookup is not called for IP literals, so they are checked here.
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     if (!this.#options.allowPrivateNetworks && isIP(host) !== 0) {
-      const verdict = this.#guard(host);
+      const verdict = this.#guard(host, Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
       if (verdict.blocked) {
         return { code: 'blocked-address', message: `${host} is in a refused range (${verdict.range})` };
       }

@@ -300,6 +300,39 @@ test('shutdown: the runner gives its leases back, and the next runner finishes t
   assert.deepEqual([one.type, one.leaseExpiries], ['HTML', 0], 'taken back as given, not as a dead worker’s');
 });
 
+/** A store whose lease renewals fail while `down` (the database unreachable), counting both outcomes. */
+class FlakyRenewals extends MemoryCrawlStore {
+  down = false;
+  failed = 0;
+  renewed = 0;
+  override async renewLeases(crawlId: string, workerId: string, pageIds: number[], leaseSecs: number) {
+    if (this.down) {
+      this.failed++;
+      throw new Error('Connection terminated unexpectedly');
+    }
+    this.renewed++;
+    return super.renewLeases(crawlId, workerId, pageIds, leaseSecs);
+  }
+}
+
+test('a renewal that failed is tried again at once when the store answers, not an interval later', async (t) => {
+  // Date is the test's: renewals fall due when it says so, whatever the machine's pace (timers stay real)
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  const store = new FlakyRenewals();
+  const { controller, fetcher, run } = await crawl({ [u('/')]: { hang: true } }, {}, store);
+  const running = run();
+  await until(() => fetcher.requested(u('/')) === 1);
+  // a third of the lease (30 s) passes with the database down: the renewal fails
+  store.down = true;
+  t.mock.timers.tick(10_500);
+  await until(() => store.failed > 0);
+  // it comes back: the next turn of the loop renews, though no further interval has passed
+  store.down = false;
+  await until(() => store.renewed > 0);
+  controller.abort();
+  assert.equal(await running, 'aborted');
+});
+
 test('a page whose leases ran out twice is recorded worker-lost, never fetched again', async () => {
   const store = new MemoryCrawlStore();
   const settings = settingsFor({ seeds: [u('/')] });

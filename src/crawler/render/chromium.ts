@@ -7,7 +7,8 @@
 // memory (its browsers' process trees) is held to a budget of its own: see memory-budget.ts.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import { guarded, HandlerFaults } from './handler-guard.js';
 import { memoryVerdict } from './memory-budget.js';
 import type { PageRenderer, RenderJob, RenderOutput } from './port.js';
 import { RendererUnavailableError } from './port.js';
@@ -324,16 +325,19 @@ export class ChromiumRenderer implements PageRenderer {
     this.#all.add(launched);
     this.#currentLaunched = launched;
     // a crash: the next page launches a new browser; pages on this one fail with the browser's error
-    browser.on('disconnected', () => {
-      this.#all.delete(launched);
-      if (!launched.retiring)
-        this.#options.log?.warn(
-          { pid: launched.pid, rendering: launched.active },
-          'Chromium exited; the next page starts a new one',
-        );
-      this.#retire(launched, 'crashed');
-      this.#wakeMemoryWaiters();
-    });
+    browser.on(
+      'disconnected',
+      guarded('browser disconnected', this.#logFault, () => {
+        this.#all.delete(launched);
+        if (!launched.retiring)
+          this.#options.log?.warn(
+            { pid: launched.pid, rendering: launched.active },
+            'Chromium exited; the next page starts a new one',
+          );
+        this.#retire(launched, 'crashed');
+        this.#wakeMemoryWaiters();
+      }),
+    );
     if (this.#closed) {
       await this.#closeBrowser(launched);
       throw new RendererUnavailableError('the renderer is closed');
@@ -341,6 +345,11 @@ export class ChromiumRenderer implements PageRenderer {
     this.#options.observer?.launched(this.#nextLaunch);
     return launched;
   }
+
+  /** Where a fault of a browser's own event handlers goes: no page to record it on, so the log. */
+  readonly #logFault = (where: string, error: unknown): void => {
+    this.#options.log?.warn({ err: error }, `a Chromium ${where} handler threw`);
+  };
 
   #retire(launched: LaunchedBrowser, cause: LaunchCause): void {
     if (launched.retiring) return;
@@ -389,6 +398,7 @@ export class ChromiumRenderer implements PageRenderer {
     const elapsed = () => Math.round(performance.now() - started);
     let context: BrowserContext | null = null;
     let pageCrashed = false;
+    const faults = new HandlerFaults();
     // what took the page away, when something did: the browser's exit, or its renderer's crash
     const lost = (): RenderFailure | null =>
       !browser.isConnected() ? 'browser-exited' : pageCrashed ? 'page-crashed' : null;
@@ -411,9 +421,15 @@ export class ChromiumRenderer implements PageRenderer {
       if (deadline.signal.aborted) resolve('aborted');
       deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
-    const opening = this.#open(browser, job, requests, () => {
-      pageCrashed = true;
-    });
+    const opening = this.#open(
+      browser,
+      job,
+      requests,
+      () => {
+        pageCrashed = true;
+      },
+      faults,
+    );
     // A browser that cannot open a page at all is hung (stopped, deadlocked), and every page sent to it would
     // hang as well: it is killed, so the pages on it fail at once and the next page launches a fresh one.
     const watchdog = setTimeout(() => {
@@ -445,7 +461,7 @@ export class ChromiumRenderer implements PageRenderer {
       }
       context = opened.context;
       const { page } = opened;
-      const settled = await Promise.race([this.#load(page, job), deadlineFromNow(), aborted]);
+      const settled = await Promise.race([this.#load(page, job), deadlineFromNow(), aborted, faults.faulted]);
       if (settled === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
       let failure: RenderFailure | null =
         settled === 'timeout' ? 'timeout' : settled === 'loaded' ? null : (lost() ?? 'error');
@@ -456,9 +472,14 @@ export class ChromiumRenderer implements PageRenderer {
             ? null
             : failureText(failure, settled.problem);
       // a page that hung its main thread cannot even be serialized: bounded, then given up
-      const html = await withinMs(page.content(), AFTER_DEADLINE_MS).catch(() => null);
+      let html = await withinMs(page.content(), AFTER_DEADLINE_MS).catch(() => null);
       const renderMs = elapsed();
-      if (html === null) {
+      if (faults.problem !== null) {
+        // a handler of the render went wrong: what the page shows may be missing what that handler was for
+        html = null;
+        failure = lost() ?? 'error';
+        problem = failureText(failure, faults.problem);
+      } else if (html === null) {
         // the page was taken away while it settled (or was read): that, not the wait, is what went wrong
         const gone = lost();
         if (gone !== null && failure !== gone) {
@@ -507,13 +528,15 @@ export class ChromiumRenderer implements PageRenderer {
 
   /**
    * A context and page for the job, every request of the page routed to the crawl (the main document served
-   * from its fetch). `onCrash`: the page's renderer process died.
+   * from its fetch). `onCrash`: the page's renderer process died. Every handler is guarded: its faults go to
+   * `faults`, and end the render as failed.
    */
   async #open(
     browser: Browser,
     job: RenderJob,
     requests: RenderOutput['requests'],
     onCrash: () => void,
+    faults: HandlerFaults,
   ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({
       userAgent: job.userAgent,
@@ -524,28 +547,47 @@ export class ChromiumRenderer implements PageRenderer {
     });
     try {
       await context.addInitScript(REMOVE_WEBRTC);
-      await context.routeWebSocket(/.*/, (socket) =>
-        socket.close({ code: 1008, reason: 'blocked by trawl' }),
+      await context.routeWebSocket(
+        /.*/,
+        guarded('WebSocket route', faults.sink, (socket) =>
+          socket.close({ code: 1008, reason: 'blocked by trawl' }),
+        ),
       );
       const page = await context.newPage();
-      page.on('crash', onCrash);
+      page.on('crash', guarded('page crash', faults.sink, onCrash));
+      // A crawler reads one page: a window the page opens (window.open, a target=_blank click) is closed as it
+      // appears, and its requests never reach the crawl (the route below blocks them).
+      context.on(
+        'page',
+        guarded('popup', faults.sink, async (opened: Page) => {
+          if (opened !== page) await opened.close().catch(() => {});
+        }),
+      );
       let documentServed = false;
-      await context.route('**/*', async (route: Route) => {
-        const request = route.request();
-        const isMainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
-        try {
+      await context.route(
+        '**/*',
+        guarded('route', faults.sink, async (route: Route) => {
+          const request = route.request();
+          if (requestingPage(request) !== page) {
+            requests.blocked++;
+            await settle(route, () => route.abort('blockedbyclient'));
+            return;
+          }
+          const isMainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
           if (isMainNavigation && !documentServed) {
             documentServed = true;
-            await route.fulfill({
-              status: job.document.status,
-              headers: browserHeaders(job.document.headers),
-              body: job.document.body,
-            });
+            await settle(route, () =>
+              route.fulfill({
+                status: job.document.status,
+                headers: browserHeaders(job.document.headers),
+                body: job.document.body,
+              }),
+            );
             return;
           }
           if (!isMainNavigation && job.block.has(request.resourceType())) {
             requests.blocked++;
-            await route.abort('blockedbyclient');
+            await settle(route, () => route.abort('blockedbyclient'));
             return;
           }
           const answer = await job.answer({
@@ -558,20 +600,19 @@ export class ChromiumRenderer implements PageRenderer {
           });
           if ('refused' in answer) {
             requests.refused++;
-            await route.abort('blockedbyclient');
+            await settle(route, () => route.abort('blockedbyclient'));
             return;
           }
           requests.served++;
-          await route.fulfill({
-            status: answer.status,
-            headers: browserHeaders(answer.headers),
-            body: answer.body,
-          });
-        } catch {
-          // the page or its context went away while the answer was on its way
-          await route.abort('failed').catch(() => {});
-        }
-      });
+          await settle(route, () =>
+            route.fulfill({
+              status: answer.status,
+              headers: browserHeaders(answer.headers),
+              body: answer.body,
+            }),
+          );
+        }),
+      );
       return { context, page };
     } catch (error) {
       await withinMs(context.close(), AFTER_DEADLINE_MS * 2).catch(() => {});
@@ -615,6 +656,28 @@ async function browserPid(browser: Browser): Promise<number | null> {
     return processInfo.find((process) => process.type === 'browser')?.id ?? null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The page a request comes from; null when it has none to speak of: a popup's first navigation (Playwright
+ * throws for a request issued before its frame exists) or a service worker's request.
+ */
+function requestingPage(request: Request): Page | null {
+  if (request.serviceWorker() !== null) return null;
+  try {
+    return request.frame().page();
+  } catch {
+    return null;
+  }
+}
+
+/** Answers a route; when the page or its context went away meanwhile, the request just fails. */
+async function settle(route: Route, answer: () => Promise<void>): Promise<void> {
+  try {
+    await answer();
+  } catch {
+    await route.abort('failed').catch(() => {});
   }
 }
 

@@ -131,8 +131,23 @@ test('a rendered page survives what its scripts do, and the process with it', { 
     assert.equal(stayed.page.finalUrl, `${web.hosts[0]}/scripted/data-url.html`);
   });
 
-  await t.test('a page reloading itself for ever', async () => {
-    const { page } = await renderOne(app, '/scripted/reload-loop.html');
-    assert.ok(page.rendered || page.renderReason === 'render-failed', JSON.stringify(page));
+  await t.test('a page reloading itself for ever is read where it stands once it loaded', async () => {
+    const looping = await renderOne(app, '/scripted/reload-loop.html');
+    assertRenderedPast(looping);
+    assert.equal(looping.page.error, null);
+  });
+
+  await t.test('a navigation to a file: the page stays, and does not wait for it', async () => {
+    const stayed = await renderOne(app, '/scripted/download-navigation.html');
+    assertRenderedPast(stayed);
+    assert.equal(stayed.page.error, null, 'settled, not at its deadline');
+    assert.equal(stayed.page.finalUrl, `${web.hosts[0]}/scripted/download-navigation.html`);
+  });
+
+  await t.test("a refused navigation: the page stays, not Chromium's error page in its place", async () => {
+    const stayed = await renderOne(app, '/scripted/refused-navigation.html');
+    assertRenderedPast(stayed);
+    assert.equal(stayed.page.error, null, 'settled, not at its deadline');
+    assert.match(stayed.page.renderNote ?? '', /1 request refused: .*127\.0\.0\.3.*blocked-address/);
   });
 });

@@ -7,6 +7,11 @@
 /** Where a fault goes: the render it belongs to, or the log for a browser's own events. */
 export type FaultSink = (where: string, error: unknown) => void;
 
+/** An error's first line (Playwright's messages go on with call logs and hints). */
+export function firstLineOf(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+}
+
 /** `handler`, made safe to give Playwright: it never throws nor rejects; a fault goes to `sink`. */
 export function guarded<Args extends unknown[]>(
   where: string,
@@ -45,8 +50,7 @@ export class HandlerFaults {
   /** The sink to give guarded() for this render's handlers. */
   readonly sink: FaultSink = (where, error) => {
     if (this.#problem !== null) return;
-    const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    this.#problem = `render failed: the ${where} handler threw: ${detail}`;
+    this.#problem = `render failed: the ${where} handler threw: ${firstLineOf(error)}`;
     this.#resolve({ problem: this.#problem });
   };
 }

@@ -22,6 +22,8 @@
 //   /scripted/frame-removed.html  an iframe of /scripted/slow-frame.html (answered late) removed while it loads
 //   /scripted/javascript-url.html, /scripted/data-url.html  navigate the page to a javascript: or data: URL
 //   /scripted/reload-loop.html    reloads itself as soon as it has loaded, for ever
+//   /scripted/download-navigation.html  navigates the page itself to /scripted/download.bin as it loads
+//   /scripted/refused-navigation.html   navigates the page to host 1 (an address the SSRF guard refuses)
 // Every page here links nothing in its fetched HTML, but static.html, whose one link is /scripted/built-1.html,
 // and stall.html.
 
@@ -164,7 +166,7 @@ fetch('${other.origin}/scripted/secret.json')
       auxiliary: true,
       delayMs: 60_000,
     });
-    unruly(site, host);
+    unruly(site, host, other);
     for (const leaf of ['built-1', 'built-2', 'from-xhr', 'leaked']) {
       site.leaf(host, `/scripted/${leaf}.html`, `Reached: ${leaf}`);
     }
@@ -178,7 +180,7 @@ document.body.insertAdjacentHTML('beforeend', '<p id="after">after</p>');</scrip
 }
 
 /** The pages whose scripts do what a crawler's browser must survive (listed at the top). */
-function unruly(site: Site, host: HostSite): void {
+function unruly(site: Site, host: HostSite, other: HostSite): void {
   page(
     site,
     host,
@@ -246,5 +248,19 @@ document.body.insertAdjacentHTML('beforeend', '<p id="answers">confirm:' + confi
     '/scripted/reload-loop.html',
     'A page reloading itself for ever',
     acting(`addEventListener('load', () => location.reload());`),
+  );
+  page(
+    site,
+    host,
+    '/scripted/download-navigation.html',
+    'A page navigating to a file',
+    acting(`location.href = '/scripted/download.bin';`),
+  );
+  page(
+    site,
+    host,
+    '/scripted/refused-navigation.html',
+    'A page navigating to a refused address',
+    acting(`location.href = '${other.origin}/scripted/landing.html';`),
   );
 }

@@ -39,7 +39,11 @@ after(async () => {
  * Crawls one page, rendered, and returns its record and stored HTML once the crawl ended; the process must
  * still answer then.
  */
-async function renderOne(app: FastifyInstance, path: string): Promise<{ page: PageItem; html: string }> {
+async function renderOne(
+  app: FastifyInstance,
+  path: string,
+  timeoutMs = RENDER_TIMEOUT_MS,
+): Promise<{ page: PageItem; html: string }> {
   const created = await app.inject({
     method: 'POST',
     url: '/v1/crawls',
@@ -48,7 +52,7 @@ async function renderOne(app: FastifyInstance, path: string): Promise<{ page: Pa
       maxDepth: 0,
       politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
       fetch: { timeoutMs: 10_000, retries: 0 },
-      render: { mode: 'always', timeoutMs: RENDER_TIMEOUT_MS },
+      render: { mode: 'always', timeoutMs },
     },
   });
   assert.equal(created.statusCode, 202, created.body);
@@ -150,4 +154,22 @@ test('a rendered page survives what its scripts do, and the process with it', { 
     assert.equal(stayed.page.error, null, 'settled, not at its deadline');
     assert.match(stayed.page.renderNote ?? '', /1 request refused: .*127\.0\.0\.3.*blocked-address/);
   });
+
+  await t.test(
+    'a script that allocates without end crashes its renderer at its heap cap: recorded, and the next page renders',
+    async () => {
+      web.resetLog();
+      // the deadline is far past the time the cap takes: the crash, not the deadline, ends the render
+      const crashed = await renderOne(app, '/scripted/out-of-memory.html', 120_000);
+      assert.equal(crashed.page.rendered, false, JSON.stringify(crashed.page));
+      assert.equal(crashed.page.renderReason, 'render-failed');
+      assert.match(crashed.page.renderNote ?? '', /the page's renderer process crashed/);
+      assert.deepEqual(
+        web.log.filter((entry) => entry.url.endsWith('/scripted/allocated-1gib.txt')),
+        [],
+        'the page never held 1 GiB',
+      );
+      assertRenderedPast(await renderOne(app, '/scripted/print.html'));
+    },
+  );
 });

@@ -82,12 +82,20 @@ export const CHROMIUM_BASE_ARGS = [
 ] as const;
 
 /**
+ * The JavaScript heap one page's scripts may hold. V8's own limit is the whole 4 GiB pointer cage, which one
+ * runaway page fills in the middle of a render, far past RENDER_MEMORY_BUDGET_BYTES (read only before a page
+ * starts); at this cap its renderer dies of it instead, and the page is recorded render-failed.
+ */
+export const PAGE_SCRIPT_HEAP_MIB = 512;
+
+/**
  * A crawl's renderer adds a second wall: every request not intercepted goes to a proxy on a port nobody listens
  * on (loopback included: `<-loopback>` removes Chromium's implicit bypass), and WebRTC may use only proxied
- * UDP, which the black hole takes.
+ * UDP, which the black hole takes. A page's script heap is capped (PAGE_SCRIPT_HEAP_MIB).
  */
 export const CHROMIUM_ARGS = [
   ...CHROMIUM_BASE_ARGS,
+  `--js-flags=--max-old-space-size=${PAGE_SCRIPT_HEAP_MIB}`,
   '--proxy-server=http://127.0.0.1:9',
   '--proxy-bypass-list=<-loopback>',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',

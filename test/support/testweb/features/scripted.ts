@@ -24,6 +24,8 @@
 //   /scripted/reload-loop.html    reloads itself as soon as it has loaded, for ever
 //   /scripted/download-navigation.html  navigates the page itself to /scripted/download.bin as it loads
 //   /scripted/refused-navigation.html   navigates the page to host 1 (an address the SSRF guard refuses)
+//   /scripted/out-of-memory.html  allocates without end: its renderer process dies of it; past 1 GiB (if it
+//                                 gets there) it asks for /scripted/allocated-1gib.txt
 // Every page here links nothing in its fetched HTML, but static.html, whose one link is /scripted/built-1.html,
 // and stall.html.
 
@@ -262,5 +264,21 @@ document.body.insertAdjacentHTML('beforeend', '<p id="answers">confirm:' + confi
     '/scripted/refused-navigation.html',
     'A page navigating to a refused address',
     acting(`location.href = '${other.origin}/scripted/landing.html';`),
+  );
+  page(
+    site,
+    host,
+    '/scripted/out-of-memory.html',
+    'A page allocating without end',
+    // each array at least 4 MiB (a million small integers, 4 bytes each with pointer compression)
+    acting(`const kept = [];
+for (;;) {
+  kept.push(new Array(1e6).fill(1));
+  if (kept.length === 256) {
+    const told = new XMLHttpRequest();
+    told.open('GET', '/scripted/allocated-1gib.txt', false);
+    try { told.send(); } catch {}
+  }
+}`),
   );
 }

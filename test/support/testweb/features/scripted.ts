@@ -14,7 +14,8 @@
 //                            HTML links /scripted/app.html
 // Pages whose scripts do what a crawler's browser must survive (each page is still recorded, and the process
 // stays up), each with a line of text its script writes once it got past what it does:
-//   /scripted/popup.html     window.open of /scripted/popup-target.html (never to be requested)
+//   /scripted/popup.html     window.open of /scripted/popup-target.html, then a click on a target=_blank
+//                            link to it (rel=noopener): never to be requested
 //   /scripted/close.html     window.close() of the page itself
 //   /scripted/dialogs.html   alert, confirm and prompt (their answers are written: dismissed)
 //   /scripted/print.html     window.print()
@@ -188,7 +189,9 @@ function unruly(site: Site, host: HostSite, other: HostSite): void {
     host,
     '/scripted/popup.html',
     'A page opening a popup',
-    acting(`window.open('/scripted/popup-target.html');`),
+    `<a id="blank" href="/scripted/popup-target.html?blank" target="_blank" rel="noopener">a new window</a>${acting(
+      `window.open('/scripted/popup-target.html'); document.getElementById('blank').click();`,
+    )}`,
   );
   site.leaf(host, '/scripted/popup-target.html', 'What the popup would show');
   page(site, host, '/scripted/close.html', 'A page closing itself', acting('window.close();'));

@@ -88,6 +88,20 @@ setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<a id="late" hre
   assert.ok(missing.html !== null, 'the DOM as it stood is read');
 });
 
+test('a handler that throws fails its render with the fault, and the process goes on', { skip }, async () => {
+  // the crawl's answer is called inside the route handler: its throw is the handler's
+  const page = job('<!doctype html><body><p>asks</p><script src="/app.js"></script></body>', {
+    answer: async () => {
+      throw new Error('the crawl could not answer');
+    },
+  });
+  const output = await renderer.render(page);
+  assert.equal(output.html, null);
+  assert.equal(output.problem, 'render failed: the route handler threw: the crawl could not answer');
+  const next = await renderer.render(job('<!doctype html><body><p>the next page</p></body>'));
+  assert.match(next.html ?? '', /the next page/);
+});
+
 test('the browser is replaced after recyclePages pages, and pages go on rendering', { skip }, async () => {
   for (let i = 0; i < 5; i++) {
     const output = await renderer.render(job(`<!doctype html><body><p>page ${i}</p></body>`));

@@ -142,7 +142,12 @@ test('a script inside a rendered page cannot reach an address the SSRF guard ref
 }, async (t) => {
   const { app } = await build(t, { env: ENV });
   web.resetLog();
-  const result = await crawl(app, [`${web.hosts[0]}/scripted/probe.html`], 'always');
+  // the script's fetch does not hold the load event back: its refusal is counted only if the render waits
+  // for the network to go idle (with "load", a loaded machine can read the DOM before the crawl answered)
+  const result = await crawl(app, [`${web.hosts[0]}/scripted/probe.html`], {
+    mode: 'always',
+    waitUntil: 'networkidle',
+  });
   const probe = result.byPath('/scripted/probe.html')!;
   assert.equal(probe.rendered, true);
   assert.match(probe.renderNote ?? '', /1 request refused: .*127\.0\.0\.3.*blocked-address/);

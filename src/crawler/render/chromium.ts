@@ -7,7 +7,8 @@
 // memory (its browsers' process trees) is held to a budget of its own: see memory-budget.ts.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import { firstLineOf, guarded, HandlerFaults } from './handler-guard.js';
 import { memoryVerdict } from './memory-budget.js';
 import type { PageRenderer, RenderJob, RenderOutput } from './port.js';
 import { RendererUnavailableError } from './port.js';
@@ -81,12 +82,20 @@ export const CHROMIUM_BASE_ARGS = [
 ] as const;
 
 /**
+ * The JavaScript heap one page's scripts may hold. V8's own limit is the whole 4 GiB pointer cage, which one
+ * runaway page fills in the middle of a render, far past RENDER_MEMORY_BUDGET_BYTES (read only before a page
+ * starts); at this cap its renderer dies of it instead, and the page is recorded render-failed.
+ */
+export const PAGE_SCRIPT_HEAP_MIB = 512;
+
+/**
  * A crawl's renderer adds a second wall: every request not intercepted goes to a proxy on a port nobody listens
  * on (loopback included: `<-loopback>` removes Chromium's implicit bypass), and WebRTC may use only proxied
- * UDP, which the black hole takes.
+ * UDP, which the black hole takes. A page's script heap is capped (PAGE_SCRIPT_HEAP_MIB).
  */
 export const CHROMIUM_ARGS = [
   ...CHROMIUM_BASE_ARGS,
+  `--js-flags=--max-old-space-size=${PAGE_SCRIPT_HEAP_MIB}`,
   '--proxy-server=http://127.0.0.1:9',
   '--proxy-bypass-list=<-loopback>',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
@@ -109,6 +118,25 @@ const HOP_HEADERS = new Set([
 const AFTER_DEADLINE_MS = 1500;
 /** A browser that has not opened a page in this long is hung, and killed (a loaded one takes well under it). */
 const UNRESPONSIVE_AFTER_MS = 30_000;
+
+/** What one render's handlers share with it. */
+interface RenderState {
+  requests: RenderOutput['requests'];
+  faults: HandlerFaults;
+  /** The page's renderer process died. */
+  pageCrashed: boolean;
+  /** Set once the page settled: its DOM is read where it stands, so navigations of its own are held off. */
+  navigationsHeld: boolean;
+  /** Called when a navigation of the page's own was held off (answered STAY). */
+  stay: () => void;
+}
+
+/**
+ * The answer to a main-frame navigation the page may not make: no content, so the browser stays on the
+ * document it has (HTML's rule for 204). Aborting it instead would put Chromium's error page in its place,
+ * and a file's answer would start a download the page's load then waits on for ever.
+ */
+const STAY = { status: 204, headers: {}, body: '' } as const;
 
 interface LaunchedBrowser {
   browser: Browser;
@@ -310,7 +338,7 @@ export class ChromiumRenderer implements PageRenderer {
       browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
     } catch (error) {
       throw new RendererUnavailableError(
-        `Chromium at ${executablePath} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        `Chromium at ${executablePath} did not start: ${firstLineOf(error)}`,
         { cause: error },
       );
     }
@@ -324,16 +352,19 @@ export class ChromiumRenderer implements PageRenderer {
     this.#all.add(launched);
     this.#currentLaunched = launched;
     // a crash: the next page launches a new browser; pages on this one fail with the browser's error
-    browser.on('disconnected', () => {
-      this.#all.delete(launched);
-      if (!launched.retiring)
-        this.#options.log?.warn(
-          { pid: launched.pid, rendering: launched.active },
-          'Chromium exited; the next page starts a new one',
-        );
-      this.#retire(launched, 'crashed');
-      this.#wakeMemoryWaiters();
-    });
+    browser.on(
+      'disconnected',
+      guarded('browser disconnected', this.#logFault, () => {
+        this.#all.delete(launched);
+        if (!launched.retiring)
+          this.#options.log?.warn(
+            { pid: launched.pid, rendering: launched.active },
+            'Chromium exited; the next page starts a new one',
+          );
+        this.#retire(launched, 'crashed');
+        this.#wakeMemoryWaiters();
+      }),
+    );
     if (this.#closed) {
       await this.#closeBrowser(launched);
       throw new RendererUnavailableError('the renderer is closed');
@@ -341,6 +372,11 @@ export class ChromiumRenderer implements PageRenderer {
     this.#options.observer?.launched(this.#nextLaunch);
     return launched;
   }
+
+  /** Where a fault of a browser's own event handlers goes: no page to record it on, so the log. */
+  readonly #logFault = (where: string, error: unknown): void => {
+    this.#options.log?.warn({ err: error }, `a Chromium ${where} handler threw`);
+  };
 
   #retire(launched: LaunchedBrowser, cause: LaunchCause): void {
     if (launched.retiring) return;
@@ -385,13 +421,22 @@ export class ChromiumRenderer implements PageRenderer {
   async #renderOn(launched: LaunchedBrowser, job: RenderJob): Promise<RenderOutput> {
     const { browser } = launched;
     const started = performance.now();
-    const requests = { served: 0, refused: 0, blocked: 0 };
+    const state: RenderState = {
+      requests: { served: 0, refused: 0, blocked: 0 },
+      faults: new HandlerFaults(),
+      pageCrashed: false,
+      navigationsHeld: false,
+      stay: () => {},
+    };
+    const stayed = new Promise<void>((resolve) => {
+      state.stay = resolve;
+    });
+    const { requests, faults } = state;
     const elapsed = () => Math.round(performance.now() - started);
     let context: BrowserContext | null = null;
-    let pageCrashed = false;
     // what took the page away, when something did: the browser's exit, or its renderer's crash
     const lost = (): RenderFailure | null =>
-      !browser.isConnected() ? 'browser-exited' : pageCrashed ? 'page-crashed' : null;
+      !browser.isConnected() ? 'browser-exited' : state.pageCrashed ? 'page-crashed' : null;
     const ended = (output: Omit<RenderOutput, 'requests'>, failure: RenderFailure | null): RenderOutput => {
       this.#options.observer?.rendered({ renderMs: output.renderMs, domRead: output.html !== null, failure });
       return { ...output, requests };
@@ -411,9 +456,7 @@ export class ChromiumRenderer implements PageRenderer {
       if (deadline.signal.aborted) resolve('aborted');
       deadline.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
-    const opening = this.#open(browser, job, requests, () => {
-      pageCrashed = true;
-    });
+    const opening = this.#open(browser, job, state);
     // A browser that cannot open a page at all is hung (stopped, deadlocked), and every page sent to it would
     // hang as well: it is killed, so the pages on it fail at once and the next page launches a fresh one.
     const watchdog = setTimeout(() => {
@@ -445,7 +488,12 @@ export class ChromiumRenderer implements PageRenderer {
       }
       context = opened.context;
       const { page } = opened;
-      const settled = await Promise.race([this.#load(page, job), deadlineFromNow(), aborted]);
+      const settled = await Promise.race([
+        this.#load(page, job, stayed),
+        deadlineFromNow(),
+        aborted,
+        faults.faulted,
+      ]);
       if (settled === 'aborted') throw deadline.signal.reason ?? new Error('aborted');
       let failure: RenderFailure | null =
         settled === 'timeout' ? 'timeout' : settled === 'loaded' ? null : (lost() ?? 'error');
@@ -455,10 +503,17 @@ export class ChromiumRenderer implements PageRenderer {
           : settled === 'loaded'
             ? null
             : failureText(failure, settled.problem);
-      // a page that hung its main thread cannot even be serialized: bounded, then given up
-      const html = await withinMs(page.content(), AFTER_DEADLINE_MS).catch(() => null);
+      // its DOM is read where it stands: a navigation of its own from now on would take it away mid-read
+      state.navigationsHeld = true;
+      const read = await readDom(page);
+      let html = read.html;
       const renderMs = elapsed();
-      if (html === null) {
+      if (faults.problem !== null) {
+        // a handler of the render went wrong: what the page shows may be missing what that handler was for
+        html = null;
+        failure = lost() ?? 'error';
+        problem = failureText(failure, faults.problem);
+      } else if (html === null) {
         // the page was taken away while it settled (or was read): that, not the wait, is what went wrong
         const gone = lost();
         if (gone !== null && failure !== gone) {
@@ -466,7 +521,7 @@ export class ChromiumRenderer implements PageRenderer {
           problem = failureText(gone, null);
         }
         failure ??= 'unreadable';
-        problem = `${problem ?? 'render failed'}; the DOM could not be read`;
+        problem = `${problem ?? `render failed: ${read.error}`}; the DOM could not be read`;
       }
       const finalUrl = page.url();
       const screenshot =
@@ -486,7 +541,7 @@ export class ChromiumRenderer implements PageRenderer {
     } catch (error) {
       if (job.signal.aborted) throw error;
       const failure = lost() ?? 'error';
-      const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      const detail = firstLineOf(error);
       return ended(
         {
           html: null,
@@ -507,14 +562,14 @@ export class ChromiumRenderer implements PageRenderer {
 
   /**
    * A context and page for the job, every request of the page routed to the crawl (the main document served
-   * from its fetch). `onCrash`: the page's renderer process died.
+   * from its fetch). Every handler is guarded: its faults go to the render's, and end it as failed.
    */
   async #open(
     browser: Browser,
     job: RenderJob,
-    requests: RenderOutput['requests'],
-    onCrash: () => void,
+    state: RenderState,
   ): Promise<{ context: BrowserContext; page: Page }> {
+    const { requests, faults } = state;
     const context = await browser.newContext({
       userAgent: job.userAgent,
       serviceWorkers: 'block',
@@ -524,28 +579,57 @@ export class ChromiumRenderer implements PageRenderer {
     });
     try {
       await context.addInitScript(REMOVE_WEBRTC);
-      await context.routeWebSocket(/.*/, (socket) =>
-        socket.close({ code: 1008, reason: 'blocked by trawl' }),
+      await context.routeWebSocket(
+        /.*/,
+        guarded('WebSocket route', faults.sink, (socket) =>
+          socket.close({ code: 1008, reason: 'blocked by trawl' }),
+        ),
       );
       const page = await context.newPage();
-      page.on('crash', onCrash);
+      page.on(
+        'crash',
+        guarded('page crash', faults.sink, () => {
+          state.pageCrashed = true;
+        }),
+      );
+      // A crawler reads one page: a window the page opens (window.open, a target=_blank click) is closed as it
+      // appears, and its requests never reach the crawl (the route below blocks them).
+      context.on(
+        'page',
+        guarded('popup', faults.sink, async (opened: Page) => {
+          if (opened !== page) await opened.close().catch(() => {});
+        }),
+      );
       let documentServed = false;
-      await context.route('**/*', async (route: Route) => {
-        const request = route.request();
-        const isMainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
-        try {
+      await context.route(
+        '**/*',
+        guarded('route', faults.sink, async (route: Route) => {
+          const request = route.request();
+          if (requestingPage(request) !== page) {
+            requests.blocked++;
+            await settle(route, () => route.abort('blockedbyclient'));
+            return;
+          }
+          const isMainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
           if (isMainNavigation && !documentServed) {
             documentServed = true;
-            await route.fulfill({
-              status: job.document.status,
-              headers: browserHeaders(job.document.headers),
-              body: job.document.body,
-            });
+            await settle(route, () =>
+              route.fulfill({
+                status: job.document.status,
+                headers: browserHeaders(job.document.headers),
+                body: job.document.body,
+              }),
+            );
+            return;
+          }
+          if (isMainNavigation && state.navigationsHeld) {
+            requests.blocked++;
+            await settle(route, () => stay(state, route));
             return;
           }
           if (!isMainNavigation && job.block.has(request.resourceType())) {
             requests.blocked++;
-            await route.abort('blockedbyclient');
+            await settle(route, () => route.abort('blockedbyclient'));
             return;
           }
           const answer = await job.answer({
@@ -558,20 +642,27 @@ export class ChromiumRenderer implements PageRenderer {
           });
           if ('refused' in answer) {
             requests.refused++;
-            await route.abort('blockedbyclient');
+            await settle(route, () =>
+              isMainNavigation ? stay(state, route) : route.abort('blockedbyclient'),
+            );
+            return;
+          }
+          if (isMainNavigation && !isHtml(answer.headers)) {
+            // not a page to read but a file (a download, say): the page stays where it was
+            requests.blocked++;
+            await settle(route, () => stay(state, route));
             return;
           }
           requests.served++;
-          await route.fulfill({
-            status: answer.status,
-            headers: browserHeaders(answer.headers),
-            body: answer.body,
-          });
-        } catch {
-          // the page or its context went away while the answer was on its way
-          await route.abort('failed').catch(() => {});
-        }
-      });
+          await settle(route, () =>
+            route.fulfill({
+              status: answer.status,
+              headers: browserHeaders(answer.headers),
+              body: answer.body,
+            }),
+          );
+        }),
+      );
       return { context, page };
     } catch (error) {
       await withinMs(context.close(), AFTER_DEADLINE_MS * 2).catch(() => {});
@@ -580,22 +671,32 @@ export class ChromiumRenderer implements PageRenderer {
   }
 
   /** Navigates to the document and waits as asked; never rejects (a failure is the render's problem). */
-  async #load(page: Page, job: RenderJob): Promise<'loaded' | { problem: string }> {
+  async #load(page: Page, job: RenderJob, stayed: Promise<void>): Promise<'loaded' | { problem: string }> {
     const timeout = job.timeoutMs + AFTER_DEADLINE_MS;
+    const wait = job.waitUntil;
+    // A navigation of the page's own held off (STAY) leaves Chromium without the lifecycle events goto and
+    // waitForLoadState wait for: once one was, the document's own readyState says when it loaded instead.
+    const ready =
+      typeof wait === 'object' ? "document.readyState !== 'loading'" : "document.readyState === 'complete'";
+    const readyAfterStay = stayed.then(() =>
+      page.waitForFunction(ready, undefined, { timeout, polling: 100 }),
+    );
+    readyAfterStay.catch(() => {});
+    const landed = async (loading: Promise<unknown>) => {
+      loading.catch(() => {});
+      await Promise.race([loading, readyAfterStay]);
+    };
     try {
-      const wait = job.waitUntil;
-      if (typeof wait === 'object') {
-        await page.goto(job.url, { waitUntil: 'domcontentloaded', timeout });
-        await page.waitForSelector(wait.selector, { state: 'attached', timeout });
-      } else {
-        await page.goto(job.url, { waitUntil: wait, timeout });
-      }
+      await landed(
+        page.goto(job.url, { waitUntil: typeof wait === 'object' ? 'domcontentloaded' : wait, timeout }),
+      );
+      if (typeof wait === 'object') await page.waitForSelector(wait.selector, { state: 'attached', timeout });
       return 'loaded';
     } catch (error) {
       // a navigation of the page's own interrupts goto: the page is still read where it ended
-      const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      const message = firstLineOf(error);
       if (/interrupted by another navigation|frame was detached/i.test(message)) {
-        await page.waitForLoadState('load', { timeout }).catch(() => {});
+        await landed(page.waitForLoadState('load', { timeout })).catch(() => {});
         return 'loaded';
       }
       return { problem: `render failed: ${message}` };
@@ -615,6 +716,66 @@ async function browserPid(browser: Browser): Promise<number | null> {
     return processInfo.find((process) => process.type === 'browser')?.id ?? null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The page a request comes from; null when it has none to speak of: a popup's first navigation (Playwright
+ * throws for a request issued before its frame exists) or a service worker's request.
+ */
+function requestingPage(request: Request): Page | null {
+  if (request.serviceWorker() !== null) return null;
+  try {
+    return request.frame().page();
+  } catch {
+    return null;
+  }
+}
+
+/** Answers a route; when the page or its context went away meanwhile, the request just fails. */
+async function settle(route: Route, answer: () => Promise<void>): Promise<void> {
+  try {
+    await answer();
+  } catch {
+    await route.abort('failed').catch(() => {});
+  }
+}
+
+/** Holds off a navigation of the page's own: the page stays where it was. */
+function stay(state: RenderState, route: Route): Promise<void> {
+  state.stay();
+  return route.fulfill(STAY);
+}
+
+/** Whether an answer is a document the browser shows (a navigation to anything else is held off). */
+function isHtml(headers: Record<string, string>): boolean {
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'content-type')
+      return /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(value);
+  return false;
+}
+
+/**
+ * The page's DOM, serialized; null, with why, when it cannot be read. A page that hung its main thread cannot
+ * even be serialized: bounded, then given up. One navigation of its own may have been under way as its
+ * navigations were held off: it is let land, and read once more.
+ */
+async function readDom(page: Page): Promise<{ html: string; error: null } | { html: null; error: string }> {
+  const read = () => withinMs(page.content(), AFTER_DEADLINE_MS);
+  try {
+    return { html: await read(), error: null };
+  } catch (error) {
+    const message = firstLineOf(error);
+    if (!/navigat|context was destroyed/i.test(message)) return { html: null, error: message };
+  }
+  try {
+    await page.waitForLoadState('domcontentloaded', { timeout: AFTER_DEADLINE_MS });
+    return { html: await read(), error: null };
+  } catch (error) {
+    return {
+      html: null,
+      error: firstLineOf(error),
+    };
   }
 }
 

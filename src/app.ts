@@ -14,7 +14,13 @@ import rateLimit from './plugins/rate-limit.js';
 import swagger from './plugins/swagger.js';
 import routes from './routes/index.js';
 import type { Runtime } from './runtime.js';
-import { BODY_OPTIONS, type BuildCompiler, type RouteValidator, TEXT_PART_OPTIONS } from './validation.js';
+import {
+  BODY_OPTIONS,
+  type BuildCompiler,
+  finiteNumbersOnly,
+  type RouteValidator,
+  TEXT_PART_OPTIONS,
+} from './validation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +32,8 @@ declare module 'fastify' {
 /**
  * Query strings and path parameters arrive as text, so "100" is coerced to the integer their schema names
  * (and one value to a one-item array), and their defaults are filled in; a JSON body is typed already, so
- * "100" for an integer or a string for an array is a 400 there, as the OpenAPI file says.
+ * "100" for an integer or a string for an array is a 400 there, as the OpenAPI file says. A number in text
+ * must be finite ("Infinity", "1e309" are a 400: finiteNumbersOnly).
  */
 const buildValidator: BuildCompiler = (externalSchemas, options) => {
   const pool = AjvCompiler();
@@ -36,7 +43,7 @@ const buildValidator: BuildCompiler = (externalSchemas, options) => {
       onCreate: options?.onCreate,
       customOptions,
     }) as unknown as RouteValidator;
-  const lenient = compilerFor(TEXT_PART_OPTIONS);
+  const lenient = finiteNumbersOnly(compilerFor(TEXT_PART_OPTIONS));
   const strict = compilerFor(BODY_OPTIONS);
   const compile: RouteValidator = (route) => (route.httpPart === 'body' ? strict : lenient)(route);
   return compile as unknown as ReturnType<BuildCompiler>;

@@ -31,6 +31,57 @@ export interface ValidationIssue {
 
 type Validate = ((data: unknown) => boolean) & { errors?: ValidationIssue[] | null };
 
+/** `schema`'s JSON type for property `key` (an array's items' type), as Ajv names it in a type error. */
+function typeOf(schema: unknown, key: string): string {
+  const property = (schema as { properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> })
+    ?.properties?.[key];
+  const type = property?.type === 'array' ? property.items?.type : property?.type;
+  return type === 'integer' ? 'integer' : 'number';
+}
+
+/** Each number in a coerced query string or path that is not finite, as the type error Ajv gives "NaN". */
+function nonFiniteIssues(data: unknown, schema: unknown): ValidationIssue[] {
+  if (data === null || typeof data !== 'object') return [];
+  const issues: ValidationIssue[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    items.forEach((item, index) => {
+      if (typeof item !== 'number' || Number.isFinite(item)) return;
+      const type = typeOf(schema, key);
+      const pointer = key.replaceAll('~', '~0').replaceAll('/', '~1');
+      issues.push({
+        instancePath: Array.isArray(value) ? `/${pointer}/${index}` : `/${pointer}`,
+        schemaPath: `#/properties/${pointer}/type`,
+        keyword: 'type',
+        message: `must be ${type}`,
+        params: { type },
+      });
+    });
+  }
+  return issues;
+}
+
+/**
+ * Text parts (query strings, path parameters) with one rule for every number: finite, or a 400 naming it.
+ * Ajv's coercion turns "Infinity", "-Infinity" and "1e309" into ±Infinity after its type check (strictNumbers
+ * refuses them only when they arrive as numbers), and then skips the range keywords for a non-finite number,
+ * so they would reach PostgreSQL as 'Infinity'. The coerced values are flat (a value or an array of values).
+ */
+export function finiteNumbersOnly(compile: RouteValidator): RouteValidator {
+  return (route) => {
+    const validate = compile(route) as Validate;
+    const checked = ((data: unknown) => {
+      const valid = validate(data);
+      const issues = nonFiniteIssues(data, route.schema);
+      checked.errors =
+        issues.length > 0 ? [...(valid ? [] : (validate.errors ?? [])), ...issues] : validate.errors;
+      return valid && issues.length === 0;
+    }) as Validate;
+    checked.errors = null;
+    return checked;
+  };
+}
+
 /** A body validator for `schema`, built as the app builds its own (the same compiler, the same options). */
 export function bodyValidator(schema: unknown): (data: unknown) => ValidationIssue[] | null {
   const compile = AjvCompiler()({}, { customOptions: BODY_OPTIONS }) as unknown as RouteValidator;

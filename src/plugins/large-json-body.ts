@@ -13,6 +13,7 @@ import { InputError } from '../errors.js';
 import type { JsonBodyTask } from '../services/cpu-tasks.js';
 import {
   BODY_OPTIONS,
+  finiteNumbersOnly,
   isValidatedOnPool,
   markValidatedOnPool,
   type RouteValidator,
@@ -64,7 +65,9 @@ export function largeJsonBodies(
   );
   const pool = AjvCompiler();
   const bodies = pool({}, { customOptions: BODY_OPTIONS }) as unknown as RouteValidator;
-  const textParts = pool({}, { customOptions: TEXT_PART_OPTIONS }) as unknown as RouteValidator;
+  const textParts = finiteNumbersOnly(
+    pool({}, { customOptions: TEXT_PART_OPTIONS }) as unknown as RouteValidator,
+  );
   return ({
     schema,
     httpPart,

@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import auth from './plugins/auth.js';
 import dashboard from './plugins/dashboard.js';
 import idempotency from './plugins/idempotency.js';
+import jsonBody from './plugins/json-body.js';
 import metrics from './plugins/metrics.js';
 import problems, { frameworkErrors } from './plugins/problems.js';
 import queueBoard from './plugins/queue-board.js';
@@ -69,6 +70,7 @@ export async function app(instance: FastifyInstance, options: { runtime?: Runtim
     },
   });
   await instance.register(problems);
+  await instance.register(jsonBody);
   await instance.register(swagger);
   // API keys and rate limits need the database (and Redis); an app built for OpenAPI generation has neither.
   if (options.runtime) {

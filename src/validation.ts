@@ -2,6 +2,7 @@
 // by the CPU pool's threads, which validate large JSON bodies off the event loop (plugins/large-json-body.ts):
 // both must accept and refuse exactly the same bodies, with the same errors.
 import AjvCompiler from '@fastify/ajv-compiler';
+import { InputError } from './errors.js';
 
 // Unknown fields are errors, not silently dropped. A body is left as sent (its defaults are the services' to
 // fill: normalizeCrawlRequest stores what a crawl runs with); a query string gets its schema's defaults, once,
@@ -12,6 +13,59 @@ export const AJV_OPTIONS = { removeAdditional: false, allErrors: true } as const
 export const BODY_OPTIONS = { ...AJV_OPTIONS, coerceTypes: false, useDefaults: false } as const;
 /** Query strings and path parameters arrive as text: coerced to their schema's types, defaults filled in. */
 export const TEXT_PART_OPTIONS = { ...AJV_OPTIONS, coerceTypes: 'array', useDefaults: true } as const;
+
+/**
+ * JSON bodies nest objects and arrays at most this deep. No request schema goes past a handful of levels, and
+ * a body nested tens of thousands deep would drive every walk over it (the unstorable-text scan, Ajv, a
+ * stringify) into a stack overflow: it is refused before it is parsed.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/** Whether the quote at `index` is escaped (preceded by an odd run of backslashes). */
+function isEscaped(text: string, index: number): boolean {
+  let backslashes = 0;
+  for (let i = index - 1; text.charCodeAt(i) === BACKSLASH; i--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * Whether JSON text nests objects and arrays deeper than MAX_JSON_DEPTH, read without parsing it: brackets
+ * inside strings do not count, and strings are skipped with indexOf (a 5 MB document is one jump). Text that
+ * is not JSON may be miscounted; JSON.parse refuses it afterwards either way.
+ */
+export function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      let end = text.indexOf('"', i + 1);
+      while (end > 0 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end < 0) return false;
+      i = end;
+    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The 400 for a body nestsTooDeep refuses, the same from the event loop and from the CPU pool. */
+export function tooDeepError(): InputError {
+  const message = `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`;
+  return new InputError(`body: ${message}`, 'body', {
+    maxDepth: MAX_JSON_DEPTH,
+    errors: [{ field: 'body', in: 'body', message }],
+  });
+}
 
 export type BuildCompiler = AjvCompiler.BuildCompilerFromPool;
 export type RouteValidator = (route: {

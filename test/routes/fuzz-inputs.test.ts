@@ -3,8 +3,8 @@
 // body, a NUL in every text/plain upload. Routes are read from the app's own OpenAPI document, so a new route
 // or parameter is fuzzed too. Every answer must be a 4xx application/problem+json naming the field.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import { type TestContext, test } from 'node:test';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { build } from '../helper.js';
 
 type Response = Awaited<ReturnType<FastifyInstance['inject']>>;
@@ -70,19 +70,29 @@ function assertProblem(response: Response, label: string, field?: string) {
   return problem;
 }
 
-/** Ids that exist (a crawl, a ranking, a corpus) for the routes' path parameters. */
-async function existingIds(app: FastifyInstance): Promise<Record<string, string>> {
+type Inject = (options: InjectOptions) => Promise<Response>;
+
+/**
+ * The app, a request function that sends an admin key (so every route, /v1/keys included, reaches its input
+ * checks) and ids that exist (a crawl, a ranking, a corpus) for the routes' path parameters.
+ */
+async function setUp(t: TestContext) {
+  const { app, runtime } = await build(t, { worker: false });
+  const { key } = await runtime.keys.create({ name: 'fuzz', admin: true });
+  const inject: Inject = (options) =>
+    app.inject({ ...options, headers: { authorization: `Bearer ${key}`, ...options.headers } });
   const post = async (url: string, payload: object) => {
-    const response = await app.inject({ method: 'POST', url, payload });
+    const response = await inject({ method: 'POST', url, payload });
     assert.ok(response.statusCode < 300, `${url}: ${response.body}`);
     return response.json().id as string;
   };
-  return {
+  const ids = {
     crawl: await post('/v1/crawls', { seeds: [SEED] }),
     ranking: await post('/v1/rankings', { edges: [['a', 'b']] }),
     corpus: await post('/v1/corpora', { name: 'fuzz', documents: [{ text: 'a b c' }] }),
     pageId: '1',
   };
+  return { app, inject, ids };
 }
 
 /** The id a path's `{id}` names: a crawl's under /v1/crawls, and so on. */
@@ -102,8 +112,7 @@ const NOT_FINITE = ['Infinity', '-Infinity', '1e309', '1e400', '-1e400', 'NaN', 
 const ODD = ['1.5', '-1', '0', '99999999999999999999', '9007199254740993', '1e3', '', ' ', '+1', '0x10'];
 
 test('every numeric query or path parameter: a non-finite or non-number value is a 400 naming it', async (t) => {
-  const { app } = await build(t, { worker: false });
-  const ids = await existingIds(app);
+  const { app, inject, ids } = await setUp(t);
   let checked = 0;
   for (const { method, path, operation } of routesOf(app)) {
     for (const parameter of operation.parameters ?? []) {
@@ -116,7 +125,7 @@ test('every numeric query or path parameter: a non-finite or non-number value is
           parameter.in === 'path'
             ? urlOf(path, pathIds, { [parameter.name]: value })
             : `${urlOf(path, pathIds)}?${parameter.name}=${encodeURIComponent(value)}`;
-        return app.inject({
+        return inject({
           method: method as 'GET',
           url,
           ...(body ? { headers: { 'content-type': body.type }, payload: body.payload } : {}),
@@ -142,4 +151,31 @@ test('every numeric query or path parameter: a non-finite or non-number value is
   }
   // the routes that once answered 500: list limits, page filters, the report's rows, page ids
   assert.ok(checked > 300, `only ${checked} requests: did the OpenAPI document lose its parameters?`);
+});
+
+test('JSON nested far past any schema, to every JSON body: a 400 naming the depth limit', async (t) => {
+  const { app, inject, ids } = await setUp(t);
+  const deepArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const deepObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  // 1,000 deep stays under the CPU pool's threshold (parsed on the event loop); 100,000 deep goes over it
+  const bodies = [deepArrays(1000), deepObjects(1000), deepArrays(100_000), deepObjects(100_000)];
+  let checked = 0;
+  for (const { method, path, operation } of routesOf(app)) {
+    if (!operation.requestBody?.content['application/json']) continue;
+    for (const payload of bodies) {
+      const response = await inject({
+        method: method as 'POST',
+        url: urlOf(path, idsFor(path, ids)),
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      const label = `${method} ${path} ${payload.slice(0, 10)}… (${payload.length} characters)`;
+      const problem = assertProblem(response, label, 'body') as { status: number; maxDepth?: number };
+      assert.equal(problem.status, 400, label);
+      assert.equal(problem.maxDepth, 64, label);
+      checked++;
+    }
+  }
+  // crawls, a crawl's rank, rankings, extract, score, corpora, keys
+  assert.ok(checked >= 7 * bodies.length, `only ${checked} requests`);
 });

@@ -2,16 +2,9 @@
 // surrogate (JSON lets "\ud800" through; it has no UTF-8 form). Such input is a 400 naming the field, found
 // once for every route by a walk over the parsed request (plugins/problems.ts), never a cast error later.
 // What is unstorable is decided in one place, beside the cleaning of text from the web (crawler/text/pg-safe).
-import { findUnsafeText } from '../crawler/text/pg-safe.js';
+import { unstorableText } from '../crawler/text/pg-safe.js';
 
-/** Why `text` cannot be stored, or null when it can. */
-export function unstorableText(text: string): string | null {
-  const unsafe = findUnsafeText(text);
-  if (unsafe === null) return null;
-  return unsafe.character === 'NUL'
-    ? 'must not contain a NUL character (\\u0000)'
-    : 'must not contain a lone UTF-16 surrogate (invalid Unicode)';
-}
+export { unstorableText };
 
 /** An array or object being walked: its keys (null for an array) and the next entry to visit. */
 interface Frame {

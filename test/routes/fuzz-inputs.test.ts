@@ -179,3 +179,25 @@ test('JSON nested far past any schema, to every JSON body: a 400 naming the dept
   // crawls, a crawl's rank, rankings, extract, score, corpora, keys
   assert.ok(checked >= 7 * bodies.length, `only ${checked} requests`);
 });
+
+test('a NUL in every text/plain upload is a 400 naming the line, as the same NUL in JSON is', async (t) => {
+  const { app, inject, ids } = await setUp(t);
+  let checked = 0;
+  for (const { method, path, operation } of routesOf(app)) {
+    if (!operation.requestBody?.content['text/plain']) continue;
+    for (const payload of ['2\na\0 b\n', '2\na b\0\n', '3\na b\n\0c a\n']) {
+      const response = await inject({
+        method: method as 'POST',
+        url: urlOf(path, idsFor(path, ids)),
+        headers: { 'content-type': 'text/plain' },
+        payload,
+      });
+      const label = `${method} ${path} ${JSON.stringify(payload)}`;
+      const problem = assertProblem(response, label, 'body') as { detail: string; line?: number };
+      assert.match(problem.detail, /NUL/, label);
+      assert.equal(problem.line, payload.split('\n').findIndex((line) => line.includes('\0')) + 1, label);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 3, `only ${checked} requests`);
+});

@@ -9,7 +9,7 @@ import dashboard from './plugins/dashboard.js';
 import idempotency from './plugins/idempotency.js';
 import jsonBody from './plugins/json-body.js';
 import metrics from './plugins/metrics.js';
-import problems, { frameworkErrors } from './plugins/problems.js';
+import problems, { clientErrorHandler, frameworkErrors } from './plugins/problems.js';
 import queueBoard from './plugins/queue-board.js';
 import rateLimit from './plugins/rate-limit.js';
 import swagger from './plugins/swagger.js';
@@ -59,6 +59,8 @@ export function serverOptions(logger: FastifyBaseLogger | false): FastifyServerO
     schemaController: { compilersFactory: { buildValidator } },
     // the router's own 400/414 (bad %-encoding, over-long parameter) as problem+json like every other error
     frameworkErrors,
+    // and Node's HTTP parser's (unknown method, bad framing, headers too large): problems on the raw socket
+    clientErrorHandler,
   };
 }
 

@@ -3,6 +3,8 @@
 // body, a NUL in every text/plain upload. Routes are read from the app's own OpenAPI document, so a new route
 // or parameter is fuzzed too. Every answer must be a 4xx application/problem+json naming the field.
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { build } from '../helper.js';
@@ -200,4 +202,125 @@ test('a NUL in every text/plain upload is a 400 naming the line, as the same NUL
     }
   }
   assert.ok(checked >= 3, `only ${checked} requests`);
+});
+
+/** Writes `raw` to the listening app and reads the answer until the server closes the connection (every request asks it to). */
+function exchange(port: number, raw: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    const chunks: Buffer[] = [];
+    // bounds a hang only: the server answers each of these at once
+    socket.setTimeout(30_000, () =>
+      socket.destroy(new Error(`no answer within 30 s to ${JSON.stringify(raw.slice(0, 60))}`)),
+    );
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    // not ended: a client that half-closes has gone, and its answer may rightly be dropped
+    socket.write(raw);
+  });
+}
+
+function parseResponse(text: string) {
+  const split = text.indexOf('\r\n\r\n');
+  const head = split < 0 ? text : text.slice(0, split);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(':')).toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body: split < 0 ? '' : text.slice(split + 4) };
+}
+
+test('errors raised below routing (methods, framing, header size, Expect, garbage) are problem+json', async (t) => {
+  const { app } = await build(t, { worker: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const request = (line: string, ...headers: string[]) =>
+    `${line}\r\n${['Host: fuzz', 'Connection: close', ...headers].join('\r\n')}\r\n\r\n`;
+  const corpus: Array<[string | Buffer, number]> = [
+    [request('FOO / HTTP/1.1'), 400],
+    [request('PROPFIND /v1/crawls HTTP/1.1'), 405],
+    [request('SEARCH /v1/nothing HTTP/1.1'), 404],
+    [request('PURGE /v1/nothing HTTP/1.1'), 404],
+    [request('PURGE / HTTP/1.1'), 405],
+    [request('BREW /v1/crawls HTTP/1.1'), 400],
+    [request('GET /v1/crawls/%E0%A4%A HTTP/1.1'), 400],
+    [request('GET /v1/crawls HTTP/1.1', `X-Big: ${'a'.repeat(20_000)}`), 431],
+    [request(`GET /v1/crawls?cursor=${'a'.repeat(20_000)} HTTP/1.1`), 431],
+    [request('GET /v1/crawls HTTP/1.1', 'Expect: foo'), 417],
+    [request('POST /v1/crawls HTTP/1.1', 'Expect: 200-ok', 'Content-Length: 0'), 417],
+    ['garbage\r\n\r\n', 400],
+    [Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03]), 400],
+    [request('GET / HTTP/9.9'), 400],
+    [request('GET /a b c HTTP/1.1'), 400],
+    [request('GET / HTTP/1.1', 'X-A: b\x01c'), 400],
+    [request('GET / HTTP/1.1', 'Bad Header: x'), 400],
+    [request('POST /v1/crawls HTTP/1.1', 'Content-Length: 5', 'Transfer-Encoding: chunked'), 400],
+    [request('POST /v1/crawls HTTP/1.1', 'Content-Length: abc'), 400],
+    [request('POST /v1/crawls HTTP/1.1', 'Content-Length: 1', 'Content-Length: 2'), 400],
+    [
+      `${request('POST /v1/crawls HTTP/1.1', 'Transfer-Encoding: chunked', 'Content-Type: application/json')}zz\r\n`,
+      400,
+    ],
+  ];
+  const failures: string[] = [];
+  for (const [raw, status] of corpus) {
+    try {
+      await checkOne(raw, status);
+    } catch (error) {
+      failures.push((error as Error).message.split('\n')[0]!);
+    }
+  }
+  assert.deepEqual(failures, []);
+  async function checkOne(raw: string | Buffer, status: number) {
+    const label = JSON.stringify(raw.toString('latin1').slice(0, 70));
+    const response = parseResponse(await exchange(port, raw));
+    assert.equal(response.status, status, `${label}: ${response.status} ${response.body}`);
+    assert.match(
+      response.headers['content-type'] ?? '',
+      /^application\/problem\+json/,
+      `${label}: ${JSON.stringify(response.headers)}`,
+    );
+    const problem = JSON.parse(response.body) as { status: number; type: string; title: string };
+    assert.equal(problem.status, status, label);
+    assert.match(problem.type, /^urn:trawl:problem:[a-z-]+$/, label);
+    assert.doesNotMatch(
+      problem.type,
+      /fst|err-|hpe/,
+      `${label}: a problem type names trawl's kind, not a framework code`,
+    );
+  }
+});
+
+test("Fastify's body errors carry trawl's problem types, on every route that takes a body", async (t) => {
+  const { app, inject, ids } = await setUp(t);
+  const tooLarge = JSON.stringify({ text: 'a'.repeat(8 * 1024 * 1024) });
+  const corpus: Array<[string, string, number, string, string]> = [
+    ['application/json', '{', 400, 'invalid-json', 'body'],
+    ['application/json', '{"__proto__": {"admin": true}}', 400, 'invalid-json', 'body'],
+    ['application/json', '', 400, 'empty-body', 'body'],
+    ['application/xml', '<a/>', 415, 'unsupported-media-type', 'content-type'],
+    ['application/json', tooLarge, 413, 'body-too-large', 'body'],
+  ];
+  let checked = 0;
+  for (const { method, path, operation } of routesOf(app)) {
+    if (!operation.requestBody) continue;
+    for (const [type, payload, status, kind, field] of corpus) {
+      const response = await inject({
+        method: method as 'POST',
+        url: urlOf(path, idsFor(path, ids)),
+        headers: { 'content-type': type },
+        payload,
+      });
+      const label = `${method} ${path} ${type} ${payload.slice(0, 30)}`;
+      const problem = assertProblem(response, label, field);
+      assert.equal(problem.status, status, `${label}: ${response.body}`);
+      assert.equal(problem.type, `urn:trawl:problem:${kind}`, label);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 7 * corpus.length, `only ${checked} requests`);
 });

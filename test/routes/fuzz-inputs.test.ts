@@ -1,7 +1,9 @@
 // The input corpus that once answered 5xx, replayed against every route the app documents: non-finite and
-// out-of-range numbers in every numeric query or path parameter, JSON nested past any schema to every JSON
-// body, a NUL in every text/plain upload. Routes are read from the app's own OpenAPI document, so a new route
-// or parameter is fuzzed too. Every answer must be a 4xx application/problem+json naming the field.
+// out-of-range numbers in every numeric query or path parameter (and odd text in every other), JSON nested
+// past any schema to every JSON body, a NUL in every text/plain upload, Fastify's body errors; and, on raw
+// sockets, what Node's HTTP parser refuses before routing. Routes are read from the app's own OpenAPI
+// document, so a new route or parameter is fuzzed too. No answer may be a 5xx; every error is a 4xx
+// application/problem+json with a trawl problem type, naming the field where there is one.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -19,6 +21,7 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, unknown> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 interface Route {
   method: string;
@@ -27,6 +30,8 @@ interface Route {
 }
 
 const SEED = 'http://127.0.0.1:9/';
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+const PLACEHOLDER = 'PLACEHOLDER';
 
 /** Every operation the app documents (GET, POST, DELETE, …) with its parameters and body types. */
 function routesOf(app: FastifyInstance): Route[] {
@@ -153,6 +158,51 @@ test('every numeric query or path parameter: a non-finite or non-number value is
   }
   // the routes that once answered 500: list limits, page filters, the report's rows, page ids
   assert.ok(checked > 300, `only ${checked} requests: did the OpenAPI document lose its parameters?`);
+});
+
+test('every query and path parameter of every route, given the corpus: never a 5xx, every 4xx a problem', async (t) => {
+  const { app, inject, ids } = await setUp(t);
+  // percent-encoded as sent: a NUL, a UTF-16 surrogate's UTF-8 form (not UTF-8), a bad escape
+  const corpus = [
+    'Infinity',
+    '-Infinity',
+    '1e309',
+    'NaN',
+    '',
+    '%00',
+    '%ED%A0%80',
+    '%E0%A4%A',
+    'a'.repeat(300),
+    '-1',
+    '1.5',
+  ];
+  let checked = 0;
+  for (const { method, path, operation } of routesOf(app)) {
+    const parameters = (operation.parameters ?? []).filter((parameter) => parameter.in !== 'header');
+    const body = operation.requestBody ? VALID_BODIES[`${method} ${path}`] : undefined;
+    // an event stream that is found never ends: its routes are asked about a crawl that does not exist
+    const streams = Object.keys(operation.responses?.['200']?.content ?? {}).includes('text/event-stream');
+    const pathIds = streams ? { id: ZERO_UUID, pageId: '1' } : idsFor(path, ids);
+    for (const parameter of parameters) {
+      for (const value of corpus) {
+        if (parameter.in === 'path' && value === '') continue;
+        const url =
+          parameter.in === 'path'
+            ? urlOf(path, { ...pathIds, [parameter.name]: PLACEHOLDER }).replace(PLACEHOLDER, value)
+            : `${urlOf(path, pathIds)}?${parameter.name}=${value}`;
+        const response = await inject({
+          method: method as 'GET',
+          url,
+          ...(body ? { headers: { 'content-type': body.type }, payload: body.payload } : {}),
+        });
+        const label: string = `${method} ${path} ${parameter.in} ${parameter.name}=${JSON.stringify(value).slice(0, 20)}`;
+        assert.ok(response.statusCode < 500, `${label}: ${response.statusCode} ${response.body}`);
+        if (response.statusCode >= 400) assertProblem(response, label);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 400, `only ${checked} requests`);
 });
 
 test('JSON nested far past any schema, to every JSON body: a 400 naming the depth limit', async (t) => {

@@ -2,7 +2,9 @@
 // errors are mapped here, once; a 5xx never carries internals (they go to the log with the request id).
 // Also here: text PostgreSQL cannot store is refused before validation (any route, any part of the request),
 // a known path asked with another method is a 405 with Allow, and the router's own errors (a malformed
-// percent-encoding, a too-long parameter) are problems too (`frameworkErrors`, a server option).
+// percent-encoding, a too-long parameter) are problems too (`frameworkErrors`, a server option), as are the
+// errors Node's HTTP parser raises before Fastify has a request (`clientErrorHandler`, a server option) and
+// an unmet Expect (417). Problem types are trawl's words, never a framework's codes (FRAMEWORK_PROBLEMS).
 import { type IncomingMessage, maxHeaderSize, type ServerResponse } from 'node:http';
 import { type Duplex, Stream } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -7,14 +7,21 @@ import fp from 'fastify-plugin';
 import auth from './plugins/auth.js';
 import dashboard from './plugins/dashboard.js';
 import idempotency from './plugins/idempotency.js';
+import jsonBody from './plugins/json-body.js';
 import metrics from './plugins/metrics.js';
-import problems, { frameworkErrors } from './plugins/problems.js';
+import problems, { clientErrorHandler, frameworkErrors } from './plugins/problems.js';
 import queueBoard from './plugins/queue-board.js';
 import rateLimit from './plugins/rate-limit.js';
 import swagger from './plugins/swagger.js';
 import routes from './routes/index.js';
 import type { Runtime } from './runtime.js';
-import { BODY_OPTIONS, type BuildCompiler, type RouteValidator, TEXT_PART_OPTIONS } from './validation.js';
+import {
+  BODY_OPTIONS,
+  type BuildCompiler,
+  finiteNumbersOnly,
+  type RouteValidator,
+  TEXT_PART_OPTIONS,
+} from './validation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +33,8 @@ declare module 'fastify' {
 /**
  * Query strings and path parameters arrive as text, so "100" is coerced to the integer their schema names
  * (and one value to a one-item array), and their defaults are filled in; a JSON body is typed already, so
- * "100" for an integer or a string for an array is a 400 there, as the OpenAPI file says.
+ * "100" for an integer or a string for an array is a 400 there, as the OpenAPI file says. A number in text
+ * must be finite ("Infinity", "1e309" are a 400: finiteNumbersOnly).
  */
 const buildValidator: BuildCompiler = (externalSchemas, options) => {
   const pool = AjvCompiler();
@@ -36,7 +44,7 @@ const buildValidator: BuildCompiler = (externalSchemas, options) => {
       onCreate: options?.onCreate,
       customOptions,
     }) as unknown as RouteValidator;
-  const lenient = compilerFor(TEXT_PART_OPTIONS);
+  const lenient = finiteNumbersOnly(compilerFor(TEXT_PART_OPTIONS));
   const strict = compilerFor(BODY_OPTIONS);
   const compile: RouteValidator = (route) => (route.httpPart === 'body' ? strict : lenient)(route);
   return compile as unknown as ReturnType<BuildCompiler>;
@@ -51,6 +59,8 @@ export function serverOptions(logger: FastifyBaseLogger | false): FastifyServerO
     schemaController: { compilersFactory: { buildValidator } },
     // the router's own 400/414 (bad %-encoding, over-long parameter) as problem+json like every other error
     frameworkErrors,
+    // and Node's HTTP parser's (unknown method, bad framing, headers too large): problems on the raw socket
+    clientErrorHandler,
   };
 }
 
@@ -62,6 +72,7 @@ export async function app(instance: FastifyInstance, options: { runtime?: Runtim
     },
   });
   await instance.register(problems);
+  await instance.register(jsonBody);
   await instance.register(swagger);
   // API keys and rate limits need the database (and Redis); an app built for OpenAPI generation has neither.
   if (options.runtime) {

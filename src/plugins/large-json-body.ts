@@ -13,11 +13,14 @@ import { InputError } from '../errors.js';
 import type { JsonBodyTask } from '../services/cpu-tasks.js';
 import {
   BODY_OPTIONS,
+  finiteNumbersOnly,
   isValidatedOnPool,
   markValidatedOnPool,
   type RouteValidator,
   TEXT_PART_OPTIONS,
+  tooDeepError,
 } from '../validation.js';
+import { jsonBodyParser } from './json-body.js';
 import { fieldName } from './problems.js';
 
 /** Bodies above this go to the pool (the pool's own threshold for running a task inline). */
@@ -31,7 +34,8 @@ export function largeJsonBodies(
   app: FastifyInstance,
   route: JsonBodyTask['route'],
 ): FastifySchemaCompiler<unknown> {
-  const inline = app.getDefaultJsonParser('error', 'error');
+  const inline = jsonBodyParser(app);
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'buffer' },
@@ -44,6 +48,8 @@ export function largeJsonBodies(
         if (result.ok) {
           markValidatedOnPool(result.body);
           done(null, result.body);
+        } else if ('tooDeep' in result) {
+          done(tooDeepError());
         } else if ('syntax' in result) {
           done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY());
         } else if ('unstorable' in result) {
@@ -64,7 +70,9 @@ export function largeJsonBodies(
   );
   const pool = AjvCompiler();
   const bodies = pool({}, { customOptions: BODY_OPTIONS }) as unknown as RouteValidator;
-  const textParts = pool({}, { customOptions: TEXT_PART_OPTIONS }) as unknown as RouteValidator;
+  const textParts = finiteNumbersOnly(
+    pool({}, { customOptions: TEXT_PART_OPTIONS }) as unknown as RouteValidator,
+  );
   return ({
     schema,
     httpPart,

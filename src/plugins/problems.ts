@@ -2,8 +2,11 @@
 // errors are mapped here, once; a 5xx never carries internals (they go to the log with the request id).
 // Also here: text PostgreSQL cannot store is refused before validation (any route, any part of the request),
 // a known path asked with another method is a 405 with Allow, and the router's own errors (a malformed
-// percent-encoding, a too-long parameter) are problems too (`frameworkErrors`, a server option).
-import { Stream } from 'node:stream';
+// percent-encoding, a too-long parameter) are problems too (`frameworkErrors`, a server option), as are the
+// errors Node's HTTP parser raises before Fastify has a request (`clientErrorHandler`, a server option) and
+// an unmet Expect (417). Problem types are trawl's words, never a framework's codes (FRAMEWORK_PROBLEMS).
+import { type IncomingMessage, maxHeaderSize, type ServerResponse } from 'node:http';
+import { type Duplex, Stream } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InputError, TrawlError, type TrawlErrorCode } from '../errors.js';
@@ -35,16 +38,44 @@ const TITLES: Record<number, string> = {
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',
+  408: 'Request Timeout',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
 export function problemType(code: string): string {
   return `urn:trawl:problem:${code.replaceAll('_', '-')}`;
+}
+
+/**
+ * The kinds of error Fastify and Node's HTTP parser raise, in trawl's words: a problem `type` never names a
+ * framework's code. A code not listed is named by its status (415 → unsupported-media-type), and any other
+ * fault of Node's parser (llhttp's HPE_ codes: a bad request line, header or framing) is a malformed request.
+ */
+const FRAMEWORK_PROBLEMS: Readonly<Record<string, string>> = {
+  FST_ERR_BAD_URL: 'bad-url',
+  FST_ERR_MAX_PARAM_LENGTH: 'path-parameter-too-long',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid-json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'empty-body',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body-too-large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported-media-type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad-content-length',
+  HPE_INVALID_METHOD: 'unknown-method',
+  HPE_HEADER_OVERFLOW: 'headers-too-large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
+};
+
+export function frameworkProblemType(code: string | undefined, status: number): string {
+  const listed = code === undefined ? undefined : FRAMEWORK_PROBLEMS[code];
+  if (listed) return problemType(listed);
+  if (code?.startsWith('HPE_')) return problemType('malformed-request');
+  return problemType((TITLES[status] ?? TITLES[400]!).toLowerCase().replaceAll(' ', '-'));
 }
 
 interface ValidationIssue {
@@ -130,6 +161,51 @@ function send(reply: FastifyReply, status: number, body: Record<string, unknown>
     .send({ title: TITLES[status] ?? 'Error', status, ...body });
 }
 
+/** A problem's JSON, for answers given outside Fastify's reply (on the raw socket, or Node's response). */
+function problemJson(status: number, body: Record<string, unknown>): string {
+  return JSON.stringify({ title: TITLES[status] ?? 'Error', status, ...body });
+}
+
+const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
+  HPE_HEADER_OVERFLOW: 431,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * Errors Node's HTTP parser raises before Fastify has a request (a server option, `clientErrorHandler`): an
+ * unknown method, a malformed request line, header or framing, headers over Node's size limit, a request
+ * not received in time. There is no reply to send through, so the problem is written on the socket, as Node
+ * and Fastify write their own, unless a response to this connection has begun; then the socket is closed.
+ */
+export function clientErrorHandler(
+  this: FastifyInstance,
+  error: Error & { code?: string; reason?: string },
+  socket: Duplex,
+) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  this.log.debug({ err: error }, 'client error');
+  const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
+  const detail =
+    status === 431
+      ? `the request line and headers are larger than this server takes (${maxHeaderSize} bytes)`
+      : status === 408
+        ? 'the request was not received in time'
+        : `the request is not valid HTTP/1.1${error.reason ? `: ${error.reason}` : ''}`;
+  // Node's own handler checks the same (a pipelined request's response may be on its way)
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !answering?.headersSent) {
+    const json = problemJson(status, { type: frameworkProblemType(error.code, status), detail });
+    const head = [
+      `HTTP/1.1 ${status} ${TITLES[status]}`,
+      'Content-Type: application/problem+json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(json)}`,
+      'Connection: close',
+    ];
+    socket.write(`${head.join('\r\n')}\r\n\r\n${json}`);
+  }
+  socket.destroy(error);
+}
+
 /** A 5xx: logged with its cause, answered without it (a 5xx body never carries internals). */
 function sendInternal(request: FastifyRequest, reply: FastifyReply, status: number, error: unknown) {
   request.log.error({ err: error }, 'request failed');
@@ -145,7 +221,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
   if (status >= 500) return sendInternal(request, reply, status, error);
   return send(reply, status, {
-    type: problemType(error.code?.toLowerCase() ?? 'bad-request'),
+    type: frameworkProblemType(error.code, status),
     detail: error.message,
     field: 'path',
     instance: request.url,
@@ -166,6 +242,22 @@ function isParsed(value: unknown): boolean {
 
 export default fp(
   async (app: FastifyInstance) => {
+    // An `Expect` other than 100-continue: Node would answer 417 itself, with no body.
+    app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+      const json = problemJson(417, {
+        type: problemType('expectation-failed'),
+        detail: `this server meets no expectation but 100-continue; it was sent Expect: ${request.headers.expect}`,
+        field: 'expect',
+        instance: request.url,
+      });
+      response.writeHead(417, {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'content-length': Buffer.byteLength(json),
+        connection: 'close',
+      });
+      response.end(json);
+    });
+
     app.addHook('preValidation', async (request: FastifyRequest) => {
       for (const [key, part] of PARTS) {
         const value = request[key];
@@ -242,10 +334,11 @@ export default fp(
       if (status >= 500) return sendInternal(request, reply, status, error);
       // Fastify's own 4xx (bad JSON, wrong content type, body too large): their messages are safe to show.
       return send(reply, status, {
-        type: problemType(error.code?.toLowerCase() ?? 'bad-request'),
+        type: frameworkProblemType(error.code, status),
         detail: error.message,
-        ...(error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? { field: 'content-type' } : {}),
-        ...(status === 400 && error.code?.startsWith('FST_ERR_CTP') ? { field: 'body' } : {}),
+        ...(error.code?.startsWith('FST_ERR_CTP')
+          ? { field: error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'content-type' : 'body' }
+          : {}),
         instance,
       });
     });

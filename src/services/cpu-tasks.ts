@@ -29,7 +29,7 @@ import { type TextSettings, WordModel } from '../crawler/text/word-model.js';
 import { TrawlError, type TrawlErrorCode } from '../errors.js';
 import { ExtractRequest, type ExtractResult } from '../schemas/extract.js';
 import { ScoreRequest } from '../schemas/score.js';
-import { bodyValidator, type ValidationIssue } from '../validation.js';
+import { bodyValidator, nestsTooDeep, type ValidationIssue } from '../validation.js';
 import { parseAsCrawled } from './documents.js';
 import { findUnstorableText } from './input-text.js';
 
@@ -90,9 +90,10 @@ export interface JsonBodyTask {
   route: keyof typeof BODY_SCHEMAS;
 }
 
-/** What the inline path would have found, in its order: JSON syntax, unstorable text, the schema. */
+/** What the inline path would have found, in its order: nesting depth, JSON syntax, unstorable text, the schema. */
 export type JsonBodyResult =
   | { ok: true; body: unknown }
+  | { ok: false; tooDeep: true }
   | { ok: false; syntax: true }
   | { ok: false; unstorable: { path: Array<string | number>; message: string } }
   | { ok: false; issues: ValidationIssue[] };
@@ -205,12 +206,13 @@ const BODY_SCHEMAS = { score: ScoreRequest, extract: ExtractRequest } as const;
 const bodyValidators = new Map<string, (data: unknown) => ValidationIssue[] | null>();
 
 /**
- * Fastify's own JSON body path, step for step: secure-json-parse refusing __proto__ and constructor.prototype
+ * Fastify's own JSON body path, step for step: the nesting bound (plugins/json-body.ts), secure-json-parse refusing __proto__ and constructor.prototype
  * (Fastify's defaults), then the text PostgreSQL cannot store (plugins/problems.ts), then the route's schema
  * with the app's Ajv options (validation.ts). Only the outcome crosses back.
  */
 function parseJsonBody(task: JsonBodyTask): JsonBodyResult {
   const text = new TextDecoder().decode(task.bytes);
+  if (nestsTooDeep(text)) return { ok: false, tooDeep: true };
   let body: unknown;
   try {
     body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });

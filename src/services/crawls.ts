@@ -108,7 +108,10 @@ export class CrawlService implements CrawlReader {
   async create(request: CrawlRequest, scope: TenantScope) {
     const normalized = normalizeCrawlRequest(request, this.options.defaultUserAgent);
     // Validate scope patterns and seeds here so a bad request is a 400, not a failed crawl later.
-    new CrawlScope({ seeds: normalized.seeds, ...normalized.scope, maxDepth: normalized.maxDepth });
+    new CrawlScope(
+      { seeds: normalized.seeds, ...normalized.scope, maxDepth: normalized.maxDepth },
+      { seedsField: 'seeds' },
+    );
     validateFocus(normalized);
     const seeds = normalized.seeds.map((seed, index) => {
       const url = canonicalizeUrl(seed);

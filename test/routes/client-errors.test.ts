@@ -181,6 +181,13 @@ test('enum errors list the allowed values; a non-http(s) seed says it must be an
     const refused = problemOf(response, 400, 'seeds[0]');
     assert.equal(refused.detail, 'seeds[0]: must be an http(s) URL');
   }
+  // a seed with credentials is named as the client sent it, not by the scope object's own layout
+  const credentials = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    payload: { seeds: [SEED, 'https://user:pw@example.org/'] },
+  });
+  assert.match(problemOf(credentials, 400, 'seeds[1]').detail, /^seeds\[1\] .*without credentials/);
 });
 
 test("Fastify's own errors are problem+json; a known path with the wrong method is a 405 with Allow", async (t) => {

@@ -97,19 +97,21 @@ export class CrawlScope {
 
   /**
    * Validates `spec`; every fault is an InputError whose field is `${fieldPrefix}.<name>[<index>]`
-   * (e.g. "scope.include[2]"), so an API can pass its own path to the scope object.
+   * (e.g. "scope.include[2]"), so an API can pass its own path to the scope object, and `seedsField` names
+   * the seeds where the API keeps them (a crawl request has them beside its scope, as `seeds`).
    */
-  constructor(spec: CrawlScopeSpec, options: { fieldPrefix?: string } = {}) {
+  constructor(spec: CrawlScopeSpec, options: { fieldPrefix?: string; seedsField?: string } = {}) {
     const prefix = options.fieldPrefix ?? 'scope';
+    const seedsField = options.seedsField ?? `${prefix}.seeds`;
     if (!Array.isArray(spec.seeds) || spec.seeds.length === 0) {
-      throw new InputError('at least one seed URL is required', `${prefix}.seeds`);
+      throw new InputError('at least one seed URL is required', seedsField);
     }
     this.seeds = spec.seeds.map((seed, index) => {
       const canonical = typeof seed === 'string' ? canonicalizeUrl(seed) : null;
       if (canonical === null) {
         throw new InputError(
-          `${prefix}.seeds[${index}] is not an absolute http(s) URL without credentials`,
-          `${prefix}.seeds[${index}]`,
+          `${seedsField}[${index}] is not an absolute http(s) URL without credentials`,
+          `${seedsField}[${index}]`,
         );
       }
       return canonical;
@@ -120,7 +122,7 @@ export class CrawlScope {
       // URL.host carries the port only when it is not the scheme's default: a seed on :8080 pins the port,
       // a seed on the default port admits both http and https.
       this.#domains = this.seeds.map((seed) =>
-        parseAllowedDomain(new URL(seed).host, `${prefix}.seeds`, allowSubdomains),
+        parseAllowedDomain(new URL(seed).host, seedsField, allowSubdomains),
       );
     } else {
       if (!Array.isArray(spec.allowedDomains) || spec.allowedDomains.length === 0) {

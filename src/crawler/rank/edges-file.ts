@@ -19,6 +19,7 @@
 import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError, TrawlError } from '../../errors.js';
+import { unstorableText } from '../text/pg-safe.js';
 import { DEFAULT_EDGE_POLICY, type Graph, GraphBuilder, type GraphBuilderOptions } from './graph.js';
 import { Utf8NameTable } from './names.js';
 
@@ -44,16 +45,19 @@ const DEFAULT_MAX_LINE_BYTES = 1 << 20;
 // Edges whose names are looked up together (a few hundred KB of table and names in the cache at once).
 const BATCH_EDGES = 1024;
 
-// Each byte's part in a line: a name byte (anything above space, and control characters other than tab,
-// \n and \r), a blank between names, or the line's end.
+// Each byte's part in a line: a name byte (anything above space, and control characters other than NUL, tab,
+// \n and \r), a blank between names, the line's end, or a NUL, which PostgreSQL cannot store in a name: it
+// ends a name, so its line takes the slow path (#scanLines), which refuses it.
 const NAME = 0;
 const BLANK = 1;
 const NEWLINE = 2;
+const NUL = 3;
 const BYTE_CLASS = new Uint8Array(256);
 BYTE_CLASS[SPACE] = BLANK;
 BYTE_CLASS[TAB] = BLANK;
 BYTE_CLASS[CR] = BLANK;
 BYTE_CLASS[LF] = NEWLINE;
+BYTE_CLASS[0] = NUL;
 
 /** Parses an edges file given line by line (see the format above); errors name the 1-based line. */
 export async function parseEdgesFile(
@@ -215,6 +219,10 @@ class EdgesFileParser {
         // The rare lines, one at a time, after the edges gathered before them (whose errors come first).
         this.#addEdges(bytes);
         this.#checkLength(bytes, lineStart, lineEnd);
+        if (thirdField && this.#declared >= 0 && bytes.subarray(lineStart, lineEnd).includes(0)) {
+          const unstorable = unstorableText(lineText(bytes, lineStart, lineEnd));
+          throw this.#error(`line ${lineNumber}: a vertex name ${unstorable}`, lineNumber);
+        }
         if (union >= 0x80 && !isUtf8(bytes.subarray(lineStart, lineEnd))) {
           // Read as text, each bad sequence would be U+FFFD: the names are interned as that text reads.
           this.#lineNumber--;

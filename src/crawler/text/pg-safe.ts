@@ -48,3 +48,12 @@ export function findUnsafeText(text: string): { index: number; character: 'NUL' 
   if (match === null) return null;
   return { index: match.index, character: match[0] === '\u0000' ? 'NUL' : 'lone surrogate' };
 }
+
+/** Why `text` from a client cannot be stored, or null when it can: the one wording of findUnsafeText. */
+export function unstorableText(text: string): string | null {
+  const unsafe = findUnsafeText(text);
+  if (unsafe === null) return null;
+  return unsafe.character === 'NUL'
+    ? 'must not contain a NUL character (\\u0000)'
+    : 'must not contain a lone UTF-16 surrogate (invalid Unicode)';
+}

@@ -127,6 +127,19 @@ const badRows: BadRow[] = [
   { name: 'fractional maxDepth', spec: { ...seed, maxDepth: 1.5 }, field: 'scope.maxDepth' },
 ];
 
+test('CrawlScope names the seeds where the API keeps them (seedsField)', () => {
+  for (const [seeds, field] of [
+    [['https://ok.test/', 'https://user:pw@x.test/'], 'seeds[1]'],
+    [[], 'seeds'],
+  ] as const) {
+    assert.throws(
+      () => new CrawlScope({ seeds: [...seeds] }, { seedsField: 'seeds' }),
+      (error: unknown) =>
+        error instanceof InputError && error.field === field && !error.message.includes('scope.'),
+    );
+  }
+});
+
 for (const row of badRows) {
   test(`CrawlScope rejects: ${row.name}`, () => {
     assert.throws(

@@ -49,6 +49,21 @@ test('the header must be a non-negative integer', async () => {
 test('malformed lines, too many vertices, self-loops and duplicates name their line', async () => {
   await assert.rejects(parseEdgesFile(['2', 'a b', 'lonely']), rejectsAtLine(3, /expected "from to"/));
   await assert.rejects(parseEdgesFile(['3', 'a b', '', 'a b c']), rejectsAtLine(4, /expected "from to"/));
+  // a NUL cannot be stored in a vertex name: refused with its line, wherever it sits in the line
+  for (const line of ['a\u0000 b', 'a b\u0000', '\u0000a b', 'a \u0000b', 'a\u0000b c']) {
+    await assert.rejects(
+      parseEdgesFile(['2', 'c d', line]),
+      rejectsAtLine(3, /vertex name must not contain a NUL/),
+    );
+    await assert.rejects(
+      parseEdgesStream([Buffer.from(`2\nc d\n${line}\n`)]),
+      rejectsAtLine(3, /vertex name must not contain a NUL/),
+      JSON.stringify(line),
+    );
+  }
+  // in a comment it is skipped with the comment; on the first line it is not a count
+  assert.equal((await parseEdgesFile(['# \u0000', '2', 'a b'])).graph.edgeCount, 1);
+  await assert.rejects(parseEdgesFile(['2\u0000', 'a b']), rejectsAtLine(1, /vertex count/));
   await assert.rejects(
     parseEdgesFile(['2', 'a b', 'b c']),
     rejectsAtLine(3, /more distinct vertices than the 2/),

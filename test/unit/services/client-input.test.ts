@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findUnstorableText, unstorableText } from '../../../src/services/input-text.js';
 import { isCreatedAtCursor, isIsoInstant, isRowId } from '../../../src/services/pagination.js';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/validation.js';
 
 test('unstorableText: NUL and lone surrogates are refused, surrogate pairs and other controls are not', () => {
   assert.equal(unstorableText('plain text, tab\t, newline\n, bell \u0007'), null);
@@ -28,6 +29,28 @@ test('findUnstorableText: the path of the first bad string, property names inclu
     ])?.path,
     [1, 1],
   );
+});
+
+test('findUnstorableText walks a value nested 200,000 deep without overflowing the stack', () => {
+  const depth = 200_000;
+  const deep = JSON.parse(`${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`);
+  const found = findUnstorableText(deep);
+  assert.equal(found?.path.length, depth);
+  assert.ok(found?.path.every((segment) => segment === 0));
+  let objects: unknown = 'clean';
+  for (let i = 0; i < depth; i++) objects = { a: objects };
+  assert.equal(findUnstorableText(objects), null);
+});
+
+test('nestsTooDeep: counts brackets outside strings, up to MAX_JSON_DEPTH', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  assert.equal(nestsTooDeep(nested(MAX_JSON_DEPTH)), false);
+  assert.equal(nestsTooDeep(nested(MAX_JSON_DEPTH + 1)), true);
+  assert.equal(nestsTooDeep(`{"a":${nested(MAX_JSON_DEPTH)}}`), true);
+  // brackets in strings, escaped quotes and backslashes before a closing quote do not count
+  assert.equal(nestsTooDeep(JSON.stringify({ a: '['.repeat(1000), b: '\\"[[[', c: '\\' })), false);
+  assert.equal(nestsTooDeep(`["\\\\"${nested(MAX_JSON_DEPTH)}]`), true);
+  assert.equal(nestsTooDeep('["unterminated'), false);
 });
 
 test('cursor fields: ISO instants as toISOString writes them, strict uuids, safe row ids', () => {

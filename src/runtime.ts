@@ -129,8 +129,8 @@ export async function openRuntime(
     await db.close();
     throw error;
   }
-  // Parsing, extraction, scoring and Markdown for requests (/v1/extract, /v1/score, ?include=markdown): on
-  // worker threads, so the API's event loop stays free.
+  // Parsing, extraction, scoring and Markdown for requests (/v1/extract, /v1/score, ?include=markdown) and the
+  // crawl-text job's extraction and word counts: on worker threads, so the event loop stays free.
   const cpu = new CpuPool({
     threads: config.cpuPoolThreads,
     timeoutMs: config.cpuTaskTimeoutMs,
@@ -140,6 +140,7 @@ export async function openRuntime(
     repository: new StatsRepository(db.pool),
     crawls: new CrawlsRepository(db.pool),
     jobs,
+    cpu,
   });
   // the live workers and whether they can render (each worker announces itself while it runs)
   const workersRepository = new WorkersRepository(db.pool);

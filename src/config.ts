@@ -106,6 +106,12 @@ export interface Config {
   documentMaxUncompressedBytes: number;
   /** Crawl exports (GET /v1/crawls/:id/export) streaming at once in this process; more answer 503. */
   exportConcurrency: number;
+  /**
+   * An export record's html, markdown and text come from the first this many bytes of the page's body (and
+   * characters of its text); past them the record is cut and says `truncated: true`. An export holds a few
+   * times this at once (docs/reference.md#export-memory).
+   */
+  exportBodyMaxBytes: number;
   /** Such a task's deadline: running past it → 422 (the input costs too much), still queued → 503. */
   cpuTaskTimeoutMs: number;
 }
@@ -239,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
     cpuPoolThreads: integer(env, 'CPU_POOL_THREADS', Math.max(1, availableParallelism() - 1), 0, 256),
     exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
+    exportBodyMaxBytes: integer(env, 'EXPORT_BODY_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     cpuTaskTimeoutMs: integer(env, 'CPU_TASK_TIMEOUT_MS', 30_000, 100, 600_000),
     documentPoolThreads: integer(env, 'DOCUMENT_POOL_THREADS', 1, 1, 64),
     documentTimeoutMs: integer(env, 'DOCUMENT_TIMEOUT_MS', 30_000, 1, 600_000),

@@ -203,6 +203,8 @@ export async function openRuntime(
     crawls,
     repository: new CrawlsRepository(db.pool),
     maxConcurrent: config.exportConcurrency,
+    cpu,
+    bodyMaxBytes: config.exportBodyMaxBytes,
   });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
   const corporaRepository = new CorporaRepository(db.pool);

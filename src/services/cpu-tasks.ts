@@ -108,6 +108,32 @@ export interface StoredTextResult {
   words: WordCounterJson | null;
 }
 
+/**
+ * The bodies of an export's record (JSON lines' include=html, markdown, text), each as its JSON string's UTF-8
+ * bytes, ready to be sent: decoding, Markdown and escaping of megabytes happen here, not on the event loop.
+ * The HTML and the Markdown made from it come from the stored body's first `maxBytes`; the Markdown is cut at
+ * `maxBytes` characters too.
+ */
+export interface ExportBodyTask {
+  /** The stored gzip, or at least its first gzipPrefixBytes(maxBytes) (moved to the thread, not copied). */
+  htmlGzip: Uint8Array | null;
+  contentType: string | null;
+  maxBytes: number;
+  html: boolean;
+  /** the main content as Markdown too, its links resolved against `url` */
+  markdown: { url: string; method: ExtractionMethod } | null;
+  /** a stored main text to encode, already cut */
+  text: string | null;
+}
+
+export interface ExportBodyResult {
+  html: Uint8Array | null;
+  markdown: Uint8Array | null;
+  text: Uint8Array | null;
+  /** the body went on past maxBytes */
+  cut: boolean;
+}
+
 /** A large JSON body of POST /v1/score or /v1/extract, read off the event loop (plugins/large-json-body.ts). */
 export interface JsonBodyTask {
   /** the body as received (its buffer moves to the thread, not copied) */
@@ -165,6 +191,7 @@ export interface CpuTasks {
   storedText: (task: StoredTextTask) => StoredTextResult;
   /** A text's words counted (WordCounter.toJSON()): a document's text read as it was fetched. */
   wordCounts: (task: { text: string }) => WordCounterJson;
+  exportBody: (task: ExportBodyTask) => ExportBodyResult;
 }
 export type CpuTaskName = keyof CpuTasks;
 
@@ -267,6 +294,27 @@ function storedText(task: StoredTextTask): StoredTextResult {
   return { text, words: task.countWords ? wordCounts({ text }) : null };
 }
 
+function exportBody(task: ExportBodyTask): ExportBodyResult {
+  const json = (value: string) => Buffer.from(JSON.stringify(value));
+  const body = task.htmlGzip && storedBodyPrefix(task.htmlGzip, task.contentType, task.maxBytes);
+  let cut = body?.cut ?? false;
+  let markdown: string | null = null;
+  if (task.markdown && body) {
+    markdown = pageMarkdown(body.text, task.markdown.url, task.markdown.method);
+    // Markdown spells each link's URL out in full: a page of links grows past its HTML
+    if (markdown.length > task.maxBytes) {
+      markdown = markdown.slice(0, task.maxBytes).replace(/[\uD800-\uDBFF]$/, '');
+      cut = true;
+    }
+  }
+  return {
+    html: task.html && body ? json(body.text) : null,
+    markdown: markdown === null ? null : json(markdown),
+    text: task.text === null ? null : json(task.text),
+    cut,
+  };
+}
+
 function wordCounts({ text }: { text: string }): WordCounterJson {
   const counter = new WordCounter();
   counter.add(tokenize(text));
@@ -284,6 +332,7 @@ export const cpuTasks: CpuTasks = {
   pageRank: rankGraph,
   storedText,
   wordCounts,
+  exportBody,
 };
 
 /** Characters of HTML per byte of its gzip, about: what a stored body's cost grows with, before it is read. */
@@ -305,6 +354,10 @@ export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuT
   if (name === 'extract' || name === 'markdown') return (input as ExtractTask | MarkdownTask).html.length;
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   if (name === 'wordCounts') return (input as { text: string }).text.length;
+  if (name === 'exportBody') {
+    const { htmlGzip, maxBytes, text } = input as ExportBodyTask;
+    return Math.min(maxBytes, (htmlGzip?.length ?? 0) * GZIP_TEXT_RATIO) + (text?.length ?? 0);
+  }
   if (name === 'storedText') {
     const { htmlGzip, maxBytes } = input as StoredTextTask;
     return Math.min(maxBytes, htmlGzip.length * GZIP_TEXT_RATIO);
@@ -336,8 +389,8 @@ export function threadTransfer<N extends CpuTaskName>(
   const bytes =
     name === 'parseJsonBody'
       ? (input as JsonBodyTask).bytes
-      : name === 'storedText'
-        ? (input as StoredTextTask).htmlGzip
+      : name === 'storedText' || name === 'exportBody'
+        ? (input as StoredTextTask | ExportBodyTask).htmlGzip
         : null;
   if (bytes === null) return [];
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;

@@ -40,10 +40,16 @@ export interface Config {
   /** Seconds a claimed frontier URL stays leased to a worker before another may take it (crash recovery). */
   leaseSecs: number;
   /**
+   * Resident memory a worker process is sized to stay under (bench/memory.ts measures its peak against it):
+   * the default of the body budget below derives from it, and the text job and exports read bodies by bounded
+   * prefixes whatever fetch.maxBytes kept.
+   */
+  workerMemoryBudgetBytes: number;
+  /**
    * Bytes of crawled page bodies one worker process holds in memory at once, across all its crawls; a body
    * that does not fit waits its turn. A body byte costs up to about four at peak when the body compresses
-   * poorly (the body, its gzip copy, the database driver's send buffer around it), so 128 MiB keeps a worker
-   * within about 1 GB (measured by bench/memory.ts).
+   * poorly (the body, its gzip copy, the database driver's send buffer around it), beside the process's own
+   * few hundred MiB: so its default is a twelfth of workerMemoryBudgetBytes (128 MiB of 1.5 GiB).
    */
   fetchMemoryBudgetBytes: number;
   /**
@@ -182,6 +188,9 @@ function privateNetworks(env: Env): { allowPrivateNetworks: boolean; allowedPriv
   return { allowPrivateNetworks: false, allowedPrivateRanges: ranges };
 }
 
+/** The share of WORKER_MEMORY_BUDGET_BYTES the body budget takes by default: see fetchMemoryBudgetBytes. */
+const BODY_BUDGET_SHARE = 12;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -199,6 +208,13 @@ export function loadConfig(env: Env = process.env): Config {
   const dbSchema = env.DB_SCHEMA?.trim() || 'trawl';
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(dbSchema))
     throw new ConfigError('DB_SCHEMA', 'expected a lower-case SQL identifier');
+  const workerMemoryBudgetBytes = integer(
+    env,
+    'WORKER_MEMORY_BUDGET_BYTES',
+    1536 * 1024 * 1024,
+    256 * 1024 * 1024,
+    2 ** 40,
+  );
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
@@ -216,10 +232,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     dataDir: env.DATA_DIR?.trim() || './data',
     leaseSecs: integer(env, 'LEASE_SECS', 60, 2, 3600),
+    workerMemoryBudgetBytes,
     fetchMemoryBudgetBytes: integer(
       env,
       'FETCH_MEMORY_BUDGET_BYTES',
-      128 * 1024 * 1024,
+      Math.floor(workerMemoryBudgetBytes / BODY_BUDGET_SHARE),
       1024 * 1024,
       2 ** 40,
     ),

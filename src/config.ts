@@ -120,6 +120,12 @@ export interface Config {
   exportBodyMaxBytes: number;
   /** Such a task's deadline: running past it → 422 (the input costs too much), still queued → 503. */
   cpuTaskTimeoutMs: number;
+  /**
+   * A CPU pool thread's heap: past it the thread is replaced and its task is a 422 (or, in the text job, the
+   * page's fault), never the process out of memory. Extracting and making Markdown of a 10 MiB page (the most
+   * any task reads of a stored body) held about 550 MiB; the default, half the worker's budget, leaves it room.
+   */
+  cpuPoolHeapMb: number;
 }
 
 export class ConfigError extends Error {
@@ -264,6 +270,14 @@ export function loadConfig(env: Env = process.env): Config {
     exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
     exportBodyMaxBytes: integer(env, 'EXPORT_BODY_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     cpuTaskTimeoutMs: integer(env, 'CPU_TASK_TIMEOUT_MS', 30_000, 100, 600_000),
+    cpuPoolHeapMb: integer(
+      env,
+      'CPU_POOL_HEAP_MB',
+      Math.floor(workerMemoryBudgetBytes / 2 / (1024 * 1024)),
+      // below this a thread cannot load its modules, and a pool of threads that never start never answers
+      96,
+      65_536,
+    ),
     documentPoolThreads: integer(env, 'DOCUMENT_POOL_THREADS', 1, 1, 64),
     documentTimeoutMs: integer(env, 'DOCUMENT_TIMEOUT_MS', 30_000, 1, 600_000),
     // a reader's heap: past it V8 ends the reader process, and the read is the document's error; the caps keep

@@ -134,6 +134,7 @@ export async function openRuntime(
   const cpu = new CpuPool({
     threads: config.cpuPoolThreads,
     timeoutMs: config.cpuTaskTimeoutMs,
+    heapMb: config.cpuPoolHeapMb,
     onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
   });
   const crawlStats = new CrawlStatsService({

@@ -12,7 +12,7 @@ import type { TenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export.js';
 import type { CpuPool } from './cpu-pool.js';
-import type { ExportBodyResult } from './cpu-tasks.js';
+import type { ExportBodyResult, ExportBodyTask } from './cpu-tasks.js';
 import type { CrawlReader } from './crawl-reader.js';
 import { storedCrawlRequest } from './crawl-request.js';
 import { gzipPrefixBytes } from './stored-body.js';
@@ -234,6 +234,19 @@ export class CrawlExportService {
     return fields.map((field) => csvCell(picked[field])).join(',');
   }
 
+  /**
+   * A record's bodies from the CPU pool; a body too costly to process (past the pool's deadline or a thread's
+   * heap) is left out, null and the record truncated, rather than ending the export half sent.
+   */
+  async #encodeBodies(task: ExportBodyTask): Promise<ExportBodyResult> {
+    try {
+      return await this.options.cpu.run('exportBody', task, 'include', { timeoutMs: EXPORT_TASK_TIMEOUT_MS });
+    } catch (error) {
+      if (!(error instanceof TrawlError) || error.code !== 'unprocessable') throw error;
+      return { html: null, markdown: null, text: null, cut: true };
+    }
+  }
+
   /** The batch's links and images, read once for all its pages; a function giving each page its own. */
   async #extras(rows: PageRow[], include: readonly ExportInclude[]) {
     const ids = rows.map((row) => row.id);
@@ -271,7 +284,7 @@ export class CrawlExportService {
     include: readonly ExportInclude[],
     method: ExtractionMethod,
   ): AsyncGenerator<{ row: PageRow; bodies: ExportBodyResult }> {
-    const { repository, cpu, bodyMaxBytes } = this.options;
+    const { repository, bodyMaxBytes } = this.options;
     const wanted = new Set(include);
     const want = { html: wanted.has('html') || wanted.has('markdown'), text: wanted.has('text') };
     const limits = {
@@ -289,22 +302,15 @@ export class CrawlExportService {
       for (const content of contents) {
         const row = rows[next++]!;
         const htmlGzip = row.type === 'HTML' || wanted.has('html') ? content.html_gzip : null;
-        const bodies = await cpu.run(
-          'exportBody',
-          {
-            htmlGzip,
-            contentType: row.content_type,
-            maxBytes: bodyMaxBytes,
-            html: wanted.has('html'),
-            markdown:
-              wanted.has('markdown') && row.type === 'HTML'
-                ? { url: row.final_url ?? row.url, method }
-                : null,
-            text: wanted.has('text') ? content.main_text : null,
-          },
-          'include',
-          { timeoutMs: EXPORT_TASK_TIMEOUT_MS },
-        );
+        const bodies = await this.#encodeBodies({
+          htmlGzip,
+          contentType: row.content_type,
+          maxBytes: bodyMaxBytes,
+          html: wanted.has('html'),
+          markdown:
+            wanted.has('markdown') && row.type === 'HTML' ? { url: row.final_url ?? row.url, method } : null,
+          text: wanted.has('text') ? content.main_text : null,
+        });
         yield { row, bodies: { ...bodies, cut: bodies.cut || content.text_cut } };
       }
     }

@@ -85,7 +85,7 @@ async function serve(threads: string, databaseUrl: string): Promise<void> {
 
 // ------------------------------------------------------------------ parent: the load and the polls
 
-function quantile(values: number[], q: number): number {
+export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }

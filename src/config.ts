@@ -41,10 +41,16 @@ export interface Config {
   /** Seconds a claimed frontier URL stays leased to a worker before another may take it (crash recovery). */
   leaseSecs: number;
   /**
+   * Resident memory a worker process is sized to stay under (bench/memory.ts measures its peak against it):
+   * the default of the body budget below derives from it, and the text job and exports read bodies by bounded
+   * prefixes whatever fetch.maxBytes kept.
+   */
+  workerMemoryBudgetBytes: number;
+  /**
    * Bytes of crawled page bodies one worker process holds in memory at once, across all its crawls; a body
    * that does not fit waits its turn. A body byte costs up to about four at peak when the body compresses
-   * poorly (the body, its gzip copy, the database driver's send buffer around it), so 128 MiB keeps a worker
-   * within about 1 GB (measured by bench/memory.ts).
+   * poorly (the body, its gzip copy, the database driver's send buffer around it), beside the process's own
+   * few hundred MiB: so its default is a twelfth of workerMemoryBudgetBytes (128 MiB of 1.5 GiB).
    */
   fetchMemoryBudgetBytes: number;
   /**
@@ -107,8 +113,20 @@ export interface Config {
   documentMaxUncompressedBytes: number;
   /** Crawl exports (GET /v1/crawls/:id/export) streaming at once in this process; more answer 503. */
   exportConcurrency: number;
+  /**
+   * An export record's html, markdown and text come from the first this many bytes of the page's body (and
+   * characters of its text); past them the record is cut and says `truncated: true`. An export holds a few
+   * times this at once (docs/reference.md#export-memory).
+   */
+  exportBodyMaxBytes: number;
   /** Such a task's deadline: running past it → 422 (the input costs too much), still queued → 503. */
   cpuTaskTimeoutMs: number;
+  /**
+   * A CPU pool thread's heap: past it the thread is replaced and its task is a 422 (or, in the text job, the
+   * page's fault), never the process out of memory. Extracting and making Markdown of a 10 MiB page (the most
+   * any task reads of a stored body) held about 550 MiB; the default, half the worker's budget, leaves it room.
+   */
+  cpuPoolHeapMb: number;
 }
 
 export class ConfigError extends Error {
@@ -177,6 +195,9 @@ function privateNetworks(env: Env): { allowPrivateNetworks: boolean; allowedPriv
   return { allowPrivateNetworks: false, allowedPrivateRanges: entries };
 }
 
+/** The share of WORKER_MEMORY_BUDGET_BYTES the body budget takes by default: see fetchMemoryBudgetBytes. */
+const BODY_BUDGET_SHARE = 12;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -194,6 +215,13 @@ export function loadConfig(env: Env = process.env): Config {
   const dbSchema = env.DB_SCHEMA?.trim() || 'trawl';
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(dbSchema))
     throw new ConfigError('DB_SCHEMA', 'expected a lower-case SQL identifier');
+  const workerMemoryBudgetBytes = integer(
+    env,
+    'WORKER_MEMORY_BUDGET_BYTES',
+    1536 * 1024 * 1024,
+    256 * 1024 * 1024,
+    2 ** 40,
+  );
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
@@ -211,10 +239,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     dataDir: env.DATA_DIR?.trim() || './data',
     leaseSecs: integer(env, 'LEASE_SECS', 10, 2, 3600),
+    workerMemoryBudgetBytes,
     fetchMemoryBudgetBytes: integer(
       env,
       'FETCH_MEMORY_BUDGET_BYTES',
-      128 * 1024 * 1024,
+      Math.floor(workerMemoryBudgetBytes / BODY_BUDGET_SHARE),
       1024 * 1024,
       2 ** 40,
     ),
@@ -240,7 +269,16 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
     cpuPoolThreads: integer(env, 'CPU_POOL_THREADS', Math.max(1, availableParallelism() - 1), 0, 256),
     exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
+    exportBodyMaxBytes: integer(env, 'EXPORT_BODY_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     cpuTaskTimeoutMs: integer(env, 'CPU_TASK_TIMEOUT_MS', 30_000, 100, 600_000),
+    cpuPoolHeapMb: integer(
+      env,
+      'CPU_POOL_HEAP_MB',
+      Math.floor(workerMemoryBudgetBytes / 2 / (1024 * 1024)),
+      // below this a thread cannot load its modules, and a pool of threads that never start never answers
+      96,
+      65_536,
+    ),
     documentPoolThreads: integer(env, 'DOCUMENT_POOL_THREADS', 1, 1, 64),
     documentTimeoutMs: integer(env, 'DOCUMENT_TIMEOUT_MS', 30_000, 1, 600_000),
     // a reader's heap: past it V8 ends the reader process, and the read is the document's error; the caps keep

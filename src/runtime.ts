@@ -129,17 +129,19 @@ export async function openRuntime(
     await db.close();
     throw error;
   }
-  // Parsing, extraction, scoring and Markdown for requests (/v1/extract, /v1/score, ?include=markdown): on
-  // worker threads, so the API's event loop stays free.
+  // Parsing, extraction, scoring and Markdown for requests (/v1/extract, /v1/score, ?include=markdown) and the
+  // crawl-text job's extraction and word counts: on worker threads, so the event loop stays free.
   const cpu = new CpuPool({
     threads: config.cpuPoolThreads,
     timeoutMs: config.cpuTaskTimeoutMs,
+    heapMb: config.cpuPoolHeapMb,
     onError: (err) => log.child({ component: 'cpu-pool' }).error({ err }, 'CPU worker thread'),
   });
   const crawlStats = new CrawlStatsService({
     repository: new StatsRepository(db.pool),
     crawls: new CrawlsRepository(db.pool),
     jobs,
+    cpu,
   });
   // the live workers and whether they can render (each worker announces itself while it runs)
   const workersRepository = new WorkersRepository(db.pool);
@@ -202,6 +204,8 @@ export async function openRuntime(
     crawls,
     repository: new CrawlsRepository(db.pool),
     maxConcurrent: config.exportConcurrency,
+    cpu,
+    bodyMaxBytes: config.exportBodyMaxBytes,
   });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
   const corporaRepository = new CorporaRepository(db.pool);

@@ -295,6 +295,33 @@ export class CrawlsRepository {
     ).rows;
   }
 
+  /**
+   * An export's included bodies and texts, bounded: for pages `pageIds` in id order, as many as fit
+   * `limits.batchBytes` past the first, each with its body's first `limits.gzipBytes` (gzip) and its main
+   * text's first `limits.textChars` characters (`text_cut`: it went on). The caller asks again for the rest.
+   */
+  async boundedContents(
+    pageIds: number[],
+    want: { html: boolean; text: boolean },
+    limits: { gzipBytes: number; textChars: number; batchBytes: number },
+  ) {
+    return (
+      await this.pool.query<{
+        page_id: string;
+        html_gzip: Buffer | null;
+        main_text: string | null;
+        text_cut: boolean;
+      }>(sql('export_body_contents'), [
+        pageIds,
+        want.html,
+        want.text,
+        limits.gzipBytes,
+        limits.textChars,
+        limits.batchBytes,
+      ])
+    ).rows;
+  }
+
   /** A WARC export's batch (export_responses.sql): each page's headers, stored body and the page it repeats. */
   async batchResponses(pageIds: number[]): Promise<StoredResponseRow[]> {
     return (await this.pool.query<StoredResponseRow>(sql('export_responses'), [pageIds])).rows;

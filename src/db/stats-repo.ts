@@ -12,7 +12,7 @@ import { withTransaction } from './transaction.js';
  */
 const TEXT_BATCH_MAX_GZIP_BYTES = 32 * 1024 * 1024;
 
-/** A page waiting for the text job: an HTML page's stored body, or a document's text read as it was fetched. */
+/** A page waiting for the text job: an HTML page's stored body (its first bytes), or a document's text read as it was fetched. */
 export interface PendingTextRow {
   id: number;
   type: 'HTML' | 'BINARY';
@@ -42,7 +42,7 @@ export interface PageTextRow {
   content_type: string | null;
   main_text: string | null;
   text_extracted_at: Date | null;
-  /** The body, only while its text is not extracted yet. */
+  /** The body's first bytes (gzip), only while its text is not extracted yet. */
   html_gzip: Buffer | null;
 }
 
@@ -64,8 +64,16 @@ function versionOf(row: { pages_counted: number; total_words: number; updated_at
 export class StatsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Up to `limit` pages after `afterId` whose text is not counted yet (HTML bodies, documents' text). */
-  async pendingText(crawlId: string, afterId: number, limit: number): Promise<PendingTextRow[]> {
+  /**
+   * Up to `limit` pages after `afterId` whose text is not counted yet: HTML pages with the first `gzipBytes`
+   * of their stored body, documents with their text.
+   */
+  async pendingText(
+    crawlId: string,
+    afterId: number,
+    limit: number,
+    gzipBytes: number,
+  ): Promise<PendingTextRow[]> {
     // bigint ids arrive as numbers (database.ts sets the int8 parser)
     return (
       await this.pool.query<PendingTextRow>(sql('stats_text_pending'), [
@@ -73,6 +81,7 @@ export class StatsRepository {
         afterId,
         limit,
         TEXT_BATCH_MAX_GZIP_BYTES,
+        gzipBytes,
       ])
     ).rows;
   }
@@ -167,8 +176,12 @@ export class StatsRepository {
     };
   }
 
-  async pageText(crawlId: string, pageId: number): Promise<PageTextRow | null> {
-    return (await this.pool.query<PageTextRow>(sql('stats_page_text'), [crawlId, pageId])).rows[0] ?? null;
+  /** One page's text, or the first `gzipBytes` of its stored body while its text is not extracted. */
+  async pageText(crawlId: string, pageId: number, gzipBytes: number): Promise<PageTextRow | null> {
+    return (
+      (await this.pool.query<PageTextRow>(sql('stats_page_text'), [crawlId, pageId, gzipBytes])).rows[0] ??
+      null
+    );
   }
 
   /** Load time and queue wait (ms) of every fetched page, as parallel arrays. */

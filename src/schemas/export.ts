@@ -62,7 +62,7 @@ export const ExportQuery = Type.Object(
       Type.String({
         pattern: list(EXPORT_INCLUDES),
         description:
-          'jsonl only, comma list: links (outgoing, with anchors), images, html (the stored body), text (the main text, once the crawl-text job stored it; null before), markdown (the main content as Markdown, as GET …/pages/:pageId?include=markdown; null without a stored HTML body)',
+          'jsonl only, comma list: links (outgoing, with anchors), images, html (the stored body), text (the main text, once the crawl-text job stored it; null before), markdown (the main content as Markdown, as GET …/pages/:pageId?include=markdown; null without a stored HTML body). A body past EXPORT_BODY_MAX_BYTES is cut there; a record with html, text or markdown ends with truncated (true when one was cut)',
       }),
     ),
     type: Type.Optional(Type.String({ enum: [...PAGE_TYPES] })),

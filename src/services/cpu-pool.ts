@@ -46,6 +46,11 @@ export interface CpuPoolOptions {
   timeoutMs: number;
   /** Default INLINE_MAX_CHARS. */
   inlineMaxChars?: number;
+  /**
+   * A thread's heap (V8's old generation) in MiB (CPU_POOL_HEAP_MB): past it the thread is stopped and
+   * replaced, and its task is a 422 on its field, instead of the process running out of memory.
+   */
+  heapMb?: number;
   /** A thread's fault outside any task (piscina's 'error' event). */
   onError?: (error: unknown) => void;
 }
@@ -96,6 +101,9 @@ export class CpuPool {
         filename: TASKS_MODULE,
         minThreads: this.options.threads,
         maxThreads: this.options.threads,
+        ...(this.options.heapMb !== undefined
+          ? { resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb } }
+          : {}),
       });
       this.pool.on('error', (error: unknown) => this.options.onError?.(error));
     }
@@ -125,6 +133,13 @@ export class CpuPool {
         transferList: threadTransfer(name, input),
       })) as TaskOutcome<N>;
     } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new TrawlError(
+          'unprocessable',
+          `processing this input needed more than ${this.options.heapMb} MiB of memory`,
+          { field, detail: { heapMb: this.options.heapMb }, cause: error },
+        );
+      }
       if (deadline.signal.aborted && Atomics.load(started, 0) === 1) {
         throw new TrawlError('unprocessable', `processing this input took longer than ${timeoutMs} ms`, {
           field,

@@ -3,6 +3,7 @@
 // module) or, for small input, inline. Fetching stays with the services on the event loop; only text goes in.
 import { deserialize, serialize } from 'node:v8';
 import secureJson from 'secure-json-parse';
+import { isPlainTextBody } from '../crawler/crawl-request.js';
 import {
   type ExtractionMethod,
   type ExtractOptions,
@@ -25,6 +26,8 @@ import {
   createRelevanceScorer,
   type RelevanceScorer,
 } from '../crawler/score/index.js';
+import { WordCounter, type WordCounterJson } from '../crawler/stats/index.js';
+import { tokenize } from '../crawler/text/tokenize.js';
 import { type TextSettings, WordModel } from '../crawler/text/word-model.js';
 import { TrawlError, type TrawlErrorCode } from '../errors.js';
 import { ExtractRequest, type ExtractResult } from '../schemas/extract.js';
@@ -32,6 +35,7 @@ import { ScoreRequest } from '../schemas/score.js';
 import { bodyValidator, nestsTooDeep, type ValidationIssue } from '../validation.js';
 import { parseAsCrawled } from './documents.js';
 import { findUnstorableText } from './input-text.js';
+import { storedBodyPrefix } from './stored-body.js';
 
 /** A document's content: text, or HTML with the URL its links resolve against ('about:blank' without one). */
 export type TaskDocument = { text: string } | { html: string; url: string };
@@ -81,6 +85,53 @@ export interface MarkdownTask {
   html: string;
   url: string;
   method: ExtractionMethod;
+}
+
+/**
+ * A stored page's main text (the crawl-text job, a page's include=text) from its body's first `maxBytes`
+ * bytes, the most of a page the crawl parses: inflating, decoding, extracting and counting a whole 100 MiB
+ * body held gigabytes and the event loop for seconds.
+ */
+export interface StoredTextTask {
+  /** The stored gzip, or its first gzipPrefixBytes(maxBytes) bytes (moved to the thread, not copied). */
+  htmlGzip: Uint8Array;
+  contentType: string | null;
+  method: ExtractionMethod;
+  maxBytes: number;
+  /** Also the text's words, counted, for the crawl's word counter. */
+  countWords: boolean;
+}
+
+export interface StoredTextResult {
+  text: string;
+  /** The text's words counted (WordCounter.toJSON()), when asked for. */
+  words: WordCounterJson | null;
+}
+
+/**
+ * The bodies of an export's record (JSON lines' include=html, markdown, text), each as its JSON string's UTF-8
+ * bytes, ready to be sent: decoding, Markdown and escaping of megabytes happen here, not on the event loop.
+ * The HTML and the Markdown made from it come from the stored body's first `maxBytes`; the Markdown is cut at
+ * `maxBytes` characters too.
+ */
+export interface ExportBodyTask {
+  /** The stored gzip, or at least its first gzipPrefixBytes(maxBytes) (moved to the thread, not copied). */
+  htmlGzip: Uint8Array | null;
+  contentType: string | null;
+  maxBytes: number;
+  html: boolean;
+  /** the main content as Markdown too, its links resolved against `url` */
+  markdown: { url: string; method: ExtractionMethod } | null;
+  /** a stored main text to encode, already cut */
+  text: string | null;
+}
+
+export interface ExportBodyResult {
+  html: Uint8Array | null;
+  markdown: Uint8Array | null;
+  text: Uint8Array | null;
+  /** the body went on past maxBytes */
+  cut: boolean;
 }
 
 /** A large JSON body of POST /v1/score or /v1/extract, read off the event loop (plugins/large-json-body.ts). */
@@ -138,6 +189,10 @@ export interface CpuTasks {
   /** A stored page's main content as Markdown (the JSONL export's include=markdown). */
   markdown: (task: MarkdownTask) => string;
   pageRank: (task: PageRankTask) => PageRankResult;
+  storedText: (task: StoredTextTask) => StoredTextResult;
+  /** A text's words counted (WordCounter.toJSON()): a document's text read as it was fetched. */
+  wordCounts: (task: { text: string }) => WordCounterJson;
+  exportBody: (task: ExportBodyTask) => ExportBodyResult;
 }
 export type CpuTaskName = keyof CpuTasks;
 
@@ -232,10 +287,58 @@ function parseJsonBody(task: JsonBodyTask): JsonBodyResult {
 
 const markdown = (task: MarkdownTask): string => pageMarkdown(task.html, task.url, task.method);
 
+function storedText(task: StoredTextTask): StoredTextResult {
+  const body = storedBodyPrefix(task.htmlGzip, task.contentType, task.maxBytes).text;
+  // a text/plain page's text is all of it (HTML extraction would read its `<` as tags)
+  const text = isPlainTextBody(task.contentType)
+    ? body.replace(/\s+/g, ' ').trim()
+    : extractMainContent(body, { method: task.method }).text;
+  return { text, words: task.countWords ? wordCounts({ text }) : null };
+}
+
+function exportBody(task: ExportBodyTask): ExportBodyResult {
+  const json = (value: string) => Buffer.from(JSON.stringify(value));
+  const body = task.htmlGzip && storedBodyPrefix(task.htmlGzip, task.contentType, task.maxBytes);
+  let cut = body?.cut ?? false;
+  let markdown: string | null = null;
+  if (task.markdown && body) {
+    markdown = pageMarkdown(body.text, task.markdown.url, task.markdown.method);
+    // Markdown spells each link's URL out in full: a page of links grows past its HTML
+    if (markdown.length > task.maxBytes) {
+      markdown = markdown.slice(0, task.maxBytes).replace(/[\uD800-\uDBFF]$/, '');
+      cut = true;
+    }
+  }
+  return {
+    html: task.html && body ? json(body.text) : null,
+    markdown: markdown === null ? null : json(markdown),
+    text: task.text === null ? null : json(task.text),
+    cut,
+  };
+}
+
+function wordCounts({ text }: { text: string }): WordCounterJson {
+  const counter = new WordCounter();
+  counter.add(tokenize(text));
+  return counter.toJSON();
+}
+
 const rankGraph = ({ graph, options }: PageRankTask): PageRankResult =>
   pageRank({ ...graph, names: [], indexOf: () => undefined }, options);
 
-export const cpuTasks: CpuTasks = { score, extract, parseJsonBody, markdown, pageRank: rankGraph };
+export const cpuTasks: CpuTasks = {
+  score,
+  extract,
+  parseJsonBody,
+  markdown,
+  pageRank: rankGraph,
+  storedText,
+  wordCounts,
+  exportBody,
+};
+
+/** Characters of HTML per byte of its gzip, about: what a stored body's cost grows with, before it is read. */
+const GZIP_TEXT_RATIO = 4;
 
 const documentChars = (docs: readonly TaskDocument[]) =>
   docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
@@ -252,6 +355,15 @@ export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuT
   }
   if (name === 'extract' || name === 'markdown') return (input as ExtractTask | MarkdownTask).html.length;
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
+  if (name === 'wordCounts') return (input as { text: string }).text.length;
+  if (name === 'exportBody') {
+    const { htmlGzip, maxBytes, text } = input as ExportBodyTask;
+    return Math.min(maxBytes, (htmlGzip?.length ?? 0) * GZIP_TEXT_RATIO) + (text?.length ?? 0);
+  }
+  if (name === 'storedText') {
+    const { htmlGzip, maxBytes } = input as StoredTextTask;
+    return Math.min(maxBytes, htmlGzip.length * GZIP_TEXT_RATIO);
+  }
   const task = input as ScoreTask;
   return (
     documentChars(task.documents) + ('similarTo' in task.scorer ? documentChars(task.scorer.similarTo) : 0)
@@ -276,8 +388,13 @@ export function threadTransfer<N extends CpuTaskName>(
   name: N,
   input: Parameters<CpuTasks[N]>[0],
 ): ArrayBuffer[] {
-  if (name !== 'parseJsonBody') return [];
-  const { bytes } = input as JsonBodyTask;
+  const bytes =
+    name === 'parseJsonBody'
+      ? (input as JsonBodyTask).bytes
+      : name === 'storedText' || name === 'exportBody'
+        ? (input as StoredTextTask | ExportBodyTask).htmlGzip
+        : null;
+  if (bytes === null) return [];
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   return whole && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
 }

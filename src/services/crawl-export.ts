@@ -1,18 +1,21 @@
 // GET /v1/crawls/:id/export: a crawl's pages in one streamed response, JSON lines, CSV or WARC (warc-records.ts),
 // whatever its size.
 // Read in keyset batches by page id (never one long transaction holding a pool connection), each batch's
-// links, images, bodies and texts in one statement each, and produced as the client reads (an async generator
-// under a Readable: a slow client pauses the reads, so memory stays flat). Works on running and cancelled
-// crawls: what is stored so far. At most `maxConcurrent` exports run at once per process.
+// links and images in one statement each, its bodies and texts a bounded few at a time, and produced as the
+// client reads (an async generator under a Readable: a slow client pauses the reads, so memory stays flat).
+// A JSON line's bodies are cut at bodyMaxBytes (docs/reference.md#export-memory). Works on running and
+// cancelled crawls: what is stored so far. At most `maxConcurrent` exports run at once per process.
 
 import type { ExtractionMethod } from '../crawler/extract/index.js';
 import type { CrawlsRepository, PageRow } from '../db/crawls-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export.js';
+import type { CpuPool } from './cpu-pool.js';
+import type { ExportBodyResult, ExportBodyTask } from './cpu-tasks.js';
 import type { CrawlReader } from './crawl-reader.js';
 import { storedCrawlRequest } from './crawl-request.js';
-import { storedBodyText } from './stored-body.js';
+import { gzipPrefixBytes } from './stored-body.js';
 import { pageSummaryView } from './views.js';
 import { pageRecords, type WarcExport, warcinfoRecord } from './warc-records.js';
 
@@ -29,12 +32,17 @@ export interface ExportRequest {
 /** Pages per batch when a batch holds only their records (CSV, JSON lines of fields, links and images). */
 const BATCH_PAGES = 500;
 /**
- * Pages per batch when a batch holds their bodies at once: a WARC's records, or JSON lines with html, markdown
- * (made from the html) or text (a document's reaches 10 M characters). Each body is there gzipped (up to
- * fetch.maxBytes before it), decoded and again in the batch's chunk of lines, so the export's memory is that of
- * this many pages whatever the crawl's size (500 pages with html held 506 MiB at once on a 14k-page crawl).
+ * Pages per batch when their records carry bodies: a WARC's records, or JSON lines with html, markdown or text.
+ * JSON lines read the batch's bodies a few at a time within it (#bodies).
  */
 const BODIES_BATCH_PAGES = 50;
+/**
+ * Bytes of stored bodies and texts (their first bodyMaxBytes each) an export reads from the database at once,
+ * past its first page: with one record in the making, what bounds an export's memory.
+ */
+const EXPORT_READ_MAX_BYTES = 32 * 1024 * 1024;
+/** A record's bodies may take this long on the CPU pool before the export fails: a busy pool is no fault. */
+const EXPORT_TASK_TIMEOUT_MS = 120_000;
 /** The includes that carry a page's content, each up to a body's size. */
 const BODY_INCLUDES: ReadonlySet<ExportInclude> = new Set(['html', 'markdown', 'text']);
 /** Seconds a client refused for the cap is told to wait (Retry-After). */
@@ -59,6 +67,13 @@ export class CrawlExportService {
       crawls: CrawlReader;
       repository: CrawlsRepository;
       maxConcurrent: number;
+      /** Where bodies are decoded, made Markdown and escaped, off the event loop. */
+      cpu: CpuPool;
+      /**
+       * A record's html, text and markdown come from the first this many bytes of its body (characters of
+       * its text); a longer one is cut there and the record says `truncated: true` (EXPORT_BODY_MAX_BYTES).
+       */
+      bodyMaxBytes: number;
     },
   ) {}
 
@@ -157,19 +172,37 @@ export class CrawlExportService {
     }
   }
 
-  async *#lines(crawlId: string, request: ExportRequest, method: ExtractionMethod): AsyncGenerator<string> {
+  async *#lines(
+    crawlId: string,
+    request: ExportRequest,
+    method: ExtractionMethod,
+  ): AsyncGenerator<string | Uint8Array> {
     if (request.format === 'csv') yield `${request.fields.join(',')}\r\n`;
     const withBodies = request.include.some((part) => BODY_INCLUDES.has(part));
     for await (const rows of this.#batches(crawlId, request, withBodies ? BODIES_BATCH_PAGES : BATCH_PAGES)) {
       if (request.format === 'csv') {
         yield rows.map((row) => `${this.#csvRow(row, request.fields)}\r\n`).join('');
-      } else {
-        const extras = await this.#extras(rows, request.include, method);
-        let chunk = '';
-        for (const row of rows) {
-          chunk += `${JSON.stringify({ ...this.#pick(row, request.fields), ...(await extras(row)) })}\n`;
+        continue;
+      }
+      const extras = await this.#extras(rows, request.include);
+      const record = (row: PageRow) => ({ ...this.#pick(row, request.fields), ...extras(row) });
+      if (!withBodies) {
+        yield rows.map((row) => `${JSON.stringify(record(row))}\n`).join('');
+        continue;
+      }
+      // one record at a time, its bodies as they were encoded on the CPU pool: a batch's bodies never make
+      // one string (a string of 50 large bodies passes V8's longest)
+      for await (const { row, bodies } of this.#bodies(rows, request.include, method)) {
+        const head = JSON.stringify(record(row));
+        let separator = head === '{}' ? '' : ',';
+        yield head.slice(0, -1);
+        for (const part of ['html', 'text', 'markdown'] as const) {
+          if (!request.include.includes(part)) continue;
+          yield `${separator}${JSON.stringify(part)}:`;
+          yield bodies[part] ?? 'null';
+          separator = ',';
         }
-        yield chunk;
+        yield `,"truncated":${bodies.cut}}\n`;
       }
     }
   }
@@ -186,9 +219,8 @@ export class CrawlExportService {
           response,
         ]),
       );
-      const records: Uint8Array[] = [];
-      for (const row of fetched) records.push(...(await pageRecords(warc, row, stored.get(row.id))));
-      yield Buffer.concat(records);
+      // a page's records at a time: a batch's bodies in one buffer could pass the largest a buffer may be
+      for (const row of fetched) yield Buffer.concat(await pageRecords(warc, row, stored.get(row.id)));
     }
   }
 
@@ -202,19 +234,26 @@ export class CrawlExportService {
     return fields.map((field) => csvCell(picked[field])).join(',');
   }
 
-  /** The batch's included parts, read once for all its pages; a function giving each page its own. */
-  async #extras(rows: PageRow[], include: readonly ExportInclude[], method: ExtractionMethod) {
+  /**
+   * A record's bodies from the CPU pool; a body too costly to process (past the pool's deadline or a thread's
+   * heap) is left out, null and the record truncated, rather than ending the export half sent.
+   */
+  async #encodeBodies(task: ExportBodyTask): Promise<ExportBodyResult> {
+    try {
+      return await this.options.cpu.run('exportBody', task, 'include', { timeoutMs: EXPORT_TASK_TIMEOUT_MS });
+    } catch (error) {
+      if (!(error instanceof TrawlError) || error.code !== 'unprocessable') throw error;
+      return { html: null, markdown: null, text: null, cut: true };
+    }
+  }
+
+  /** The batch's links and images, read once for all its pages; a function giving each page its own. */
+  async #extras(rows: PageRow[], include: readonly ExportInclude[]) {
     const ids = rows.map((row) => row.id);
     const wanted = new Set(include);
-    const [links, images, contents] = await Promise.all([
+    const [links, images] = await Promise.all([
       wanted.has('links') ? this.options.repository.batchLinks(ids) : [],
       wanted.has('images') ? this.options.repository.batchImages(ids) : [],
-      wanted.has('html') || wanted.has('text') || wanted.has('markdown')
-        ? this.options.repository.batchContents(ids, {
-            html: wanted.has('html') || wanted.has('markdown'),
-            text: wanted.has('text'),
-          })
-        : [],
     ]);
     const group = <T>(items: T[], key: (item: T) => number) => {
       const byPage = new Map<number, T[]>();
@@ -223,8 +262,7 @@ export class CrawlExportService {
     };
     const linksOf = group(links, (link) => Number(link.from_page));
     const imagesOf = group(images, (image) => Number(image.page_id));
-    const contentOf = new Map(contents.map((content) => [Number(content.page_id), content]));
-    return async (row: PageRow): Promise<Record<string, unknown>> => {
+    return (row: PageRow): Record<string, unknown> => {
       const extra: Record<string, unknown> = {};
       if (wanted.has('links')) {
         extra.links = (linksOf.get(row.id) ?? []).map(({ url, anchor }) => ({ url, anchor }));
@@ -232,15 +270,49 @@ export class CrawlExportService {
       if (wanted.has('images')) {
         extra.images = (imagesOf.get(row.id) ?? []).map(({ url, alt }) => ({ url, alt }));
       }
-      const content = contentOf.get(row.id);
-      const html =
-        content?.html_gzip && (wanted.has('html') || wanted.has('markdown'))
-          ? await storedBodyText(content.html_gzip, row.content_type)
-          : null;
-      if (wanted.has('html')) extra.html = html;
-      if (wanted.has('text')) extra.text = content?.main_text ?? null;
-      if (wanted.has('markdown')) extra.markdown = await this.options.crawls.pageMarkdown(html, row, method);
       return extra;
     };
+  }
+
+  /**
+   * Each page's included bodies, encoded on the CPU pool, in page order: read a few pages at a time (as many as
+   * fit EXPORT_READ_MAX_BYTES), each body only its first bodyMaxBytes and each text its first bodyMaxBytes
+   * characters, so an export holds about that much whatever the pages' sizes.
+   */
+  async *#bodies(
+    rows: PageRow[],
+    include: readonly ExportInclude[],
+    method: ExtractionMethod,
+  ): AsyncGenerator<{ row: PageRow; bodies: ExportBodyResult }> {
+    const { repository, bodyMaxBytes } = this.options;
+    const wanted = new Set(include);
+    const want = { html: wanted.has('html') || wanted.has('markdown'), text: wanted.has('text') };
+    const limits = {
+      gzipBytes: gzipPrefixBytes(bodyMaxBytes),
+      textChars: bodyMaxBytes,
+      batchBytes: EXPORT_READ_MAX_BYTES,
+    };
+    let next = 0;
+    while (next < rows.length) {
+      const contents = await repository.boundedContents(
+        rows.slice(next).map((row) => row.id),
+        want,
+        limits,
+      );
+      for (const content of contents) {
+        const row = rows[next++]!;
+        const htmlGzip = row.type === 'HTML' || wanted.has('html') ? content.html_gzip : null;
+        const bodies = await this.#encodeBodies({
+          htmlGzip,
+          contentType: row.content_type,
+          maxBytes: bodyMaxBytes,
+          html: wanted.has('html'),
+          markdown:
+            wanted.has('markdown') && row.type === 'HTML' ? { url: row.final_url ?? row.url, method } : null,
+          text: wanted.has('text') ? content.main_text : null,
+        });
+        yield { row, bodies: { ...bodies, cut: bodies.cut || content.text_cut } };
+      }
+    }
   }
 }

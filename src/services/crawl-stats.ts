@@ -1,16 +1,15 @@
 // Use cases of a crawl's text statistics (docs/reference.md#crawl-records): the crawl-text job's work (main text of each stored
 // HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
 // rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
-import { isFinished, isPlainTextBody } from '../crawler/crawl-request.js';
+import { isFinished } from '../crawler/crawl-request.js';
+import { PARSE_MAX_BYTES } from '../crawler/engine/crawl-runner.js';
 import {
   DEFAULT_EXTRACTION_METHOD,
   EXTRACTION_METHODS,
   type ExtractionMethod,
-  extractMainContent,
 } from '../crawler/extract/index.js';
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
 import { pgSafeText } from '../crawler/text/pg-safe.js';
-import { tokenize } from '../crawler/text/tokenize.js';
 import type { CrawlRow, CrawlsRepository } from '../db/crawls-repo.js';
 import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
 import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
@@ -18,16 +17,38 @@ import { TrawlError } from '../errors.js';
 import { queueCrawlText } from '../jobs/producers.js';
 import type { JobBackend } from '../jobs/queues.js';
 import type { WordStats } from '../schemas/stats.js';
+import type { CpuPool } from './cpu-pool.js';
+import type { StoredTextResult } from './cpu-tasks.js';
 import { storedCrawlRequest } from './crawl-request.js';
-import { storedBodyText } from './stored-body.js';
+import { gzipPrefixBytes } from './stored-body.js';
 
 /** Pages per transaction of the text job: the counter document is rewritten once per batch. */
 export const DEFAULT_TEXT_BATCH_PAGES = 100;
+
+/**
+ * A page's main text is read from its body's first PARSE_MAX_BYTES, the bytes the crawl parsed for its links,
+ * title and score, whatever fetch.maxBytes kept: so is its stored text bounded, and the job's memory with it.
+ */
+const TEXT_BODY_MAX_BYTES = PARSE_MAX_BYTES;
+/** The stored gzip's first bytes that hold at least TEXT_BODY_MAX_BYTES of the body. */
+const TEXT_GZIP_MAX_BYTES = gzipPrefixBytes(TEXT_BODY_MAX_BYTES);
+/**
+ * Characters of main text a batch holds before it stores them: its texts wait for one transaction, where the
+ * database driver copies them once more, so a batch of large pages is stored in several.
+ */
+const TEXT_SAVE_MAX_CHARS = 16 * 1024 * 1024;
+/**
+ * A page's extraction on the CPU pool may take this long before the page is recorded as not counted: minutes,
+ * as a job's deadline, not a request's, since it waits behind the pool's other tasks on a busy machine.
+ */
+const TEXT_TASK_TIMEOUT_MS = 300_000;
 
 export interface CrawlStatsServiceOptions {
   repository: StatsRepository;
   crawls: CrawlsRepository;
   jobs: JobBackend;
+  /** Where a stored body is inflated, decoded, extracted and its words counted: never the event loop. */
+  cpu: CpuPool;
   batchPages?: number;
 }
 
@@ -84,17 +105,22 @@ export class CrawlStatsService {
   }
 
   /**
-   * Main text of one stored body, decoded the way the crawl decodes it (BOM, header, meta, UTF-8): a text/plain
-   * page's text is all of it (HTML extraction would read its `<` as tags).
+   * Main text of one stored body's first TEXT_BODY_MAX_BYTES (`htmlGzip` may be only the first
+   * TEXT_GZIP_MAX_BYTES of it), decoded the way the crawl decodes it (BOM, header, meta, UTF-8), on the CPU
+   * pool; with its words counted when `countWords`.
    */
-  private async mainText(
+  private mainText(
     htmlGzip: Buffer,
     contentType: string | null,
     method: ExtractionMethod,
-  ): Promise<string> {
-    const body = await storedBodyText(htmlGzip, contentType);
-    if (isPlainTextBody(contentType)) return body.replace(/\s+/g, ' ').trim();
-    return extractMainContent(body, { method }).text;
+    countWords: boolean,
+  ): Promise<StoredTextResult> {
+    return this.options.cpu.run(
+      'storedText',
+      { htmlGzip, contentType, method, maxBytes: TEXT_BODY_MAX_BYTES, countWords },
+      'html',
+      { timeoutMs: TEXT_TASK_TIMEOUT_MS },
+    );
   }
 
   /**
@@ -116,51 +142,85 @@ export class CrawlStatsService {
     const cache: CounterCache = { counter: null, version: null };
     let afterId = 0;
     while (!signal?.aborted) {
-      const rows = await repository.pendingText(crawlId, afterId, this.batchPages);
+      const rows = await repository.pendingText(crawlId, afterId, this.batchPages, TEXT_GZIP_MAX_BYTES);
       if (rows.length === 0) break;
       afterId = rows[rows.length - 1]!.id;
-      const texts: Array<{ pageId: number; text: string }> = [];
-      const words = new Map<number, string[]>();
+      let texts: Array<{ pageId: number; text: string }> = [];
+      let textChars = 0;
+      let words = new Map<number, WordCounter>();
       const unreadable: number[] = [];
-      for (const row of rows) {
+      const save = async () => {
+        await this.saveBatch(crawlId, texts, words, cache, result, onFault);
+        texts = [];
+        textChars = 0;
+        words = new Map();
+      };
+      while (rows.length > 0) {
+        // taken out of the batch as it is read, so a body's bytes are let go once its text is out
+        const row = rows.shift()!;
         try {
           // a document's text was read as it was fetched; an HTML body's main text is extracted here
-          const text =
-            row.html_gzip === null
-              ? (row.main_text ?? '')
-              : await this.mainText(row.html_gzip, row.content_type, method);
+          let text: string;
+          let counts: unknown;
+          if (row.html_gzip === null) {
+            text = row.main_text ?? '';
+            counts = await this.options.cpu.run('wordCounts', { text }, 'text', {
+              timeoutMs: TEXT_TASK_TIMEOUT_MS,
+            });
+          } else {
+            ({ text, words: counts } = await this.mainText(row.html_gzip, row.content_type, method, true));
+          }
+          words.set(row.id, WordCounter.fromJSON(counts));
           texts.push({ pageId: row.id, text });
-          words.set(row.id, tokenize(text));
+          textChars += text.length;
         } catch (error) {
+          // a pool that is closing or full is this process's state, not the page's: the job is retried
+          if (error instanceof TrawlError && error.code === 'unavailable') throw error;
           unreadable.push(row.id);
           onFault?.({ pageId: row.id, reason: TEXT_FAILURE.unreadable, error });
         }
+        if (textChars >= TEXT_SAVE_MAX_CHARS) await save();
       }
       result.pagesFailed += await repository.markTextFailed(unreadable, TEXT_FAILURE.unreadable);
-      try {
-        result.pagesCounted += await this.saveTexts(crawlId, texts, words, cache);
-      } catch {
-        // One page the database refuses must not hold back its batch: store them one by one, and mark the
-        // page that still fails as not counted. (When the database itself is away, marking fails too, and
-        // the job is retried later.)
-        for (const text of texts) {
-          try {
-            result.pagesCounted += await this.saveTexts(crawlId, [text], words, cache);
-          } catch (error) {
-            onFault?.({ pageId: text.pageId, reason: TEXT_FAILURE.internal, error });
-            result.pagesFailed += await repository.markTextFailed([text.pageId], TEXT_FAILURE.internal);
-          }
+      await save();
+    }
+    return result;
+  }
+
+  /** Stores a batch's texts and counts their words; a page the database refuses is marked as not counted. */
+  private async saveBatch(
+    crawlId: string,
+    texts: Array<{ pageId: number; text: string }>,
+    words: Map<number, WordCounter>,
+    cache: CounterCache,
+    result: CountTextResult,
+    onFault: TextFaultListener | undefined,
+  ): Promise<void> {
+    try {
+      result.pagesCounted += await this.saveTexts(crawlId, texts, words, cache);
+    } catch {
+      // One page the database refuses must not hold back its batch: store them one by one, and mark the
+      // page that still fails as not counted. (When the database itself is away, marking fails too, and
+      // the job is retried later.)
+      for (const text of texts) {
+        try {
+          result.pagesCounted += await this.saveTexts(crawlId, [text], words, cache);
+        } catch (error) {
+          onFault?.({ pageId: text.pageId, reason: TEXT_FAILURE.internal, error });
+          result.pagesFailed += await this.options.repository.markTextFailed(
+            [text.pageId],
+            TEXT_FAILURE.internal,
+          );
         }
       }
     }
-    return result;
   }
 
   /** Stores `texts` and adds their words to the crawl's counter, once per page; returns the pages counted. */
   private async saveTexts(
     crawlId: string,
     texts: Array<{ pageId: number; text: string }>,
-    words: Map<number, string[]>,
+    words: Map<number, WordCounter>,
     cache: CounterCache,
   ): Promise<number> {
     if (texts.length === 0) return 0;
@@ -175,7 +235,10 @@ export class CrawlStatsService {
             cache.counter = WordCounter.fromJSON(await load());
           }
           const counter = cache.counter;
-          for (const pageId of markedPageIds) counter.add(words.get(pageId) ?? []);
+          for (const pageId of markedPageIds) {
+            const pageWords = words.get(pageId);
+            if (pageWords) counter.merge(pageWords);
+          }
           return {
             totalWords: counter.totalWords,
             distinctWords: counter.distinctWords,
@@ -270,14 +333,13 @@ export class CrawlStatsService {
    * it once) when the job has not reached it. Null when the page has no stored body.
    */
   async pageText(crawl: CrawlRow, pageId: number): Promise<string | null> {
-    const row = await this.options.repository.pageText(crawl.id, pageId);
+    const row = await this.options.repository.pageText(crawl.id, pageId, TEXT_GZIP_MAX_BYTES);
     if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
     if (row.text_extracted_at) return row.main_text ?? '';
     // a document's text, read as it was fetched, waiting to be counted (null: a page with no stored body)
     if (!row.html_gzip || row.type === 'BINARY') return row.main_text;
     // as the job would store it
-    return pgSafeText(
-      await this.mainText(row.html_gzip, row.content_type, textSettings(crawl.request).method),
-    );
+    const { method } = textSettings(crawl.request);
+    return pgSafeText((await this.mainText(row.html_gzip, row.content_type, method, false)).text);
   }
 }

@@ -190,3 +190,17 @@ test("a PageRank that never converges is stopped at the call's own deadline, and
   );
   assert.equal(small.converged, true);
 });
+
+test('a task past the thread’s heap limit is a 422 on its field; the thread is replaced', async (t) => {
+  const pool = new CpuPool({ threads: 1, timeoutMs: 600_000, inlineMaxChars: 0, heapMb: 96 });
+  t.after(() => pool.close());
+  await warmUp(pool);
+  await assert.rejects(pool.run('extract', { html: largePage(5_000_000), options: {} }, 'html'), (error) => {
+    assert.ok(error instanceof TrawlError, String(error));
+    assert.equal(error.code, 'unprocessable', error.message);
+    assert.equal(error.field, 'html');
+    assert.deepEqual(error.detail, { heapMb: 96 });
+    return true;
+  });
+  await warmUp(pool);
+});

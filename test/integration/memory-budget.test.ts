@@ -164,7 +164,7 @@ test('the text job reads stored bodies in batches of bounded bytes', { timeout: 
   const repository = new StatsRepository(runtime.db.pool);
   const batches: number[][] = [];
   for (let afterId = 0; ; ) {
-    const rows = await repository.pendingText(crawlId, afterId, 100);
+    const rows = await repository.pendingText(crawlId, afterId, 100, 64 * 1024 * 1024);
     if (rows.length === 0) break;
     batches.push(rows.map((row) => (row.html_gzip?.length ?? 0) / 2 ** 20));
     afterId = rows[rows.length - 1]!.id;
@@ -174,4 +174,10 @@ test('the text job reads stored bodies in batches of bounded bytes', { timeout: 
     [20, 20],
     [20, 20],
   ]);
+  // a batch that reads only the bodies' first 4 MiB counts those toward its bytes: every page in one batch
+  const prefixes = await repository.pendingText(crawlId, 0, 100, 4 * 1024 * 1024);
+  assert.deepEqual(
+    prefixes.map((row) => (row.html_gzip?.length ?? 0) / 2 ** 20),
+    [4, 4, 4, 4],
+  );
 });

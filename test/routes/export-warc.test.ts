@@ -477,10 +477,13 @@ test('include=markdown in the JSON lines export is the page route’s Markdown',
   const lines = exported.body
     .trimEnd()
     .split('\n')
-    .map((line) => JSON.parse(line) as { id: number; type: string; markdown: string | null });
+    .map(
+      (line) => JSON.parse(line) as { id: number; type: string; markdown: string | null; truncated: boolean },
+    );
   assert.ok(lines.filter((line) => line.markdown !== null).length >= 5);
   for (const line of lines) {
-    assert.deepEqual(Object.keys(line), ['id', 'type', 'markdown']);
+    assert.deepEqual(Object.keys(line), ['id', 'type', 'markdown', 'truncated']);
+    assert.equal(line.truncated, false, `page ${line.id}: within EXPORT_BODY_MAX_BYTES`);
     const detail = (
       await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages/${line.id}?include=markdown` })
     ).json();

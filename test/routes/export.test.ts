@@ -88,7 +88,17 @@ test('a crawl exported as JSON lines and CSV', { timeout: 240_000 }, async (t) =
     .map((line) => JSON.parse(line));
   assert.equal(rich.length, pages.filter((page: { type: string }) => page.type === 'HTML').length);
   for (const line of rich) {
-    assert.deepEqual(Object.keys(line), ['id', 'url', 'type', 'links', 'images', 'html', 'text']);
+    assert.deepEqual(Object.keys(line), [
+      'id',
+      'url',
+      'type',
+      'links',
+      'images',
+      'html',
+      'text',
+      'truncated',
+    ]);
+    assert.equal(line.truncated, false);
     assert.equal(line.type, 'HTML');
     const detail = (
       await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages/${line.id}?include=html` })

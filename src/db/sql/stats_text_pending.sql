@@ -1,14 +1,15 @@
--- Pages of crawl $1 after page id $2 whose text is not counted yet, in id order (keyset): HTML pages with a
--- stored body (gzip), and documents whose text was read as they were fetched (main_text). At most $3 pages,
--- and no more than $4 bytes of bodies or texts beyond the first page, so a batch of huge pages is not read into
--- the worker at once. octet_length reads a stored value's size without its bytes.
+-- Pages of crawl $1 after page id $2 whose text is not counted yet, in id order (keyset): HTML pages with the
+-- first $5 bytes of their stored body (gzip: the text is read from the body's first bytes only), and documents
+-- whose text was read as they were fetched (main_text). At most $3 pages, and no more than $4 bytes of bodies
+-- or texts beyond the first page, so a batch of huge pages is not read into the worker at once. octet_length
+-- reads a stored value's size without its bytes; substring of an uncompressed stored value reads only its slice.
 SELECT id, type, content_type, html_gzip, main_text
 FROM (
   SELECT p.id, p.type, p.content_type,
-         CASE WHEN p.type = 'HTML' THEN c.html_gzip END AS html_gzip,
+         CASE WHEN p.type = 'HTML' THEN substring(c.html_gzip FROM 1 FOR $5) END AS html_gzip,
          CASE WHEN p.type = 'BINARY' THEN c.main_text END AS main_text,
-         sum(coalesce(octet_length(c.html_gzip), octet_length(c.main_text))) OVER (ORDER BY p.id)
-           - coalesce(octet_length(c.html_gzip), octet_length(c.main_text)) AS bytes_before
+         sum(coalesce(least(octet_length(c.html_gzip), $5), octet_length(c.main_text))) OVER (ORDER BY p.id)
+           - coalesce(least(octet_length(c.html_gzip), $5), octet_length(c.main_text)) AS bytes_before
   FROM page_contents c
   JOIN pages p ON p.id = c.page_id
   WHERE p.crawl_id = $1 AND p.id > $2

@@ -19,6 +19,7 @@ const PROBES = [
   '3',
   '2000',
   '2000000',
+  '2000000000',
   'true',
   'false',
   'debug',
@@ -80,8 +81,13 @@ function fieldOf(variable: string, defaults: Config): keyof Config {
 
 const UNITS: Record<string, number> = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
 
-/** Whether the table's default text states `value`. */
+/**
+ * Whether the table's default text states `value`. A default derived from another variable is said in words
+ * with the value it takes by default in parentheses ("a twelfth of `X` (128 MiB)"): the parentheses are read.
+ */
 function states(text: string, value: unknown): boolean {
+  const derived = /^[a-z][^(]*\(([^()]+)\)$/.exec(text);
+  if (derived !== null) return states(derived[1]!, value);
   if (value === null) return text === 'unset';
   if (typeof value === 'number') {
     const match = /^(\d+)(?:\s(KiB|MiB|GiB))?(?:\s|$)/.exec(text);

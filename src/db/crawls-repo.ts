@@ -1,5 +1,6 @@
 // Reads and writes of the crawl aggregate that the API needs (the engine's writes are in crawl-store.ts).
 import type pg from 'pg';
+import type { CrawlProblem } from '../crawler/engine/crawl-outcome.js';
 import type { SkippedUrl } from '../crawler/engine/ports.js';
 import { prepared, sql } from './sql.js';
 import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
@@ -12,6 +13,10 @@ export interface CrawlRow {
   status: string;
   max_pages: number;
   error: string | null;
+  /** A failed crawl's RFC 9457 problem, with the reason for each seed, when no seed could be fetched. */
+  problem: CrawlProblem | null;
+  /** Why a completed crawl fetched nothing. */
+  warnings: string[];
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;

@@ -487,6 +487,25 @@ export const CrawlStatus = Type.Object(
     startedAt: IsoDate,
     finishedAt: IsoDate,
     error: Nullable(Type.String()),
+    problem: Nullable(
+      Type.Object(
+        {
+          type: Type.String(),
+          title: Type.String(),
+          detail: Type.String(),
+          seeds: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() })),
+        },
+        { additionalProperties: true },
+      ),
+      {
+        description:
+          'RFC 9457 problem details of a crawl that failed because no seed could be fetched (blocked address, DNS, connection refused, robots.txt unreachable), with the reason for each seed',
+      },
+    ),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'why a completed crawl fetched nothing (robots.txt disallowed its seeds, …); empty otherwise',
+    }),
     strategy: Type.Optional(Type.String()),
     relevantPages: Type.Optional(
       Type.Integer({

@@ -101,6 +101,8 @@ export function crawlStatusView(
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     error: row.error,
+    problem: row.problem,
+    warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
     _links: crawlLinks(row.id),
   };

@@ -24,6 +24,8 @@ function finishedCrawl(relevance: boolean): CrawlRow {
     status: 'completed',
     max_pages: 1000,
     error: null,
+    problem: null,
+    warnings: [],
     created_at: STARTED,
     started_at: STARTED,
     finished_at: new Date(STARTED.getTime() + 10_000),

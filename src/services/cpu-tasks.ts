@@ -6,8 +6,8 @@ import secureJson from 'secure-json-parse';
 import {
   type ExtractionMethod,
   type ExtractOptions,
+  extractedMarkdown,
   extractMainContent,
-  htmlToMarkdown,
   pageMarkdown,
 } from '../crawler/extract/index.js';
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
@@ -197,7 +197,7 @@ function extract(task: ExtractTask): Uint8Array {
   const result: ExtractResult = task.fetched
     ? { ...extracted, truncated: extracted.truncated || task.fetched.truncated, url: task.fetched.url }
     : { ...extracted };
-  if (task.markdown) result.markdown = htmlToMarkdown(extracted.html, task.options.baseUrl);
+  if (task.markdown) result.markdown = extractedMarkdown(extracted, task.options.baseUrl);
   return Buffer.from(JSON.stringify(result));
 }
 

@@ -454,6 +454,11 @@ const Counts = Type.Object(
 );
 
 export const CrawlLinks = Type.Object({ self: Type.String(), pages: Type.String(), graph: Type.String() });
+/** `links`, the crawl's links' first name: `_links` now everywhere (`links` of a status is a count). */
+const DeprecatedCrawlLinks = Type.Object(CrawlLinks.properties, {
+  deprecated: true,
+  description: 'the same as _links, under its former name; removed in the next release',
+});
 
 export const CrawlStatus = Type.Object(
   {
@@ -529,7 +534,8 @@ export const CrawlStatus = Type.Object(
 export const CrawlCreated = Type.Object({
   id: Uuid,
   status: Type.Literal('queued'),
-  links: CrawlLinks,
+  _links: CrawlLinks,
+  links: DeprecatedCrawlLinks,
 });
 
 export const CrawlListQuery = Type.Object(
@@ -543,7 +549,8 @@ export const CrawlSummary = Type.Object({
   seeds: Type.Array(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
   finishedAt: IsoDate,
-  links: CrawlLinks,
+  _links: CrawlLinks,
+  links: DeprecatedCrawlLinks,
 });
 
 export const CrawlList = ListPage(CrawlSummary);

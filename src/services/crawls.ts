@@ -31,7 +31,7 @@ import { type CreatedAtCursor, isRowIdCursor, paginate, paginateNewestFirst } fr
 import { storedBodyText } from './stored-body.js';
 import {
   type CrawlStatusView,
-  crawlLinks,
+  crawlLinkFields,
   crawlStatusView,
   crawlSummaryView,
   type DocumentModelView,
@@ -168,7 +168,7 @@ export class CrawlService implements CrawlReader {
         cause: error,
       });
     }
-    return { id: row.id, status: 'queued' as const, links: crawlLinks(row.id) };
+    return { id: row.id, status: 'queued' as const, ...crawlLinkFields(row.id) };
   }
 
   private async require(id: string, scope: TenantScope): Promise<CrawlRow> {

@@ -25,6 +25,12 @@ export function crawlLinks(id: string) {
   return { self: `/v1/crawls/${id}`, pages: `/v1/crawls/${id}/pages`, graph: `/v1/crawls/${id}/graph` };
 }
 
+/** A crawl's links as POST /v1/crawls and the list show them: `_links`, and for one more release `links` too. */
+export function crawlLinkFields(id: string) {
+  const links = crawlLinks(id);
+  return { _links: links, links };
+}
+
 /** Milliseconds to a tenth, as timings are shown. */
 function tenths(value: number | null): number | null {
   return value === null ? null : Math.round(value * 10) / 10;
@@ -59,6 +65,19 @@ function focusStatus(row: CrawlRow, pagesFetched: number) {
   };
 }
 
+/**
+ * Pages fetched: a request was made. DISALLOWED pages and the redirect targets reached inside another page's
+ * fetch (DUPLICATE without a status) are not requests of their own.
+ */
+function pagesFetchedOf(countRows: CrawlCountRow[]): number {
+  return countRows
+    .filter(
+      ({ type, status }) =>
+        type !== 'FRONTIER' && type !== 'DISALLOWED' && !(type === 'DUPLICATE' && status === null),
+    )
+    .reduce((sum, { n }) => sum + n, 0);
+}
+
 /** GET /v1/crawls/:id: status, counters and timing, from the crawl row and its page counts and totals. */
 export function crawlStatusView(
   row: CrawlRow,
@@ -71,14 +90,7 @@ export function crawlStatusView(
     counts[type as PageType] += n;
     if (status !== null) statusCodes[String(status)] = (statusCodes[String(status)] ?? 0) + n;
   }
-  // "fetched" = a request was made: DISALLOWED pages and the redirect targets reached inside another
-  // page's fetch (DUPLICATE without a status) are not requests of their own.
-  const pagesFetched = countRows
-    .filter(
-      ({ type, status }) =>
-        type !== 'FRONTIER' && type !== 'DISALLOWED' && !(type === 'DUPLICATE' && status === null),
-    )
-    .reduce((sum, { n }) => sum + n, 0);
+  const pagesFetched = pagesFetchedOf(countRows);
   const end = row.finished_at ?? (isFinished(row.status) ? totals.last_fetched_at : new Date());
   const elapsedMs = row.started_at && end ? Math.max(0, end.getTime() - row.started_at.getTime()) : null;
   return {
@@ -131,7 +143,7 @@ export function crawlProgressView(status: CrawlStatusView) {
 
 /** The `crawl` object of a webhook body: the crawl at the moment its event happened. */
 export function webhookCrawlView(status: CrawlStatusView) {
-  return { ...progressCounters(status), error: status.error, links: status._links };
+  return { ...progressCounters(status), error: status.error, _links: status._links, links: status._links };
 }
 
 /** One item of GET /v1/crawls. */
@@ -144,7 +156,7 @@ export function crawlSummaryView(
     seeds: storedCrawlRequest(row.request).seeds.slice(0, 10),
     createdAt: row.created_at.toISOString(),
     finishedAt: iso(row.finished_at),
-    links: crawlLinks(row.id),
+    ...crawlLinkFields(row.id),
   };
 }
 

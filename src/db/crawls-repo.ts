@@ -44,6 +44,12 @@ export interface CrawlCountRow {
   n: number;
 }
 
+/** One crawl of the list: how it ended, and its pages by type and status. */
+export type CrawlListRow = Pick<
+  CrawlRow,
+  'id' | 'request' | 'status' | 'created_at' | 'finished_at' | 'error' | 'warnings'
+> & { counts: CrawlCountRow[] };
+
 /** Links, images and binary documents a crawl's pages hold. */
 export interface CrawlFound {
   links: number;
@@ -170,9 +176,12 @@ export class CrawlsRepository {
   }
 
   async list(limit: number, after: { createdAt: string; id: string } | null, scope: TenantScope) {
-    const result = await this.pool.query<
-      Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at'>
-    >(sql('crawl_list'), [after?.createdAt ?? null, after?.id ?? null, limit, ...scopeParams(scope)]);
+    const result = await this.pool.query<CrawlListRow>(sql('crawl_list'), [
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      limit,
+      ...scopeParams(scope),
+    ]);
     return result.rows;
   }
 

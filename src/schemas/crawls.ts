@@ -549,6 +549,9 @@ export const CrawlSummary = Type.Object({
   seeds: Type.Array(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
   finishedAt: IsoDate,
+  pagesFetched: Type.Integer({ description: 'as in the crawl’s status' }),
+  error: Nullable(Type.String()),
+  warnings: Type.Array(Type.String(), { description: 'why a completed crawl fetched nothing' }),
   _links: CrawlLinks,
   links: DeprecatedCrawlLinks,
 });

@@ -6,6 +6,7 @@ import type { CorpusListRow, CorpusRow } from '../db/corpora-repo.js';
 import type {
   CrawlCountRow,
   CrawlFound,
+  CrawlListRow,
   CrawlRow,
   CrawlsRepository,
   CrawlTimings,
@@ -147,15 +148,16 @@ export function webhookCrawlView(status: CrawlStatusView) {
 }
 
 /** One item of GET /v1/crawls. */
-export function crawlSummaryView(
-  row: Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at'>,
-) {
+export function crawlSummaryView(row: CrawlListRow) {
   return {
     id: row.id,
     status: row.status,
     seeds: storedCrawlRequest(row.request).seeds.slice(0, 10),
     createdAt: row.created_at.toISOString(),
     finishedAt: iso(row.finished_at),
+    pagesFetched: pagesFetchedOf(row.counts),
+    error: row.error,
+    warnings: row.warnings,
     ...crawlLinkFields(row.id),
   };
 }

@@ -58,6 +58,10 @@ test('a crawl whose seeds the SSRF guard refuses fails, saying so for each seed'
   assert.match(ended.error ?? '', /no seed could be fetched/);
   assert.deepEqual(ended.warnings, []);
   assert.deepEqual(site.hits, [], 'nothing was requested of the refused host');
+  const listed = (await app.inject({ method: 'GET', url: '/v1/crawls' })).json().items[0];
+  assert.equal(listed.status, 'failed');
+  assert.equal(listed.error, ended.error);
+  assert.equal(listed.pagesFetched, ended.pagesFetched, 'the list counts pages fetched as the status does');
 });
 
 test('a crawl whose seeds refuse connections fails, saying so for each seed', async (t) => {
@@ -107,4 +111,18 @@ test('a crawl whose seed robots.txt disallows completes with a warning; one that
   assert.equal(fetched.pagesFetched, 1);
   assert.deepEqual(fetched.warnings, []);
   assert.equal(fetched.problem, null);
+
+  // the list says as much of each
+  const listed = (await app.inject({ method: 'GET', url: '/v1/crawls' })).json().items as Array<
+    Ended & { seeds: string[] }
+  >;
+  const item = (origin: string) => listed.find((crawl) => crawl.seeds[0] === `${origin}/`);
+  assert.deepEqual(
+    { pagesFetched: item(closed.origin)?.pagesFetched, warnings: item(closed.origin)?.warnings },
+    { pagesFetched: 0, warnings: refused.warnings },
+  );
+  assert.deepEqual(
+    { pagesFetched: item(open.origin)?.pagesFetched, warnings: item(open.origin)?.warnings },
+    { pagesFetched: 1, warnings: [] },
+  );
 });

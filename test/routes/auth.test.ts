@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { serverOptions } from '../../src/app.js';
 import { build, eventually, TEST_DATABASE_URL, waitUntilReady } from '../helper.js';
 
 const run = promisify(execFile);
@@ -362,4 +364,16 @@ test('a signed report link opens that report without the key, for a while, and n
   );
   await runtime.keys.revoke(a.id);
   await problemOf(await app.inject({ method: 'GET', url }), 401);
+});
+
+test('a signed link’s token is left out of the logged request URL', async () => {
+  const lines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  const app = Fastify(serverOptions(log));
+  app.get('/v1/crawls/:id/report.html', async () => 'report');
+  await app.inject({ method: 'GET', url: '/v1/crawls/c1/report.html?rows=5&token=k1.123.SIGNATURE' });
+  await app.close();
+  const logged = lines.join('');
+  assert.match(logged, /report\.html\?rows=5&token=\[redacted\]/);
+  assert.doesNotMatch(logged, /SIGNATURE/);
 });

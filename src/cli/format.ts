@@ -10,6 +10,8 @@ export function formatCrawlStatus(status: CrawlStatusBody): string {
     typeof status.strategy === 'string' ? status.strategy : String(status.request.strategy ?? 'bfs');
   lines.push(`crawl ${status.id}  ${status.status.toUpperCase()}  (${strategy})`);
   if (status.error) lines.push(`error     ${status.error}`);
+  const warnings = Array.isArray(status.warnings) ? (status.warnings as unknown[]) : [];
+  for (const warning of warnings) lines.push(`warning   ${String(warning)}`);
   const elapsed = status.elapsedMs === null ? '' : ` · ${(status.elapsedMs / 1000).toFixed(1)} s`;
   lines.push(
     `pages     ${status.pagesFetched} fetched · ${status.frontier} in frontier · ${status.pagesPerSecond.toFixed(1)} pages/s${elapsed}`,

@@ -2,6 +2,7 @@
 // FOR UPDATE SKIP LOCKED (job-queue's habit), politeness slots per host, and the crawl row's page budget.
 // Every string a crawl read from the web passes pgSafeText (or pgSafeJson) here, once, on its way in.
 import type pg from 'pg';
+import type { CrawlProblem, SeedPage, SeedReport } from '../crawler/engine/crawl-outcome.js';
 import { linksToQueue } from '../crawler/engine/link-selection.js';
 import type {
   ClaimedPage,
@@ -479,7 +480,26 @@ export class PgCrawlStore implements CrawlStore {
     await this.pool.query(sql('crawl_mark_running'), [crawlId]);
   }
 
-  async finishCrawl(crawlId: string, status: 'completed' | 'failed', error: string | null): Promise<void> {
-    await this.pool.query(sql('crawl_finish'), [crawlId, status, pgSafeNullable(error)]);
+  async finishCrawl(
+    crawlId: string,
+    status: 'completed' | 'failed',
+    error: string | null,
+    notes: { problem: CrawlProblem | null; warnings: string[] } = { problem: null, warnings: [] },
+  ): Promise<void> {
+    await this.pool.query(sql('crawl_finish'), [
+      crawlId,
+      status,
+      pgSafeNullable(error),
+      notes.problem === null ? null : JSON.stringify(pgSafeJson(notes.problem)),
+      notes.warnings.map((warning) => pgSafeText(warning)),
+    ]);
+  }
+
+  async seedReport(crawlId: string, seedUrls: string[]): Promise<SeedReport> {
+    const { rows } = await this.pool.query<{ seeds: SeedPage[]; any_response: boolean }>(
+      sql('crawl_seed_report'),
+      [crawlId, seedUrls],
+    );
+    return { seeds: rows[0]?.seeds ?? [], anyResponse: rows[0]?.any_response ?? false };
   }
 }

@@ -1,5 +1,6 @@
 // Reads and writes of the crawl aggregate that the API needs (the engine's writes are in crawl-store.ts).
 import type pg from 'pg';
+import type { CrawlProblem } from '../crawler/engine/crawl-outcome.js';
 import type { SkippedUrl } from '../crawler/engine/ports.js';
 import { prepared, sql } from './sql.js';
 import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
@@ -12,6 +13,10 @@ export interface CrawlRow {
   status: string;
   max_pages: number;
   error: string | null;
+  /** A failed crawl's RFC 9457 problem, with the reason for each seed, when no seed could be fetched. */
+  problem: CrawlProblem | null;
+  /** Why a completed crawl fetched nothing. */
+  warnings: string[];
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -38,6 +43,12 @@ export interface CrawlCountRow {
   status: number | null;
   n: number;
 }
+
+/** One crawl of the list: how it ended, and its pages by type and status. */
+export type CrawlListRow = Pick<
+  CrawlRow,
+  'id' | 'request' | 'status' | 'created_at' | 'finished_at' | 'owner' | 'error' | 'warnings'
+> & { counts: CrawlCountRow[] };
 
 /** Links, images and binary documents a crawl's pages hold. */
 export interface CrawlFound {
@@ -165,9 +176,12 @@ export class CrawlsRepository {
   }
 
   async list(limit: number, after: { createdAt: string; id: string } | null, scope: TenantScope) {
-    const result = await this.pool.query<
-      Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at' | 'owner'>
-    >(sql('crawl_list'), [after?.createdAt ?? null, after?.id ?? null, limit, ...scopeParams(scope)]);
+    const result = await this.pool.query<CrawlListRow>(sql('crawl_list'), [
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      limit,
+      ...scopeParams(scope),
+    ]);
     return result.rows;
   }
 

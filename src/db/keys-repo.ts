@@ -35,6 +35,13 @@ export class KeysRepository {
     return (await this.pool.query(sql('api_key_by_hash'), [hash])).rows[0] ?? null;
   }
 
+  /** A key by id with its hash, which keys the links signed for it (services/keys.ts signLink). */
+  async signing(
+    id: string,
+  ): Promise<{ id: string; is_admin: boolean; revoked_at: Date | null; key_hash: string } | null> {
+    return (await this.pool.query(sql('api_key_signing'), [id])).rows[0] ?? null;
+  }
+
   async list(): Promise<ApiKeyRow[]> {
     return (await this.pool.query<ApiKeyRow>(sql('api_key_list'))).rows;
   }

@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Overrides the access a route's path implies (see accessOf). */
     auth?: Access;
+    /** A page a browser opens itself: a link signed by KeyService.signLink (`?token=`) stands for the key. */
+    signedLinks?: boolean;
   }
 }
 
@@ -75,6 +77,18 @@ export default fp(
         accessOf(request.url.split('?')[0]!, { metricsRequireKey: config.metricsRequireKey });
       if (access === 'open') return;
       const key = bearerKey(request.headers.authorization);
+      const token = (request.query as { token?: unknown } | undefined)?.token;
+      if (key === undefined && request.routeOptions.config?.signedLinks && typeof token === 'string') {
+        const signed = await keys.verifyLink(request.url.split('?')[0]!, token);
+        if (!signed)
+          throw unauthorized(reply, 'the signed link is invalid or has expired: ask for a new one');
+        if (access === 'admin' && !signed.admin) {
+          throw new TrawlError('forbidden', 'this endpoint needs an admin API key');
+        }
+        request.principal = signed;
+        request.tenant = signed.keyId;
+        return;
+      }
       if (key === null) throw unauthorized(reply, 'the authorization header must be "Bearer <API key>"');
       if (key === undefined) {
         if (access === 'key' && !config.requireApiKey && !(await keys.closedByKeys())) return; // open mode

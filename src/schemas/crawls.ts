@@ -457,6 +457,11 @@ const Counts = Type.Object(
 );
 
 export const CrawlLinks = Type.Object({ self: Type.String(), pages: Type.String(), graph: Type.String() });
+/** `links`, the crawl's links' first name: `_links` now everywhere (`links` of a status is a count). */
+const DeprecatedCrawlLinks = Type.Object(CrawlLinks.properties, {
+  deprecated: true,
+  description: 'the same as _links, under its former name; removed in the next release',
+});
 
 export const CrawlStatus = Type.Object(
   {
@@ -490,6 +495,25 @@ export const CrawlStatus = Type.Object(
     startedAt: IsoDate,
     finishedAt: IsoDate,
     error: Nullable(Type.String()),
+    problem: Nullable(
+      Type.Object(
+        {
+          type: Type.String(),
+          title: Type.String(),
+          detail: Type.String(),
+          seeds: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() })),
+        },
+        { additionalProperties: true },
+      ),
+      {
+        description:
+          'RFC 9457 problem details of a crawl that failed because no seed could be fetched (blocked address, DNS, connection refused, robots.txt unreachable), with the reason for each seed',
+      },
+    ),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'why a completed crawl fetched nothing (robots.txt disallowed its seeds, …); empty otherwise',
+    }),
     strategy: Type.Optional(Type.String()),
     relevantPages: Type.Optional(
       Type.Integer({
@@ -513,7 +537,8 @@ export const CrawlStatus = Type.Object(
 export const CrawlCreated = Type.Object({
   id: Uuid,
   status: Type.Literal('queued'),
-  links: CrawlLinks,
+  _links: CrawlLinks,
+  links: DeprecatedCrawlLinks,
 });
 
 export const CrawlListQuery = Type.Object(
@@ -528,7 +553,11 @@ export const CrawlSummary = Type.Object({
   seeds: Type.Array(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
   finishedAt: IsoDate,
-  links: CrawlLinks,
+  pagesFetched: Type.Integer({ description: 'as in the crawl’s status' }),
+  error: Nullable(Type.String()),
+  warnings: Type.Array(Type.String(), { description: 'why a completed crawl fetched nothing' }),
+  _links: CrawlLinks,
+  links: DeprecatedCrawlLinks,
 });
 
 export const CrawlList = ListPage(CrawlSummary);

@@ -104,6 +104,20 @@ export const ReportHtmlQuery = Type.Object(
     rows: Defaulted(
       Type.Integer({ minimum: 0, maximum: 5000, default: 200, description: 'page rows in the table' }),
     ),
+    token: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          'a signed link’s token (POST /v1/crawls/:id/report-link), for a browser tab that cannot send the key',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+export const ReportLink = Type.Object({
+  url: Type.String({ description: 'report.html, with a token standing for the key when one is in use' }),
+  expiresAt: Nullable(Type.String({ format: 'date-time' }), {
+    description: 'when the token stops working; null when the service runs open (no token)',
+  }),
+});

@@ -7,8 +7,8 @@ import { isPlainTextBody } from '../crawler/crawl-request.js';
 import {
   type ExtractionMethod,
   type ExtractOptions,
+  extractedMarkdown,
   extractMainContent,
-  htmlToMarkdown,
   pageMarkdown,
 } from '../crawler/extract/index.js';
 import type { ParsedPage } from '../crawler/parse/parse-html.js';
@@ -253,7 +253,7 @@ function extract(task: ExtractTask): Uint8Array {
   const result: ExtractResult = task.fetched
     ? { ...extracted, truncated: extracted.truncated || task.fetched.truncated, url: task.fetched.url }
     : { ...extracted };
-  if (task.markdown) result.markdown = htmlToMarkdown(extracted.html, task.options.baseUrl);
+  if (task.markdown) result.markdown = extractedMarkdown(extracted, task.options.baseUrl);
   return Buffer.from(JSON.stringify(result));
 }
 

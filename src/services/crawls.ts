@@ -37,7 +37,7 @@ import {
 import { storedBodyText } from './stored-body.js';
 import {
   type CrawlStatusView,
-  crawlLinks,
+  crawlLinkFields,
   crawlStatusView,
   crawlSummaryView,
   type DocumentModelView,
@@ -177,7 +177,7 @@ export class CrawlService implements CrawlReader {
         cause: error,
       });
     }
-    return { id: row.id, status: 'queued' as const, links: crawlLinks(row.id) };
+    return { id: row.id, status: 'queued' as const, ...crawlLinkFields(row.id) };
   }
 
   private async require(id: string, scope: TenantScope): Promise<CrawlRow> {

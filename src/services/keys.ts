@@ -3,7 +3,7 @@
 // Why SHA-256 and not bcrypt: bcrypt slows down guessing low-entropy passwords; a 256-bit random key cannot
 // be guessed, and a plain hash lets every request find its key by an indexed lookup, at once, without a
 // per-request cost of ~100 ms. Timing of that lookup leaks nothing useful: it compares hashes, not keys.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRow, KeysRepository } from '../db/keys-repo.js';
 import { InputError, TrawlError } from '../errors.js';
 
@@ -21,6 +21,10 @@ export function hashKey(key: string): string {
 
 export function displayPrefix(key: string): string {
   return key.slice(0, DISPLAY_CHARS);
+}
+
+function linkSignature(keyHash: string, path: string, expiresSecs: number): string {
+  return createHmac('sha256', keyHash).update(`${path}\n${expiresSecs}`).digest('base64url');
 }
 
 export interface ApiKey {
@@ -89,6 +93,39 @@ export class KeyService {
   async authenticate(key: string): Promise<Principal | null> {
     const row = await this.repository.byHash(hashKey(key));
     if (!row || row.revoked_at) return null;
+    return { keyId: row.id, admin: row.is_admin };
+  }
+
+  /**
+   * A link to `path` that works without the key for `ttlSecs`: for a page a browser opens itself (a report in a
+   * new tab), which cannot send an authorization header. `token` is the key's id, the expiry and an HMAC of
+   * both with the path, keyed with the key's stored hash (a secret that never leaves the server): never the key,
+   * good for that path only, and dead once the key is revoked.
+   */
+  async signLink(
+    principal: Principal,
+    path: string,
+    ttlSecs: number,
+  ): Promise<{ token: string; expiresAt: Date }> {
+    const row = await this.repository.signing(principal.keyId);
+    if (!row || row.revoked_at) throw new TrawlError('unauthorized', 'the API key is unknown or revoked');
+    const expiresSecs = Math.floor(Date.now() / 1000) + ttlSecs;
+    const token = `${row.id}.${expiresSecs}.${linkSignature(row.key_hash, path, expiresSecs)}`;
+    return { token, expiresAt: new Date(expiresSecs * 1000) };
+  }
+
+  /** The principal a link signed by signLink stands for; null when it is malformed, expired, for another path or its key revoked. */
+  async verifyLink(path: string, token: string): Promise<Principal | null> {
+    const match = /^([0-9a-f-]{36})\.(\d{1,12})\.([\w-]{43})$/.exec(token);
+    if (!match) return null;
+    const [, keyId, expires, signature] = match as unknown as [string, string, string, string];
+    const expiresSecs = Number(expires);
+    if (expiresSecs * 1000 < Date.now()) return null;
+    const row = await this.repository.signing(keyId);
+    if (!row || row.revoked_at) return null;
+    const expected = Buffer.from(linkSignature(row.key_hash, path, expiresSecs));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     return { keyId: row.id, admin: row.is_admin };
   }
 

@@ -6,6 +6,7 @@ import type { CorpusListRow, CorpusRow } from '../db/corpora-repo.js';
 import type {
   CrawlCountRow,
   CrawlFound,
+  CrawlListRow,
   CrawlRow,
   CrawlsRepository,
   CrawlTimings,
@@ -24,6 +25,12 @@ type Rows<K extends keyof CrawlsRepository> = CrawlsRepository[K] extends (...ar
 
 export function crawlLinks(id: string) {
   return { self: `/v1/crawls/${id}`, pages: `/v1/crawls/${id}/pages`, graph: `/v1/crawls/${id}/graph` };
+}
+
+/** A crawl's links as POST /v1/crawls and the list show them: `_links`, and for one more release `links` too. */
+export function crawlLinkFields(id: string) {
+  const links = crawlLinks(id);
+  return { _links: links, links };
 }
 
 /** Milliseconds to a tenth, as timings are shown. */
@@ -60,6 +67,19 @@ function focusStatus(row: CrawlRow, pagesFetched: number) {
   };
 }
 
+/**
+ * Pages fetched: a request was made. DISALLOWED pages and the redirect targets reached inside another page's
+ * fetch (DUPLICATE without a status) are not requests of their own.
+ */
+function pagesFetchedOf(countRows: CrawlCountRow[]): number {
+  return countRows
+    .filter(
+      ({ type, status }) =>
+        type !== 'FRONTIER' && type !== 'DISALLOWED' && !(type === 'DUPLICATE' && status === null),
+    )
+    .reduce((sum, { n }) => sum + n, 0);
+}
+
 /** GET /v1/crawls/:id: status, counters and timing, from the crawl row and its page counts and totals. */
 export function crawlStatusView(
   row: CrawlRow,
@@ -72,14 +92,7 @@ export function crawlStatusView(
     counts[type as PageType] += n;
     if (status !== null) statusCodes[String(status)] = (statusCodes[String(status)] ?? 0) + n;
   }
-  // "fetched" = a request was made: DISALLOWED pages and the redirect targets reached inside another
-  // page's fetch (DUPLICATE without a status) are not requests of their own.
-  const pagesFetched = countRows
-    .filter(
-      ({ type, status }) =>
-        type !== 'FRONTIER' && type !== 'DISALLOWED' && !(type === 'DUPLICATE' && status === null),
-    )
-    .reduce((sum, { n }) => sum + n, 0);
+  const pagesFetched = pagesFetchedOf(countRows);
   const end = row.finished_at ?? (isFinished(row.status) ? totals.last_fetched_at : new Date());
   const elapsedMs = row.started_at && end ? Math.max(0, end.getTime() - row.started_at.getTime()) : null;
   return {
@@ -102,6 +115,8 @@ export function crawlStatusView(
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     error: row.error,
+    problem: row.problem,
+    warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
     _links: crawlLinks(row.id),
   };
@@ -130,13 +145,11 @@ export function crawlProgressView(status: CrawlStatusView) {
 
 /** The `crawl` object of a webhook body: the crawl at the moment its event happened. */
 export function webhookCrawlView(status: CrawlStatusView) {
-  return { ...progressCounters(status), error: status.error, links: status._links };
+  return { ...progressCounters(status), error: status.error, _links: status._links, links: status._links };
 }
 
 /** One item of GET /v1/crawls. */
-export function crawlSummaryView(
-  row: Pick<CrawlRow, 'id' | 'request' | 'status' | 'created_at' | 'finished_at' | 'owner'>,
-) {
+export function crawlSummaryView(row: CrawlListRow) {
   return {
     id: row.id,
     owner: tenantName(row.owner),
@@ -144,7 +157,10 @@ export function crawlSummaryView(
     seeds: storedCrawlRequest(row.request).seeds.slice(0, 10),
     createdAt: row.created_at.toISOString(),
     finishedAt: iso(row.finished_at),
-    links: crawlLinks(row.id),
+    pagesFetched: pagesFetchedOf(row.counts),
+    error: row.error,
+    warnings: row.warnings,
+    ...crawlLinkFields(row.id),
   };
 }
 

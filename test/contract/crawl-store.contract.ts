@@ -451,6 +451,38 @@ export function crawlStoreContract(open: (t: TestContext) => Promise<StoreHarnes
     );
   });
 
+  test('seedReport: the seeds’ pages as they stand, and whether any page got a response', async (t) => {
+    const h = await open(t);
+    const { crawlId } = await runningCrawl(h, { seeds: [`${ORIGIN}/`, `${ORIGIN}/b`], slotsPerHost: 2 });
+    const seeds = [`${ORIGIN}/`, `${ORIGIN}/b`];
+    const before = await h.store.seedReport(crawlId, seeds);
+    assert.equal(before.anyResponse, false);
+    assert.deepEqual(before.seeds.map((seed) => [seed.url, seed.type, seed.status]).sort(), [
+      [`${ORIGIN}/`, 'FRONTIER', null],
+      [`${ORIGIN}/b`, 'FRONTIER', null],
+    ]);
+    const { pages } = await h.store.claim(crawlId, W1, 2, 30);
+    const home = pages.find((page) => page.url === `${ORIGIN}/`)!;
+    const other = pages.find((page) => page.url === `${ORIGIN}/b`)!;
+    const refused = 'blocked-address: site.test is in a refused range (loopback)';
+    await h.store.completePage(
+      crawlId,
+      home,
+      outcome({ type: 'INVALID', status: null, error: refused, requested: false, links: [link('/c')] }),
+      frontier(2),
+    );
+    const refusedOnly = await h.store.seedReport(crawlId, seeds);
+    assert.equal(refusedOnly.anyResponse, false);
+    assert.deepEqual(
+      refusedOnly.seeds.find((seed) => seed.url === `${ORIGIN}/`),
+      { url: `${ORIGIN}/`, type: 'INVALID', status: null, error: refused },
+    );
+    await h.store.completePage(crawlId, other, outcome(), frontier(2));
+    const answered = await h.store.seedReport(crawlId, seeds);
+    assert.equal(answered.anyResponse, true);
+    assert.equal(answered.seeds.length, 2, 'discovered pages are not seeds');
+  });
+
   test('finishCrawl ends a running crawl once', async (t) => {
     const h = await open(t);
     const { crawlId } = await runningCrawl(h);

@@ -61,7 +61,7 @@ const DOCS = [
  */
 const RUN_COUNT: Record<string, number> = {
   'README.md': 6,
-  'docs/guide.md': 58,
+  'docs/guide.md': 59,
   'docs/operations.md': 13,
 };
 

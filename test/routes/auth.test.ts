@@ -4,7 +4,9 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { serverOptions } from '../../src/app.js';
 import { build, eventually, TEST_DATABASE_URL, waitUntilReady } from '../helper.js';
 
 const run = promisify(execFile);
@@ -475,4 +477,79 @@ test('trawl keys open on a terminal: only typing "open" opens the service', {
   assert.equal(confirmed.code, 0, confirmed.output);
   assert.match(confirmed.output, /revoked and released 1 key\(s\)/);
   assert.equal((await keyless()).statusCode, 200);
+});
+
+test('a signed report link opens that report without the key, for a while, and nothing else', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  // open: the plain URL, no token
+  const open = await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS });
+  const openLink = await app.inject({ method: 'POST', url: `/v1/crawls/${open.json().id}/report-link` });
+  assert.equal(openLink.statusCode, 200, openLink.body);
+  assert.deepEqual(openLink.json(), { url: `/v1/crawls/${open.json().id}/report.html`, expiresAt: null });
+
+  const a = await runtime.keys.create({ name: 'a' });
+  const b = await runtime.keys.create({ name: 'b' });
+  const crawlOf = async (key: string) =>
+    (await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS, headers: bearer(key) })).json()
+      .id as string;
+  const [mine, other] = [await crawlOf(a.key), await crawlOf(a.key)];
+  await problemOf(await app.inject({ method: 'POST', url: `/v1/crawls/${mine}/report-link` }), 401);
+  await problemOf(
+    await app.inject({ method: 'POST', url: `/v1/crawls/${mine}/report-link`, headers: bearer(b.key) }),
+    404,
+  );
+  const linked = await app.inject({
+    method: 'POST',
+    url: `/v1/crawls/${mine}/report-link`,
+    headers: bearer(a.key),
+  });
+  assert.equal(linked.statusCode, 200, linked.body);
+  const { url, expiresAt } = linked.json() as { url: string; expiresAt: string };
+  const token = new URL(url, 'http://x').searchParams.get('token')!;
+  assert.ok(url.startsWith(`/v1/crawls/${mine}/report.html?token=`), url);
+  assert.ok(!token.includes(a.key.slice(6, 20)), 'the token is not the key');
+  const secondsLeft = (Date.parse(expiresAt) - Date.now()) / 1000;
+  assert.ok(secondsLeft > 60 && secondsLeft <= 300, `expires in ${secondsLeft} s`);
+
+  const report = await app.inject({ method: 'GET', url });
+  assert.equal(report.statusCode, 200, report.body);
+  assert.match(report.headers['content-type'] as string, /^text\/html/);
+  // its own CSP: the report's inline styles apply in the tab
+  assert.match(report.headers['content-security-policy'] as string, /style-src 'unsafe-inline'/);
+  // that report only: not another crawl's, not another route, not tampered with
+  await problemOf(
+    await app.inject({ method: 'GET', url: `/v1/crawls/${other}/report.html?token=${token}` }),
+    401,
+  );
+  await problemOf(await app.inject({ method: 'GET', url: `/v1/crawls/${mine}/report?token=${token}` }), 401);
+  await problemOf(await app.inject({ method: 'GET', url: `/v1/crawls/${mine}?token=${token}` }), 401);
+  const tampered = token.replace(/\.(\d+)\./, (_m, s: string) => `.${Number(s) + 3600}.`);
+  await problemOf(
+    await app.inject({ method: 'GET', url: `/v1/crawls/${mine}/report.html?token=${tampered}` }),
+    401,
+  );
+  // an expired link (signed with no time to live) and a revoked key's link are refused
+  const expired = await runtime.keys.signLink(
+    { keyId: a.id, admin: false },
+    `/v1/crawls/${mine}/report.html`,
+    -1,
+  );
+  await problemOf(
+    await app.inject({ method: 'GET', url: `/v1/crawls/${mine}/report.html?token=${expired.token}` }),
+    401,
+  );
+  await runtime.keys.revoke(a.id);
+  await problemOf(await app.inject({ method: 'GET', url }), 401);
+});
+
+test('a signed link’s token is left out of the logged request URL', async () => {
+  const lines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  const app = Fastify(serverOptions(log));
+  app.get('/v1/crawls/:id/report.html', async () => 'report');
+  await app.inject({ method: 'GET', url: '/v1/crawls/c1/report.html?rows=5&token=k1.123.SIGNATURE' });
+  await app.close();
+  const logged = lines.join('');
+  assert.match(logged, /report\.html\?rows=5&token=\[redacted\]/);
+  assert.doesNotMatch(logged, /SIGNATURE/);
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { generateOpenApi } from '../../scripts/openapi.js';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
 import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
@@ -44,6 +45,37 @@ test('POST /v1/crawls rejects bad input with problem+json naming the field', asy
   assert.deepEqual((await app.inject({ method: 'GET', url: '/v1/crawls' })).json().items, []);
 });
 
+test('a crawl names its links `_links` when created, listed and read; `links` stays as a deprecated alias', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: crawlOf({ maxPages: 1 }) });
+  assert.equal(created.statusCode, 202, created.body);
+  const body = created.json();
+  const expected = {
+    self: `/v1/crawls/${body.id}`,
+    pages: `/v1/crawls/${body.id}/pages`,
+    graph: `/v1/crawls/${body.id}/graph`,
+  };
+  assert.deepEqual(body._links, expected);
+  assert.deepEqual(body.links, expected, 'the deprecated alias');
+  assert.equal(created.headers.location, expected.self);
+  const listed = (await app.inject({ method: 'GET', url: '/v1/crawls' })).json().items[0];
+  assert.deepEqual(listed._links, expected);
+  assert.deepEqual(listed.links, expected, 'the deprecated alias');
+  const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${body.id}` })).json();
+  assert.deepEqual(status._links, expected);
+  assert.equal(typeof status.links, 'number', 'a status counts its links under `links`');
+
+  const spec = JSON.parse(await generateOpenApi());
+  const schemaOf = (path: string, method: string, code: string) => {
+    const schema = spec.paths[path][method].responses[code].content['application/json'].schema;
+    return schema.$ref ? spec.components.schemas[schema.$ref.split('/').pop()] : schema;
+  };
+  const createdSchema = schemaOf('/v1/crawls', 'post', '202');
+  assert.equal(createdSchema.properties.links.deprecated, true);
+  assert.notEqual(createdSchema.properties._links.deprecated, true);
+  assert.equal(schemaOf('/v1/crawls', 'get', '200').properties.items.items.properties.links.deprecated, true);
+});
+
 test('unknown crawl ids are 404 problems; malformed ids are 400', async (t) => {
   const { app } = await build(t, { worker: false });
   const missing = await app.inject({ method: 'GET', url: '/v1/crawls/00000000-0000-4000-8000-000000000000' });
@@ -64,7 +96,7 @@ test('a finished crawl pages through its results, shows a page and exports its g
   assert.equal(created.statusCode, 202, created.body);
   const body = created.json();
   assert.equal(body.status, 'queued');
-  assert.equal(created.headers.location, body.links.self);
+  assert.equal(created.headers.location, body._links.self);
   const status = await waitForCrawl(app, body.id);
   assert.equal(status.status, 'completed');
   assert.equal(status.pagesFetched, 40, 'maxPages caps the pages fetched');

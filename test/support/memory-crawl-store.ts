@@ -3,6 +3,7 @@
 // mirrors the SQL statement PgCrawlStore runs (named beside it); test/contract/crawl-store.contract.ts runs
 // the same behaviours against both stores, so this double cannot drift from the real claim/lease/cap rules.
 
+import type { CrawlProblem, SeedReport } from '../../src/crawler/engine/crawl-outcome.js';
 import { linksToQueue } from '../../src/crawler/engine/link-selection.js';
 import type {
   ClaimedPage,
@@ -19,6 +20,8 @@ import type {
 interface MemoryCrawl {
   status: string;
   error: string | null;
+  problem?: CrawlProblem | null;
+  warnings?: string[];
   maxPages: number;
   maxResults: number | null;
   claimedPages: number;
@@ -510,10 +513,27 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   /** crawl_finish.sql */
-  async finishCrawl(crawlId: string, status: 'completed' | 'failed', error: string | null): Promise<void> {
+  async finishCrawl(
+    crawlId: string,
+    status: 'completed' | 'failed',
+    error: string | null,
+    notes: { problem: CrawlProblem | null; warnings: string[] } = { problem: null, warnings: [] },
+  ): Promise<void> {
     const crawl = this.crawls.get(crawlId);
     if (crawl && (crawl.status === 'queued' || crawl.status === 'running')) {
-      Object.assign(crawl, { status, error });
+      Object.assign(crawl, { status, error, problem: notes.problem, warnings: notes.warnings });
     }
+  }
+
+  /** crawl_seed_report.sql */
+  async seedReport(crawlId: string, seedUrls: string[]): Promise<SeedReport> {
+    const pages = [...this.pageRows.values()].filter((page) => page.crawlId === crawlId);
+    const seeds = new Set(seedUrls);
+    return {
+      seeds: pages
+        .filter((page) => seeds.has(page.url))
+        .map(({ url, type, status, error }) => ({ url, type, status, error })),
+      anyResponse: pages.some((page) => page.status !== null),
+    };
   }
 }

@@ -42,6 +42,28 @@ interface CrawlSummary {
   seeds: string[];
   createdAt: string;
   finishedAt: string | null;
+  pagesFetched: number;
+  error: string | null;
+  warnings: string[];
+}
+
+/**
+ * A crawl's status as a badge, with why it failed or why it fetched nothing beneath: a crawl that completed
+ * with warnings is not shown as a plain success.
+ */
+function outcome(crawl: Pick<CrawlSummary, 'status' | 'error' | 'warnings'>): HTMLElement {
+  const warned = crawl.warnings.length > 0;
+  return h(
+    'div',
+    { class: 'outcome' },
+    h(
+      'span',
+      { class: `status ${crawl.status}${warned ? ' warned' : ''}` },
+      warned ? `${crawl.status} ⚠` : crawl.status,
+    ),
+    crawl.error ? h('p', { class: 'outcome-note error' }, crawl.error) : '',
+    ...crawl.warnings.map((warning) => h('p', { class: 'outcome-note warning' }, warning)),
+  );
 }
 
 function crawlForm(): HTMLElement {
@@ -102,7 +124,13 @@ async function crawlsView(signal: AbortSignal): Promise<void> {
     h(
       'thead',
       {},
-      h('tr', {}, ...['Status', 'Seed', 'Created', 'Finished'].map((t) => h('th', { scope: 'col' }, t))),
+      h(
+        'tr',
+        {},
+        ...['Status', 'Seed', 'Pages fetched', 'Created', 'Finished'].map((t) =>
+          h('th', { scope: 'col' }, t),
+        ),
+      ),
     ),
     list,
   );
@@ -123,8 +151,9 @@ async function crawlsView(signal: AbortSignal): Promise<void> {
           h(
             'tr',
             {},
-            h('td', {}, h('span', { class: `status ${crawl.status}` }, crawl.status)),
+            h('td', {}, outcome(crawl)),
             h('td', {}, h('a', { href: `#/crawls/${crawl.id}` }, crawl.seeds[0] ?? crawl.id)),
+            h('td', { class: 'number', 'data-column': 'pages-fetched' }, number(crawl.pagesFetched)),
             h('td', {}, when(crawl.createdAt)),
             h('td', {}, when(crawl.finishedAt)),
           ),
@@ -173,6 +202,8 @@ interface PageRow {
 }
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+/** How often a running crawl's pages table is read again, at most. */
+const PAGES_REFRESH_MS = 2000;
 
 function counters(progress: Progress): HTMLElement {
   const tiles: Array<[string, string]> = [
@@ -200,6 +231,28 @@ async function download(path: string, name: string): Promise<void> {
   link.click();
 }
 
+/**
+ * The report in a tab of its own, from the API's URL so it is served with its own CSP (a blob: page inherits
+ * the dashboard's and loses its inline styles). A tab cannot send the key: with one in use, the API signs a
+ * short-lived link for that report. The tab opens at the click (a popup blocker allows that) and goes on to
+ * the link once it is known.
+ */
+async function openReport(base: string, problems: HTMLElement): Promise<void> {
+  const tab = window.open('', '_blank');
+  try {
+    const { url } = await postJson<{ url: string }>(`${base}/report-link`, {});
+    if (!tab) {
+      window.location.assign(url);
+      return;
+    }
+    tab.opener = null;
+    tab.location.href = url;
+  } catch (error) {
+    tab?.close();
+    problems.append(problemBanner(error));
+  }
+}
+
 async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   const base = `/v1/crawls/${encodeURIComponent(id)}`;
   const live = h('div', { class: 'live' });
@@ -210,7 +263,12 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   const heading = h('h2', {}, 'Crawl', h('small', {}, id));
   show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, harvestSlot, pages, plots);
 
-  let status: Progress & { request: { seeds: string[] }; scoring?: unknown };
+  let status: Progress & {
+    request: { seeds: string[] };
+    scoring?: unknown;
+    error: string | null;
+    warnings: string[];
+  };
   try {
     status = await getJson(base);
   } catch (error) {
@@ -233,6 +291,7 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   await loadHarvest();
   const render = (progress: Progress) => {
     live.replaceChildren(counters(progress));
+    if (FINISHED.has(progress.status)) live.append(outcome(status));
     if (harvest && progress.harvestRate !== undefined)
       harvest.add({ pagesFetched: progress.pagesFetched, harvestRate: progress.harvestRate });
   };
@@ -266,19 +325,12 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
         { type: 'button', onclick: () => download(`${base}/export`, `crawl-${id}.jsonl`) },
         'Export JSON lines',
       ),
-      h(
-        'button',
-        {
-          type: 'button',
-          onclick: async () => window.open(await blobUrl(`${base}/report.html`), '_blank', 'noopener'),
-        },
-        'Open report',
-      ),
+      h('button', { type: 'button', onclick: () => openReport(base, actions) }, 'Open report'),
     );
   if (FINISHED.has(status.status)) finishedActions();
   else actions.replaceChildren(cancel, graphLink);
 
-  await pagesTable(base, pages, signal);
+  const reloadPages = await pagesTable(base, pages, signal);
   const showPlots = async () => {
     plots.replaceChildren(h('h3', {}, 'Load time and queue wait'));
     try {
@@ -314,16 +366,26 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
     await showPlots();
     return;
   }
-  // live: the crawl's event stream until its final status
+  // live: the crawl's event stream until its final status; the pages table follows the counters, read again
+  // at most every PAGES_REFRESH_MS (one list read, whatever the rate of progress events)
+  let pagesReadAt = Date.now();
   streamEvents(
     `${base}/events`,
     async (event, data) => {
-      if (event === 'progress') render(JSON.parse(data) as Progress);
-      if (event === 'status') {
+      if (event === 'progress') {
         render(JSON.parse(data) as Progress);
+        if (Date.now() - pagesReadAt >= PAGES_REFRESH_MS) {
+          pagesReadAt = Date.now();
+          await reloadPages();
+        }
+      }
+      if (event === 'status') {
+        const final = JSON.parse(data) as typeof status;
+        status = final;
+        render(final);
         finishedActions();
         await loadHarvest();
-        await pagesTable(base, pages, signal);
+        await reloadPages();
         await showPlots();
       }
     },
@@ -351,7 +413,15 @@ function renderedCell(page: PageRow): HTMLElement | string {
   return button;
 }
 
-async function pagesTable(base: string, section: HTMLElement, signal: AbortSignal): Promise<void> {
+/**
+ * The pages table with its filters. Returns how to read its first page again with the filters in force (a
+ * running crawl's new pages), which leaves it alone once more pages were appended by hand.
+ */
+async function pagesTable(
+  base: string,
+  section: HTMLElement,
+  signal: AbortSignal,
+): Promise<() => Promise<void>> {
   const type = h(
     'select',
     { id: 'filter-type' },
@@ -364,6 +434,8 @@ async function pagesTable(base: string, section: HTMLElement, signal: AbortSigna
   const body = h('tbody');
   const more = h('button', { type: 'button', hidden: true }, 'More pages');
   let next: string | null = null;
+  let shown = '';
+  let appended = false;
   const load = async (path: string, append: boolean) => {
     try {
       const list = await getJson<{ items: PageRow[]; next: string | null }>(path);
@@ -382,6 +454,8 @@ async function pagesTable(base: string, section: HTMLElement, signal: AbortSigna
       );
       if (append) body.append(...rows);
       else body.replaceChildren(...rows);
+      if (!append) shown = path;
+      appended = append;
       next = list.next;
       more.hidden = next === null;
     } catch (error) {
@@ -433,6 +507,9 @@ async function pagesTable(base: string, section: HTMLElement, signal: AbortSigna
     more,
   );
   await load(filtered(), false);
+  return async () => {
+    if (!appended && !signal.aborted) await load(shown, false);
+  };
 }
 
 // ---- routing ------------------------------------------------------------------------------------------------

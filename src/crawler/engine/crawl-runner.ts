@@ -21,6 +21,7 @@ import { parseHtml } from '../parse/parse-html.js';
 import { textPage } from '../parse/text-page.js';
 import type { PageRenderer } from '../render/port.js';
 import { productToken } from '../robots/index.js';
+import { crawlEnding } from './crawl-outcome.js';
 import { type HeldSlot, HostTurns } from './host-turns.js';
 import { originOf, selectLinks } from './link-selection.js';
 import {
@@ -287,8 +288,9 @@ export class CrawlRunner {
         }
         if (claim.pages.length > 0) continue;
         if (claim.finished && this.inFlight.size === 0 && this.pendingSuspect === null) {
-          await store.finishCrawl(crawlId, 'completed', null);
-          this.options.events?.crawlEnded({ crawlId, status: 'completed', error: null });
+          const ending = crawlEnding(await store.seedReport(crawlId, this.canonicalSeeds()));
+          await store.finishCrawl(crawlId, ending.status, ending.error, ending);
+          this.options.events?.crawlEnded({ crawlId, status: ending.status, error: ending.error });
           return 'finished';
         }
       }
@@ -306,6 +308,11 @@ export class CrawlRunner {
       .releaseLeases(crawlId, workerId)
       .catch((error: unknown) => this.options.log.warn({ err: error, crawlId }, 'releasing leases failed'));
     return 'aborted';
+  }
+
+  /** The seeds as the crawl's pages hold them. */
+  private canonicalSeeds(): string[] {
+    return this.settings.seeds.flatMap((seed) => canonicalizeUrl(seed) ?? []);
   }
 
   /** Starts the browser (lazily launched by the first crawl that renders) and the crawl's request rules. */

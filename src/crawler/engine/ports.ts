@@ -10,6 +10,7 @@ import type {
   RenderSettings,
 } from '../crawl-request.js';
 import type { TextSettings } from '../text/word-model.js';
+import type { CrawlProblem, SeedReport } from './crawl-outcome.js';
 
 export type { PageType };
 
@@ -272,7 +273,18 @@ export interface CrawlStore {
   ): Promise<RecordedDisallowed[]>;
   /** queued → running; called again every few seconds as the runner's heartbeat. */
   markRunning(crawlId: string): Promise<void>;
-  finishCrawl(crawlId: string, status: 'completed' | 'failed', error: string | null): Promise<void>;
+  /**
+   * Ends a queued or running crawl (later calls change nothing); `notes` say why a crawl failed for each seed,
+   * or why one that completed fetched nothing.
+   */
+  finishCrawl(
+    crawlId: string,
+    status: 'completed' | 'failed',
+    error: string | null,
+    notes?: { problem: CrawlProblem | null; warnings: string[] },
+  ): Promise<void>;
+  /** The pages of `seedUrls` (canonical) as they stand, and whether any page of the crawl got a response. */
+  seedReport(crawlId: string, seedUrls: string[]): Promise<SeedReport>;
 }
 
 /**

@@ -14,9 +14,15 @@ import {
   markByTextDensity,
   markTopLevelBlocksByTextDensity,
 } from './density.js';
-import { collapsedText, DEFAULT_MAX_NODES, findFirstElement, parseHtmlCapped } from './parse.js';
+import {
+  collapsedText,
+  DEFAULT_MAX_NODES,
+  findFirstElement,
+  parseHtmlCapped,
+  removeElements,
+} from './parse.js';
 import { renderHtml, renderText } from './render.js';
-import { isNotRendered } from './visibility.js';
+import { isNotRendered, isPermalink } from './visibility.js';
 
 export type ExtractionMethod = 'cetd' | 'cetd-sum' | 'auto' | 'cetd-blocks';
 
@@ -128,6 +134,7 @@ function validate(options: ExtractOptions): {
 export function extractMainContent(html: string, options: ExtractOptions = {}): ExtractedContent {
   const { method, maxNodes, baseUrl } = validate(options);
   const { document, truncated } = parseHtmlCapped(html, maxNodes);
+  removeElements(document, isPermalink);
   const titleElement = findFirstElement(document, 'title', new Set(['svg', 'body']));
   const titleText = titleElement ? collapsedText(titleElement) : '';
   const body = findFirstElement(document, 'body') ?? document;

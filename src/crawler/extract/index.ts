@@ -11,4 +11,4 @@ export {
   extractMainContent,
   htmlToText,
 } from './extract.js';
-export { htmlToMarkdown, pageMarkdown } from './markdown.js';
+export { extractedMarkdown, htmlToMarkdown, pageMarkdown } from './markdown.js';

@@ -5,7 +5,8 @@
 // node-html-markdown took 120 s (it grows faster than the input) and turndown 1.8 s, and a page is hostile.
 import { createRequire } from 'node:module';
 import TurndownService from 'turndown';
-import { type ExtractionMethod, extractMainContent } from './extract.js';
+import { type ExtractedContent, type ExtractionMethod, extractMainContent } from './extract.js';
+import { escapeText } from './render.js';
 
 /** The DOM element turndown hands its rules (the lib has no DOM types here). */
 type Element = { getAttribute(name: string): string | null };
@@ -77,9 +78,24 @@ export function htmlToMarkdown(html: string, baseUrl?: string): string {
 }
 
 /**
+ * Extracted main content as Markdown. `auto` reports the article's headline as the title and leaves it out of
+ * the content (its words are the title's, not the text's), so its Markdown opens with the title as `# Title`
+ * unless the content already opens with a level-1 heading; the other methods keep the page's headings.
+ */
+export function extractedMarkdown(
+  extracted: Pick<ExtractedContent, 'html' | 'title' | 'method'>,
+  baseUrl?: string,
+): string {
+  const content = htmlToMarkdown(extracted.html, baseUrl);
+  const title = extracted.title.trim();
+  if (extracted.method !== 'auto' || !content || !title || content.startsWith('# ')) return content;
+  return `${htmlToMarkdown(`<h1>${escapeText(title)}</h1>`, baseUrl)}\n\n${content}`;
+}
+
+/**
  * A crawled page's main content as Markdown: extracted by the crawl's `method`, links resolved against the
  * page's URL (after redirects). The one recipe of GET …/pages/:pageId?include=markdown and the JSONL export's.
  */
 export function pageMarkdown(html: string, pageUrl: string, method: ExtractionMethod): string {
-  return htmlToMarkdown(extractMainContent(html, { method, baseUrl: pageUrl }).html, pageUrl);
+  return extractedMarkdown(extractMainContent(html, { method, baseUrl: pageUrl }), pageUrl);
 }

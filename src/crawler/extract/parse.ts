@@ -82,3 +82,25 @@ export function collapsedText(element: Element): string {
   }
   return parts.join('').replace(/\s+/g, ' ').trim();
 }
+
+/** Takes every element `drop` picks (and its subtree) out of the tree, keeping sibling links consistent. */
+export function removeElements(root: Document | Element, drop: (element: Element) => boolean): void {
+  const picked: Element[] = [];
+  const stack: ChildNode[] = [...root.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (drop(node)) picked.push(node);
+    else for (const child of node.children) stack.push(child);
+  }
+  for (const element of picked) {
+    const parent = element.parent;
+    if (!parent) continue;
+    parent.children.splice(parent.children.indexOf(element), 1);
+    if (element.prev) element.prev.next = element.next;
+    if (element.next) element.next.prev = element.prev;
+    element.parent = null;
+    element.prev = null;
+    element.next = null;
+  }
+}

@@ -140,7 +140,7 @@ export function renderText(root: DensityNode): string {
   return paragraphs.join('\n\n');
 }
 
-function escapeText(text: string): string {
+export function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -50,3 +50,24 @@ export function isHiddenFromReaders(element: Element): boolean {
   const className = attribs.class;
   return className !== undefined && HIDDEN_CLASS.test(className);
 }
+
+/** Text that is only a permalink symbol: pilcrow, section sign, number sign, link or anchor emoji. */
+const PERMALINK_SYMBOLS = /^(?:\s|¶|§|#|🔗|⚓|\uFE0E|\uFE0F)*$/u;
+
+/**
+ * A heading's permalink (Sphinx's and MkDocs' `<a class="headerlink" href="#id">¶</a>`, GitHub's `#` anchors):
+ * a link to a place on its own page whose text is only a permalink symbol. It is the page's furniture, not its
+ * words: left in, it ends every heading of the text, the title and the Markdown with "¶".
+ */
+export function isPermalink(element: Element): boolean {
+  if (element.name !== 'a' || !element.attribs.href?.trim().startsWith('#')) return false;
+  const stack = [...element.children];
+  let text = '';
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text') text += (node as { data: string }).data;
+    else if ('name' in node && node.name === 'img') return false;
+    else if ('children' in node) stack.push(...(node.children as typeof stack));
+  }
+  return PERMALINK_SYMBOLS.test(text);
+}

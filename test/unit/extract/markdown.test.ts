@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { extractMainContent } from '../../../src/crawler/extract/index.js';
-import { htmlToMarkdown } from '../../../src/crawler/extract/markdown.js';
+import { htmlToMarkdown, pageMarkdown } from '../../../src/crawler/extract/markdown.js';
 import { sharedDataPath, skipWithoutSharedData } from '../../support/shared-data.js';
 
 test('headings, paragraphs, emphasis, lists, tables, code blocks', () => {
@@ -69,4 +69,65 @@ test('the extracted main content of real pages becomes Markdown with their headi
     if (/^#{1,6} /m.test(markdown)) withHeadings++;
   }
   assert.ok(withHeadings >= 5, `${withHeadings} pages kept headings`);
+});
+
+/** A Sphinx page as Sphinx writes it: each heading ends with its permalink, the sidebar and footer around. */
+function sphinxPage(): string {
+  const prose = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<p>Step ${i + 1} of the install is told here in plain words, so the page reads as documentation with enough text to keep.</p>`,
+  ).join('');
+  return (
+    '<!DOCTYPE html><html><head><title>Installing the parser &#8212; Parser 2.1 documentation</title></head><body>' +
+    '<div class="related"><ul><li><a href="index.html">Parser 2.1 documentation</a> &#187;</li></ul></div>' +
+    '<div class="document"><div class="documentwrapper"><div class="bodywrapper"><div class="body" role="main">' +
+    '<section id="installing-the-parser"><h1>Installing the parser<a class="headerlink" href="#installing-the-parser" title="Permalink to this heading">¶</a></h1>' +
+    `<p>The parser installs from the package index with one command, and it needs a recent interpreter.</p>${prose}` +
+    '<section id="requirements"><h2>Requirements<a class="headerlink" href="#requirements" title="Link to this heading">¶</a></h2>' +
+    '<p>You need Python 3.10 or newer, a compiler for the optional speedups, and fifty megabytes of disk space.</p>' +
+    '<p>See <a href="#requirements">the requirements</a> and <a href="https://example.org/x">the site</a>.</p>' +
+    '</section></section></div></div></div>' +
+    '<div class="sphinxsidebar"><h3>Navigation</h3><ul><li><a href="a.html">A</a></li><li><a href="b.html">B</a></li></ul></div></div>' +
+    '<div class="footer">&#169; Copyright 2024.</div></body></html>'
+  );
+}
+
+test('a Sphinx page: Markdown opens with its <h1>, and heading permalinks are gone', () => {
+  const url = 'https://docs.example/install.html';
+  for (const method of ['auto', 'cetd-sum'] as const) {
+    const markdown = pageMarkdown(sphinxPage(), url, method);
+    assert.ok(
+      markdown.startsWith('# Installing the parser\n\nThe parser installs'),
+      `${method}: ${markdown}`,
+    );
+    assert.match(markdown, /^## Requirements$/m, method);
+    assert.doesNotMatch(markdown, /¶/, method);
+    assert.ok(
+      markdown.includes(`[the requirements](${url}#requirements)`),
+      `${method}: an in-page link with words stays`,
+    );
+    assert.equal(markdown.match(/^# /gm)?.length, 1, `${method}: one title`);
+  }
+  const extracted = extractMainContent(sphinxPage(), { method: 'auto' });
+  assert.equal(extracted.title, 'Installing the parser');
+  assert.doesNotMatch(extracted.text, /¶/);
+});
+
+test('only an in-page link whose text is a permalink symbol goes', () => {
+  const html = (link: string) =>
+    `<article><h2>Tides${link}</h2><p>${'The harbour is calm at dawn and busy at noon. '.repeat(12)}</p></article>`;
+  for (const symbol of ['¶', '§', '#', '🔗', ' ¶ ']) {
+    const { html: kept } = extractMainContent(html(`<a class="anchor" href="#tides">${symbol}</a>`), {
+      method: 'cetd-sum',
+    });
+    assert.ok(!kept.includes('href'), `${JSON.stringify(symbol)}: ${kept}`);
+  }
+  for (const link of ['<a href="#tides">Tides again</a>', '<a href="https://example.org/#x">¶</a>']) {
+    const { html: kept } = extractMainContent(html(link), {
+      method: 'cetd-sum',
+      baseUrl: 'https://example.org/',
+    });
+    assert.ok(kept.includes('href'), `${link} is kept: ${kept}`);
+  }
 });

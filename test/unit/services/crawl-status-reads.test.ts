@@ -47,6 +47,8 @@ function crawlRow(status: string): CrawlRow {
     status,
     max_pages: 10,
     error: null,
+    problem: null,
+    warnings: [],
     created_at: new Date('2026-01-01T00:00:00Z'),
     started_at: new Date('2026-01-01T00:00:00Z'),
     finished_at: status === 'running' ? null : new Date('2026-01-01T00:00:10Z'),

@@ -24,6 +24,8 @@ function finishedCrawl(relevance: boolean): CrawlRow {
     status: 'completed',
     max_pages: 1000,
     error: null,
+    problem: null,
+    warnings: [],
     created_at: STARTED,
     started_at: STARTED,
     finished_at: new Date(STARTED.getTime() + 10_000),
@@ -78,6 +80,7 @@ test('progress events and webhook bodies are projections of the one status', () 
     assert.equal('relevantPages' in progress, relevance);
     assert.equal('harvestRate' in webhook, relevance);
     assert.equal(progress.id, status.id);
-    assert.equal(webhook.links, status._links);
+    assert.equal(webhook._links, status._links);
+    assert.equal(webhook.links, status._links, 'the deprecated alias, for one more release');
   }
 });

@@ -46,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const created = await app.runtime.crawls.create(request.body, requestScope(request));
-      return sendCreated(reply, created, { location: created.links.self, queued: true });
+      return sendCreated(reply, created, { location: created._links.self, queued: true });
     },
   );
 

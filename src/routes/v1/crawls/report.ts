@@ -4,8 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
-import { CrawlReport, ReportHtmlQuery } from '../../../schemas/report.js';
+import { CrawlReport, ReportHtmlQuery, ReportLink } from '../../../schemas/report.js';
 import { REPORT_CSP } from '../../../services/report-html.js';
+
+/** How long a signed report link works: long enough to open it, short enough that a copied one soon dies. */
+const REPORT_LINK_TTL_SECS = 300;
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -23,9 +26,31 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => app.runtime.reports.report(request.params.id, requestScope(request)),
   );
 
+  app.post(
+    '/:id/report-link',
+    {
+      schema: {
+        tags: ['crawls'],
+        summary: 'A link to report.html that a browser tab can open without the key',
+        description: `The report's URL with a token that stands for the caller's key for ${REPORT_LINK_TTL_SECS} seconds, for that report only (dead once the key is revoked). Without keys (the service runs open) the plain URL.`,
+        params: IdParams,
+        response: { 200: ReportLink, ...problemResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await app.runtime.crawls.requireVisible(id, requestScope(request));
+      const path = `/v1/crawls/${id}/report.html`;
+      if (!request.principal) return { url: path, expiresAt: null };
+      const signed = await app.runtime.keys.signLink(request.principal, path, REPORT_LINK_TTL_SECS);
+      return { url: `${path}?token=${signed.token}`, expiresAt: signed.expiresAt.toISOString() };
+    },
+  );
+
   app.get(
     '/:id/report.html',
     {
+      config: { signedLinks: true },
       schema: {
         tags: ['crawls'],
         summary: 'The crawl report as one self-contained HTML page',

@@ -21,8 +21,8 @@ const AUTHORITY_END = /[/\\?#]/;
 
 /**
  * The origin of an http(s) URL. It depends only on the scheme and the authority, so the text before the path
- * (or query, or fragment) is parsed once and remembered: a full parse for each link was a tenth of a plain
- * crawl's parse-and-select time. Anything else is parsed whole.
+ * (or query, or fragment) is parsed once and remembered: a full parse for each link would be a large share of
+ * a plain crawl's parse-and-select time. Anything else is parsed whole.
  */
 export function originOf(url: string): string {
   if (!HTTP_PREFIX.test(url)) return new URL(url).origin;

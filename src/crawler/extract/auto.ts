@@ -278,7 +278,7 @@ interface NameVerdict {
 
 /**
  * The name rules of the constructor for one class/id string. A page repeats a few class names over many
- * elements, so each string is judged once per page (the regexes were a large share of auto's time).
+ * elements, so each string is judged once per page (the regexes would be a large share of auto's time).
  */
 function judgeNames(names: string): NameVerdict {
   let weight = 0;
@@ -336,7 +336,7 @@ class AutoPage {
   microdataBody = -1;
   /**
    * Texts by node, computed on first use: the rules ask for the same element's text again and again, in up to four
-   * markings of one page (memoized, since collapsing a subtree's text was auto's largest single cost).
+   * markings of one page (memoized, since collapsing a subtree's text is otherwise auto's largest cost).
    */
   private readonly collapsedTexts = new Map<number, string>();
   private readonly unitTexts = new Map<number, string>();
@@ -476,7 +476,7 @@ class AutoPage {
       let cards = 0;
       let cardChars = 0;
       let teasers = 0;
-      // Made on the first card or teaser only: most elements have none, and two maps for each was garbage.
+      // Made on the first card or teaser only: most elements have none, and two maps for each is garbage.
       let shapes: Map<string, number> | undefined;
       let teaserShapes: Map<string, number> | undefined;
       for (const child of node.children) {
@@ -1086,7 +1086,7 @@ class AutoPage {
     const last = blocks[blocks.length - 1]!;
     const h = this.headlineIsSiteName ? -1 : this.headline;
     // the heading judged to be the site's name does not come back as the article's for being near the text
-    // (though it does when it opens the kept text and matches the title: that judgement was wrong)
+    // (though it does when it opens the kept text and matches the title: then that judgement is wrong)
     const siteName = this.headlineIsSiteName ? this.headline : -1;
     if (h >= first && h < this.end[last]!) return h;
     const gapChars = (from: number, to: number) => this.charsBefore[to]! - this.charsBefore[from]!;

@@ -29,10 +29,9 @@ export type ExtractionMethod = 'cetd' | 'cetd-sum' | 'auto' | 'cetd-blocks';
 export const EXTRACTION_METHODS: readonly ExtractionMethod[] = ['cetd', 'cetd-sum', 'auto', 'cetd-blocks'];
 
 /**
- * Chosen by bench/extract.ts on both development sets (token / word-4-gram shingle F1, means of per-page
- * precision and recall): auto 0.972 / 0.965 on readability's 130 test pages and 0.961 / 0.945 on 500 Dragnet
- * pages, against cetd-sum's 0.940 and 0.799 (token) and @mozilla/readability's 0.998 / 0.995 (its own fixtures)
- * and 0.916 / 0.895, at 7.3× and 9.4× Readability's CPU per page (a shared machine: 6.7×–9.4× over two runs).
+ * Chosen by bench/extract.ts on both development sets: the best F1 of trawl's methods on each (well above
+ * cetd-sum's on Dragnet's pages), close to or above @mozilla/readability's, at a fraction of its CPU per
+ * page (docs/benchmarks.md#extract).
  */
 export const DEFAULT_EXTRACTION_METHOD: ExtractionMethod = 'auto';
 

@@ -1,8 +1,8 @@
 // Main content as Markdown (CommonMark with GitHub tables and strikethrough): headings, paragraphs, lists,
 // tables, code blocks as fences, links resolved to absolute URLs, images as ![alt](url). Input is the cleaned
 // HTML the extractor returns (already cut to the main content, with its depth capped), never a raw page.
-// turndown + Joplin's maintained GFM plugin rather than node-html-markdown: on the same 1.2 MB input
-// node-html-markdown took 120 s (it grows faster than the input) and turndown 1.8 s, and a page is hostile.
+// turndown + Joplin's maintained GFM plugin rather than node-html-markdown, whose time grows faster than its
+// input: a page is hostile, and a large one would hold a worker for minutes (docs/benchmarks.md#extract).
 import { createRequire } from 'node:module';
 import TurndownService from 'turndown';
 import { type ExtractedContent, type ExtractionMethod, extractMainContent } from './extract.js';

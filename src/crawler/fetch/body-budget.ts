@@ -1,7 +1,7 @@
 // A process-wide budget of response-body bytes held in memory at once. A crawl page takes a hold, its body
 // reader grows the hold as bytes arrive (by the whole Content-Length at once when the server announces it),
-// and the page gives it back once it is parsed and stored. Without it, maxBytes × concurrency had no bound:
-// sixteen 100 MiB pages took a worker to 5 GB and out of V8's heap, and the worker that retook them died too.
+// and the page gives it back once it is parsed and stored. Without it, maxBytes × concurrency has no bound:
+// a few huge pages at once take a worker out of V8's heap, and the worker that retakes them dies too.
 //
 // A body that does not fit waits, its socket paused (TCP pushes back on the server), until other pages give
 // bytes back; waiters are served first come, first served, so a big body is not starved by small ones. A wait

@@ -15,7 +15,7 @@ export const MAX_PATTERNS = 100;
  * Most RE2 instructions all of a crawl's patterns may compile to, together. Matching one URL costs up to
  * about (program size × URL length) steps; typical patterns ("/blog/", "\.pdf$", "^https?://[^/]+/en/")
  * are 10–30 instructions each. With MAX_PATTERN_URL_LENGTH this bounds a URL's check on the worker's loop
- * to about a tenth of a second for the worst pattern admitted (`npm run bench -- patterns`).
+ * to a short stall even for the worst pattern admitted (`npm run bench -- patterns` measures it).
  */
 export const MAX_PATTERN_PROGRAM_SIZE = 300;
 /**

@@ -1,8 +1,8 @@
 // HTML → open tag / text / close tag events, in time linear in the page whatever its nesting.
 //
 // htmlparser2's Parser (10.1) keeps its open elements with Array.unshift/shift and finds an end tag's element
-// with stack.indexOf, so a page of many unclosed tags costs time quadratic in their number (64,000 unclosed
-// <div>: seconds; a 10 MiB page: minutes of a blocked event loop). Stopping at a depth cap would lose the
+// with stack.indexOf, so a page of many unclosed tags costs time quadratic in their number (a hostile page
+// blocks the event loop for minutes; docs/benchmarks.md#parse). Stopping at a depth cap would lose the
 // links after the deep part, and capping the Parser's stack would change which element an end tag closes.
 // So its Tokenizer (linear) is driven here by a copy of the Parser's tree rules for HTML mode with the same
 // events in the same order, but with the stack kept top-last (push/pop) beside a count of each open name:

@@ -93,8 +93,8 @@ export interface ParseHtmlOptions {
   /** Main text begins at the first <p> (Wikipedia): links before it get inMainText = false. */
   mainTextStartsAtFirstParagraph?: boolean;
   /**
-   * false: `textWords` and `words` stay empty (and word positions 0). They are most of a parse's memory (a
-   * 10 MiB page of text: 3.4 million words, about 280 MB), and a crawl that neither scores pages nor weighs
+   * false: `textWords` and `words` stay empty (and word positions 0). They are most of a parse's memory (many
+   * times the bytes of the page's text), and a crawl that neither scores pages nor weighs
    * links by their words needs neither. Default true.
    */
   words?: boolean;

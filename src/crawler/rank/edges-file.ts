@@ -12,9 +12,9 @@
 //
 // The parser scans bytes: no string per line and none per name occurrence. Names are interned from the
 // chunk they arrive in (Utf8NameTable) and decoded once each when the graph is built; a line that spans two
-// chunks is the only one copied. Reading a string per line cost 8× the PageRank of the graph read (7.7M
-// edges); scanning bytes, about 3×; with names of up to 8 bytes keyed inline in the table, about 2×
-// (`npm run bench -- rank`, CPU time).
+// chunks is the only one copied. A string per line would make reading a graph cost many times ranking it;
+// scanning bytes, with names of up to 8 bytes keyed inline in the table, keeps the read within a small
+// multiple of the ranking (`npm run bench -- rank`, docs/benchmarks.md#rank).
 
 import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
@@ -534,7 +534,7 @@ class LineSplitter {
   }
 }
 
-/** Lines per chunk: about 1 MB of GEXF, 25 ms to write on this machine (65,536 lines took 194 ms). */
+/** Lines per chunk: about 1 MB of GEXF, a short turn for the event loop between chunks, yet few chunks. */
 const LINES_PER_CHUNK = 8_192;
 
 /** The edges file of a graph, in chunks of text (for streaming a big graph to a file or a response). */

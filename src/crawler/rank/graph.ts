@@ -56,7 +56,7 @@ const MAX_IDS = 2 ** 31 - 2;
  * Collects vertices and edges, then freezes them into a {@link Graph}.
  *
  * Duplicate edges are found in build() by sorting each vertex's adjacency, not at addEdge time: an exact
- * check per edge needs a hash probe (a cache miss) per edge, measured 10× the cost of the sort on 8M edges.
+ * check per edge needs a hash probe (a cache miss) per edge, far costlier than the sort on a large graph.
  * Under duplicateEdges: 'reject', build() throws an InputError whose detail.edge is the 0-based ordinal
  * (among the edges addEdge accepted) of the earliest repeat, so a parser can name its line.
  * Names are interned by a {@link VertexNameTable}: strings by default; the edges-file parser passes a

@@ -131,8 +131,8 @@ export function pageRank(graph: Graph, options: PageRankOptions = {}): PageRankR
   return { ranks: current, iterations, converged, delta };
 }
 
-// 128k sources = 1 MB of shares. Measured (CPU time, best of 4, 1M vertices / 7.7M edges, loaded machine):
-// 128k 1.63 s, 256k 1.67 s, 64k 1.76 s, 32k 1.83 s; the earlier full-sweep-per-block layout took 2.39 s.
+// 128k sources = 1 MB of shares, which stay in cache while their block is gathered: smaller blocks pay more
+// runs per target, larger ones more cache misses (docs/benchmarks.md#rank).
 const BLOCK_VERTICES = 1 << 17;
 
 /**
@@ -145,8 +145,8 @@ const BLOCK_VERTICES = 1 << 17;
  *
  * Built from the out-edges, one block at a time, by a counting sort of the block's edges by target: the
  * block's sources are walked in id order, so each run comes out sorted. Transposing the whole graph first
- * (an in-edge CSR, then regrouped) wrote every edge to a random place in an array of all E edges; a block's
- * scatter stays within its own share of them, and the in-edge CSR was wanted by nothing else.
+ * (an in-edge CSR, then regrouped) would write every edge to a random place in an array of all E edges; a
+ * block's scatter stays within its own share of them, and nothing else wants the in-edge CSR.
  */
 function blockedInEdges(
   graph: Graph,

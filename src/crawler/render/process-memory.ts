@@ -16,8 +16,8 @@ export interface TreeMemory {
 
 /**
  * `rootPid` and its descendants; empty when the root is gone. Read synchronously: procfs answers a task's
- * children from kernel memory in microseconds, while a round trip through libuv's pool per task (a browser
- * has dozens of threads) took 15–50 ms on a loaded machine.
+ * children from kernel memory at once, while a round trip through libuv's pool per task (a browser has
+ * dozens of threads) queues behind other I/O, and on a loaded machine the waits add up.
  */
 export function processTree(rootPid: number): number[] {
   const tree: number[] = [];

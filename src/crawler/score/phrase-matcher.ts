@@ -1,6 +1,6 @@
 // Which of many phrases (word sequences) occur as consecutive words of a document, in time linear in the
 // document whatever the phrases: Aho–Corasick (CACM 18(6), 1975) over words instead of characters, one pass.
-// One scan per phrase cost O(document words × phrases): seconds for a 5 MB document and a 2 KB query.
+// One scan per phrase would cost O(document words × phrases), too slow for a large document and a long query.
 // The cost here is O(document words + phrase words); a document word that is in no phrase resets the scan.
 // A query of a few phrases (a crawl's usual) is found by one Knuth–Morris–Pratt scan per phrase instead (SIAM
 // J. Comput. 6(2), 1977): linear too, and a word comparison per position is cheaper than a hash look-up.

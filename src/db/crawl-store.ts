@@ -361,9 +361,9 @@ export class PgCrawlStore implements CrawlStore {
     let writer = this.pageWriters.get(crawlId);
     if (!writer) {
       writer = new GroupWriter<PageWrite>({
-        // A lone page has a statement of its own: page_complete_batch.sql for one page took 2.1–2.6 ms against
-        // page_complete.sql's 1.3–1.4 (3,000 pages written one at a time, 30 links each; its unnest, window
-        // and array parameters), and a crawl that is not fast writes every page alone.
+        // A lone page has a statement of its own: for one page page_complete_batch.sql costs more than
+        // page_complete.sql (its unnest, window and array parameters), and a crawl that is not fast writes
+        // every page alone.
         writeOne: async (write) => {
           await retryOnDeadlock(() =>
             this.pool.query(prepared('page_complete', pageCompleteValues(crawlId, write))),
@@ -454,7 +454,7 @@ export class PgCrawlStore implements CrawlStore {
    * The per-page statements are prepared (src/db/sql.ts), so each connection keeps a generic plan, made
    * from the statistics of the moment. On a page table that a crawl is filling, those are soon wrong:
    * planned while it was nearly empty, the link-target probe walked a whole crawl's index entries instead
-   * of the unique key (measured: 760 of 14,000 page writes over 4 ms, in one benchmark run of two).
+   * of the unique key, and a page write now and then cost many times its usual time.
    * Autovacuum's ANALYZE comes a minute or more late, so the store runs it whenever the pages it queued
    * reach the table's last estimated size: a handful of times as a table grows by orders of magnitude,
    * each one invalidating the cached plans. ANALYZE takes no lock that blocks writers.

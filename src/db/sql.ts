@@ -20,8 +20,8 @@ export function sql(name: string): string {
 
 /**
  * src/db/sql/<name>.sql as a named (prepared) statement: each pooled connection parses and plans it once,
- * then only binds values. Meant for the statements a crawl runs for every page: on the crawl benchmark,
- * planning them was about 40 % of PostgreSQL's time. A statement used this way must have a plan that is
+ * then only binds values. Meant for the statements a crawl runs for every page, where planning each one anew
+ * is a large share of PostgreSQL's time. A statement used this way must have a plan that is
  * good whatever the table sizes (index probes by key), since the generic plan is kept until the table's
  * statistics change. Connections keep one schema (search_path is set when they open).
  */

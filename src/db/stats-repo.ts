@@ -7,8 +7,8 @@ import { sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
 /**
- * Stored bodies (gzip) one text batch reads at most, past its first page: a hundred 100 MiB pages in one
- * result would take the worker out of memory, and the job that retook them after it died too.
+ * Stored bodies (gzip) one text batch reads at most, past its first page: a hundred huge pages in one result
+ * would take the worker out of memory, and then each worker that retakes the job.
  */
 const TEXT_BATCH_MAX_GZIP_BYTES = 32 * 1024 * 1024;
 

@@ -19,10 +19,10 @@ import {
 } from './cpu-tasks.js';
 
 /**
- * Input of at most this many characters runs inline. At 64 KiB, extraction costs about 8 ms of CPU and keyword
- * scoring of HTML about 5 ms, less than a thread's round trip with the input cloned both ways (8–20 ms), on a
- * busy 2-core machine (bench/eventloop.ts prints both from 8 to 64 KiB): below it the pool would only add
- * latency, and the event loop is never held for long.
+ * Input of at most this many characters runs inline. Up to this size, extraction and keyword scoring of HTML
+ * cost less CPU than a thread's round trip with the input cloned both ways, even on a busy machine
+ * (bench/eventloop.ts prints both from 8 to 64 KiB): below it the pool would only add latency, and the event
+ * loop is never held for long.
  */
 export const INLINE_MAX_CHARS = 64 * 1024;
 

@@ -48,8 +48,8 @@ export interface CorpusCounts {
 
 /**
  * A stored corpus as v8.serialize bytes of `[documentCount, frequencies]` in shared memory: handed to a thread
- * without a copy, where its Map would be cloned entry by entry on the event loop for every request (a
- * 200 000-word corpus took 0.2 s).
+ * without a copy, where its Map would be cloned entry by entry on the event loop for every request (for a
+ * large corpus, long enough to stall every other request).
  */
 export type SharedCorpus = SharedArrayBuffer;
 
@@ -89,8 +89,8 @@ export interface MarkdownTask {
 
 /**
  * A stored page's main text (the crawl-text job, a page's include=text) from its body's first `maxBytes`
- * bytes, the most of a page the crawl parses: inflating, decoding, extracting and counting a whole 100 MiB
- * body held gigabytes and the event loop for seconds.
+ * bytes, the most of a page the crawl parses: inflating, decoding, extracting and counting a whole huge body
+ * would hold gigabytes and block the event loop.
  */
 export interface StoredTextTask {
   /** The stored gzip, or its first gzipPrefixBytes(maxBytes) bytes (moved to the thread, not copied). */
@@ -182,8 +182,8 @@ export interface CpuTasks {
   score: (task: ScoreTask) => ScoreTaskResult;
   parseJsonBody: (task: JsonBodyTask) => JsonBodyResult;
   /**
-   * POST /v1/extract's response body as UTF-8 JSON, serialized where it was computed: a 5 MB page's text and
-   * HTML, cloned back and serialized on the event loop, held it for as long as the rest of the request.
+   * POST /v1/extract's response body as UTF-8 JSON, serialized where it was computed: a large page's text and
+   * HTML, cloned back and serialized on the event loop, would hold it for as long as the rest of the request.
    */
   extract: (task: ExtractTask) => Uint8Array;
   /** A stored page's main content as Markdown (the JSONL export's include=markdown). */

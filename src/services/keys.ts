@@ -1,8 +1,9 @@
 // API keys: issue one (its text shown once), list, revoke, and authenticate a request's bearer key. A key is
 // `trawl_` + 32 random bytes (base64url); the database holds its SHA-256 only.
 // Why SHA-256 and not bcrypt: bcrypt slows down guessing low-entropy passwords; a 256-bit random key cannot
-// be guessed, and a plain hash lets every request find its key by an indexed lookup, at once, without a
-// per-request cost of ~100 ms. Timing of that lookup leaks nothing useful: it compares hashes, not keys.
+// be guessed, and a plain hash lets every request find its key by an indexed lookup, at once, without
+// bcrypt's deliberate per-request cost. Timing of that lookup leaks nothing useful: it compares hashes,
+// not keys.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRow, KeysRepository } from '../db/keys-repo.js';
 import { InputError, TrawlError } from '../errors.js';

@@ -61,8 +61,8 @@ export interface RankingJobThresholds {
   crawlLinks: number;
 }
 
-// 1 MiB of edges file is ~60k edges: ranked and stored in well under a second. A crawl's graph is read from
-// the links table first, so the bar is lower in edges.
+// 1 MiB of edges file is ~60k edges, few enough to rank and store within a request. A crawl's graph is
+// read from the links table first, so the bar is lower in edges.
 export const DEFAULT_RANKING_JOB_THRESHOLDS: RankingJobThresholds = {
   uploadBytes: 1024 * 1024,
   crawlLinks: 50_000,

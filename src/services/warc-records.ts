@@ -82,7 +82,8 @@ const EMPTY = Buffer.alloc(0);
 /**
  * The record as bytes, one gzip member. warcio writes it; its block and payload digests (SHA-256, as warcio
  * computes them) are set beforehand with node's crypto and the member is gzipped by zlib on libuv's threads:
- * warcio's own hashers (a WASM instance per record) and CompressionStream took 4× as long, on the event loop.
+ * warcio's own hashers (a WASM instance per record) and CompressionStream cost several times as much, and on
+ * the event loop.
  */
 export async function serialized(record: WARCRecord, payload: Uint8Array = EMPTY): Promise<Buffer> {
   if (record.warcType !== 'warcinfo') {

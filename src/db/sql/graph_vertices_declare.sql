@@ -2,7 +2,7 @@
 -- the same rules): neither pages robots.txt forbids nor redirect targets reached inside another page's fetch; $2
 -- true: no page still in the frontier either. The edges' ends are joined, not tested with `IN` under an OR:
 -- PostgreSQL runs such a test as a subplan that rescans every end for every page once the ends outgrow
--- work_mem (13.8 s on a crawl of 6,000 pages and 540,000 links), where a join hashes them once.
+-- work_mem (quadratic in the crawl's size), where a join hashes them once.
 -- Declared as a cursor (graph_vertices) in a read-only snapshot: the rows are fetched in batches (crawls-repo.ts).
 DECLARE graph_vertices NO SCROLL CURSOR FOR
 WITH ends AS (

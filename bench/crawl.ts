@@ -68,7 +68,7 @@ function onlyArg(args: string[]): Set<Crawler> {
 }
 
 /**
- * The test web is code in this process too: the first crawler to hit it used to pay for its JIT warm-up
+ * The test web is code in this process too: the first crawler to hit it would pay for its JIT warm-up
  * (and trawl-pg always runs first). A few thousand requests before any crawler level the field; the web's
  * request log is reset per crawler, so they count for nobody.
  */

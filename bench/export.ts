@@ -1,8 +1,9 @@
-// Exporting a finished crawl of ~14,000 pages (synthesized straight into PostgreSQL: 90 % HTML pages with real
-// bodies, the readability test pages of ../shared/data cut at 48 KiB and made unique, stored gzip with headers,
-// and duplicates, 404s and binaries) as JSON lines, JSON lines with bodies, CSV and WARC. Each export runs
-// in a child process of its own so its peak RSS is its own; it is drained as fast as the service produces
-// it (no client is slower than the export). Prints size, time, pages/s and peak RSS per format.
+// Exporting a finished crawl of ~14,000 pages (synthesized straight into PostgreSQL: 90 % HTML pages with
+// real bodies, the shared readability test pages (test/support/shared-data.ts) cut at 48 KiB and made unique,
+// stored gzip with headers, and duplicates, 404s and binaries) as JSON lines, JSON lines with bodies, CSV and
+// WARC. Each export runs in a child process of its own so its peak RSS is its own; it is drained as fast as
+// the service produces it (no client is slower than the export). Prints size, time, pages/s and peak RSS per
+// format.
 // Args: --pages N (default 14000)
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,8 +1,8 @@
 // A worker's memory on huge pages: a loopback site serves N HTML pages of 110 MB each (generated as they are
 // sent, never held by the server), and a crawl of them with fetch.maxBytes 100 MiB and N requests in flight
 // runs on the real worker (`src/worker.ts`) in a child process, whose peak RSS (VmHWM in /proc) is printed.
-// Before the body budget, 16 such pages took the worker to 5.2 GB and out of V8's heap, and the worker that
-// retook them died the same way. Target: the crawl completes and the worker peaks under its
+// Without the body budget, 16 such pages take the worker out of V8's heap, and the worker that retakes them
+// dies the same way. Target: the crawl completes and the worker peaks under its
 // WORKER_MEMORY_BUDGET_BYTES (1.5 GiB).
 // --hostile: the hostile site instead, pages of 40 to 110 MB (text, links only, multibyte, a thousandfold
 // compressible, in turn) at the largest fetch.maxBytes; after the crawl the worker's crawl-text job is awaited
@@ -252,7 +252,7 @@ async function measureExports(schema: string, crawlId: string): Promise<void> {
     }
     const idleMiB = memoryOf(api.pid!)?.rssMiB ?? 0;
     process.stdout.write(`export from an API process (idle RSS ${idleMiB.toFixed(0)} MiB):\n`);
-    // the audit's failing exports: html, text, and text with markdown
+    // the exports that read whole stored bodies: html, text, and text with markdown
     for (const include of ['html', 'text', 'text,markdown']) {
       const health = pollLatency(`${origin}/healthz`, 20);
       let peakMiB = 0;

@@ -12,7 +12,7 @@ import { parseHtmlEvents } from '../src/crawler/parse/parse-html.js';
 import { numberArg } from './args.js';
 
 const PAGES_DIR = fileURLToPath(new URL('../../shared/data/readability-test-pages/', import.meta.url));
-/** The Parser is skipped above this size: 10 MiB of unclosed tags would take it about an hour. */
+/** The Parser is skipped above this size: quadratic in unclosed tags, it would take hours on larger pages. */
 const PARSER_MAX_CHARS = 400_000;
 const MAX_NESTING_RATIO = 3;
 

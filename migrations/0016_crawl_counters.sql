@@ -1,8 +1,8 @@
 -- A crawl's status counts kept as the crawl writes, so reading them costs the same at 1,000 pages and at
--- 200,000 (GET /v1/crawls/:id used to count pages, links and images on every read: 22 reads/s on a finished
--- 12,000-page crawl). Statement-level triggers with transition tables keep them: whatever statement inserts
--- or changes pages (an enqueue, a page write, a poison page, a redirect target), links, images or documents,
--- its rows are counted in one upsert per group, so no writer can forget to and the counts never drift.
+-- 200,000 (counting pages, links and images on every read of GET /v1/crawls/:id scans the whole crawl).
+-- Statement-level triggers with transition tables keep them: whatever statement inserts or changes pages (an
+-- enqueue, a page write, a poison page, a redirect target), links, images or documents, its rows are counted
+-- in one upsert per group, so no writer can forget to and the counts never drift.
 -- One row per writing connection (`writer` = pg_backend_pid()): runners on separate connections add to
 -- separate rows instead of queueing on one row lock; a read sums them. Rows of dead backends stay (they
 -- still hold their counts). Pages, links, images and documents are only ever deleted with their crawl.

@@ -1,11 +1,10 @@
 -- What PostgreSQL spent per page written that it need not (pg_stat_statements over a crawl of realistic pages).
 --
--- A page's links and images are written by the statement that records the page (page_complete.sql), with
--- ids it has just read from pages in that statement, and pages are only ever deleted with their crawl. Their
--- foreign keys were one row trigger per link per end (about 200 checks for a page of 100 links): half of
--- PostgreSQL's cost of storing a realistic page's links, measured as 7.9 s against 3.2 s for 100,000 links
--- inserted 100 at a time. One statement-level trigger keeps what the cascades kept: a deleted page takes its
--- links (both ways) and its images along.
+-- A page's links and images are written by the statement that records the page (page_complete.sql), with ids
+-- it has just read from pages in that statement, and pages are only ever deleted with their crawl. Their
+-- foreign keys cost one row trigger per link per end (about 200 checks for a page of 100 links), a large
+-- share of PostgreSQL's cost of storing a realistic page's links. One statement-level trigger keeps what the
+-- cascades kept: a deleted page takes its links (both ways) and its images along.
 ALTER TABLE links DROP CONSTRAINT links_from_page_fkey;
 ALTER TABLE links DROP CONSTRAINT links_to_page_fkey;
 ALTER TABLE images DROP CONSTRAINT images_page_id_fkey;
@@ -22,9 +21,9 @@ CREATE TRIGGER pages_deleted_take_found AFTER DELETE ON pages
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION pages_deleted_take_found();
 
 -- The counters of a page's links, images and documents found each row's crawl by joining the new rows to
--- pages, which the planner, blind to a transition table's size, could make a scan of the crawl's pages: 1.8 ms
--- per page written on a 1,000-page crawl, growing with it. The rows of one statement belong to a few pages:
--- each page's crawl is now looked up once, by its key.
+-- pages, which the planner, blind to a transition table's size, could make a scan of the crawl's pages for
+-- every page written, growing with the crawl. The rows of one statement belong to a few pages: each page's
+-- crawl is now looked up once, by its key.
 CREATE OR REPLACE FUNCTION crawl_counters_found() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO crawl_counters (crawl_id, kind, status, writer, n)

@@ -31,8 +31,9 @@ export interface Config {
   renderRecyclePages: number;
   /**
    * Bytes the worker's Chromium may hold, PSS summed over its processes (0: no limit). Over it, a page waits
-   * for others to end, or the browser is replaced. Chromium alone took 175–210 MiB here, and a page's renderer
-   * tens to hundreds more, so 1 GiB leaves RENDER_CONCURRENCY 2 its room and stops a browser that keeps growing.
+   * for others to end, or the browser is replaced. Chromium itself holds a share, and a page's renderer tens
+   * to hundreds of MiB more, so 1 GiB leaves RENDER_CONCURRENCY 2 its room and stops a browser that keeps
+   * growing.
    */
   renderMemoryBudgetBytes: number;
   userAgent: string;
@@ -59,9 +60,9 @@ export interface Config {
    */
   dbSchema: string;
   /**
-   * Connections of this process's pool (API and in-process worker share it). Few are better than many:
-   * on the crawl benchmark 8 gave 8–14 % more pages/s than 20 and took a fifth less PostgreSQL CPU, as
-   * fewer backends contend for the same rows and cores; statements wait in the pool instead.
+   * Connections of this process's pool (API and in-process worker share it). Few are better than many: fewer
+   * backends contend for the same rows and cores, so a crawl gets more pages/s for less PostgreSQL CPU;
+   * statements wait in the pool instead (docs/benchmarks.md#crawl).
    */
   dbPoolSize: number;
   /** Milliseconds a worker's lock on a job lasts without renewal; after that a dead worker's job is retaken. */
@@ -123,8 +124,8 @@ export interface Config {
   cpuTaskTimeoutMs: number;
   /**
    * A CPU pool thread's heap: past it the thread is replaced and its task is a 422 (or, in the text job, the
-   * page's fault), never the process out of memory. Extracting and making Markdown of a 10 MiB page (the most
-   * any task reads of a stored body) held about 550 MiB; the default, half the worker's budget, leaves it room.
+   * page's fault), never the process out of memory. Extracting and making Markdown of the most any task reads
+   * of a stored body holds many times its size; the default, half the worker's budget, leaves it room.
    */
   cpuPoolHeapMb: number;
 }

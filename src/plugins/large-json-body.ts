@@ -1,8 +1,8 @@
-// Large JSON bodies of the CPU-heavy routes (POST /v1/score, /v1/extract: up to 8 MB of documents) are
-// parsed and validated on the CPU pool, not on the event loop: JSON.parse with the prototype-poisoning scan,
-// the scan for text PostgreSQL cannot store and Ajv (whose maxLength counts a 5 MB string's characters) held
-// the loop for tens of ms per request, so /healthz and status reads waited behind them. The thread takes the
-// body's bytes (moved, not copied) and does what the inline path does, in its order and with the same Ajv
+// Large JSON bodies of the CPU-heavy routes (POST /v1/score, /v1/extract: up to 8 MB of documents) are parsed
+// and validated on the CPU pool, not on the event loop: JSON.parse with the prototype-poisoning scan, the
+// scan for text PostgreSQL cannot store and Ajv (whose maxLength counts a 5 MB string's characters) would
+// hold the loop for each such request, and /healthz and status reads would wait behind them. The thread takes
+// the body's bytes (moved, not copied) and does what the inline path does, in its order and with the same Ajv
 // setup (validation.ts); its refusals become the very errors the inline path raises, so a client sees the
 // same problem+json whatever the size. Small bodies stay on Fastify's own parser.
 import AjvCompiler from '@fastify/ajv-compiler';

@@ -24,7 +24,7 @@ const textOf = (body: Uint8Array): string => JSON.parse(new TextDecoder().decode
 
 /**
  * Runs tiny tasks until one succeeds: a thread is up (it takes a while to start under tsx). A new thread's first
- * task can also overrun a short deadline on a loaded machine (CI once saw 1 s pass on a tiny page), which stops
+ * task can also overrun a short deadline on a loaded machine, even on a tiny page, which stops
  * that thread and starts another: that too only means "not warm yet".
  */
 async function warmUp(pool: CpuPool): Promise<void> {

@@ -36,7 +36,7 @@ test('counters equal a full scan after a real crawl; timings are kept once finis
   const status = await waitForCrawl(app, id, 180_000);
   assert.equal(status.status, 'completed');
 
-  // the oracle: the scans the status used to run on every read
+  // the oracle: the scans the counters spare the status on every read
   const db = runtime.db.pool;
   const scanned = await db.query<{ type: string; status: number | null; n: number }>(
     'SELECT type, status, count(*)::int AS n FROM pages WHERE crawl_id = $1 GROUP BY type, status',

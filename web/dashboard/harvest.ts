@@ -1,6 +1,7 @@
-// The harvest rate of a focused crawl over time (relevant pages / pages fetched, docs/reference.md#harvest-rate):
-// the report's series (GET /v1/crawls/:id/report, focused.harvestOverTime) to start from, then one point per
-// progress event while the crawl runs. Drawn as SVG built with the DOM (no inline style: the CSP allows none).
+// The harvest rate of a focused crawl over time (relevant pages / pages fetched,
+// docs/guide.md#focused-crawling): the report's series (GET /v1/crawls/:id/report, focused.harvestOverTime)
+// to start from, then one point per progress event while the crawl runs. Drawn as SVG built with the DOM (no
+// inline style: the CSP allows none).
 import { h, number } from './dom.js';
 
 export interface HarvestPoint {

@@ -171,9 +171,9 @@ test('token F1 counts word bags with multiplicity', () => {
   assert.equal(htmlToText('<p>one</p><p>two<br>three</p><script>x</script>'), 'one\n\ntwo\nthree');
 });
 
-// Real pages from Mozilla Readability's fixtures; floors sit a little under auto's F1 measured when they were set
-// (ars-1 0.99, wikipedia 0.85, bbc-1 0.99, guardian-1 1.00, mozilla-1 0.90), so a regression fails. Wikipedia's
-// expected text (Firefox Reader View) keeps the infobox and the table of contents, which auto drops as link lists.
+// Real pages from Mozilla Readability's fixtures; floors sit a little under auto's F1 on each page, so a
+// regression fails. Wikipedia's expected text (Firefox Reader View) keeps the infobox and the table of
+// contents, which auto drops as link lists.
 const PAGES_DIR = sharedDataPath('readability-test-pages/');
 const F1_FLOORS: Record<string, number> = {
   'ars-1': 0.97,
@@ -197,8 +197,7 @@ test(`the default method (${DEFAULT_EXTRACTION_METHOD}) keeps its token F1 on re
 // Every method over both development sets, scored as bench/extract.ts scores them: token precision and recall
 // averaged over pages, F1 of the means; the Readability fixtures on `text` (their expected text leaves the
 // headline out), the Dragnet pages on `title + text` (their expected text includes it). Floors sit about 0.01
-// under the figures measured when they were set (readability set / dragnet set): cetd 0.911 / 0.764,
-// cetd-sum 0.940 / 0.799, auto 0.972 / 0.961, cetd-blocks 0.908 / 0.751.
+// under each method's F1 on each set (docs/benchmarks.md#extract), so a regression fails.
 const SET_FLOORS: Record<ExtractionMethod, { readability: number; dragnet: number }> = {
   cetd: { readability: 0.9, dragnet: 0.75 },
   'cetd-sum': { readability: 0.93, dragnet: 0.79 },

@@ -38,7 +38,7 @@ async function synthesize(db: pg.Client, pages: number): Promise<string> {
   return id;
 }
 
-/** What one status read cost before the counters: the page, link and image scans it ran every time. */
+/** What one status read would cost without the counters: the page, link and image scans they spare. */
 async function oldScanMs(db: pg.Client, id: string): Promise<number> {
   const started = performance.now();
   await db.query(

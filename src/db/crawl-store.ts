@@ -453,8 +453,8 @@ export class PgCrawlStore implements CrawlStore {
   /**
    * The per-page statements are prepared (src/db/sql.ts), so each connection keeps a generic plan, made
    * from the statistics of the moment. On a page table that a crawl is filling, those are soon wrong:
-   * planned while it was nearly empty, the link-target probe walked a whole crawl's index entries instead
-   * of the unique key, and a page write now and then cost many times its usual time.
+   * planned while it is nearly empty, the link-target probe walks a whole crawl's index entries instead
+   * of the unique key, and a page write now and then costs many times its usual time.
    * Autovacuum's ANALYZE comes a minute or more late, so the store runs it whenever the pages it queued
    * reach the table's last estimated size: a handful of times as a table grows by orders of magnitude,
    * each one invalidating the cached plans. ANALYZE takes no lock that blocks writers.

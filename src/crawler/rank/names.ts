@@ -163,7 +163,7 @@ export class Utf8NameTable implements VertexNameTable {
    * lookup misses on its slot (and, for a long name, again on its bytes in the arena, which waits for the
    * slot); so the batch's slots are read first, with no read waiting on another, and the misses overlap.
    * A batch of numbered names, or of hashed names, goes through a loop of its own kind (one loop for both
-   * left the engine unable to inline the lookups: +30 %); a batch of both, one name at a time.
+   * leaves the engine unable to inline the lookups); a batch of both, one name at a time.
    */
   internAll(source: Uint8Array, starts: Int32Array, ends: Int32Array, ids: Int32Array, count: number): void {
     if (this.#keyHash.length < count) {

@@ -50,7 +50,7 @@ shown AS (
   ON CONFLICT (page_id, url) DO NOTHING
 ),
 -- Each target is looked up by the crawl's unique (crawl_id, canonical_url) key, one probe per link. Planned
--- as a join, with a fast-growing table's stale statistics, it became a scan of every page of the crawl
+-- as a join, with a fast-growing table's stale statistics, it becomes a scan of every page of the crawl
 -- hash-joined to the links, for every page written: quadratic in the crawl's size. LIMIT 1 keeps the
 -- LATERAL subquery from being flattened back into that join.
 linked AS (

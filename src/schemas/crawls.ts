@@ -1,19 +1,18 @@
 // POST /v1/crawls and the crawl resources: the one source of validation, TypeScript types and OpenAPI.
 import { type Static, Type } from 'typebox';
+import { CRAWL_REQUEST_DEFAULTS as DEFAULTS, RENDER_DEFAULTS } from '../crawler/crawl-request.js';
+import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import {
   CRAWL_STATUSES,
   CRAWL_STRATEGIES,
-  CRAWL_REQUEST_DEFAULTS as DEFAULTS,
   DOCUMENT_FETCH_TYPES,
   PAGE_TYPES,
   RENDER_BLOCKABLE,
-  RENDER_DEFAULTS,
   RENDER_MODES,
   RENDER_WAITS,
   TOPIC_CAPS,
   WEBHOOK_EVENTS,
-} from '../crawler/crawl-request.js';
-import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
+} from '../crawler/vocabulary.js';
 import {
   Cursor,
   Defaulted,

@@ -1,6 +1,6 @@
 // GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines, CSV or WARC (services/crawl-export.ts).
 import { Type } from 'typebox';
-import { PAGE_TYPES } from '../crawler/crawl-request.js';
+import { PAGE_TYPES } from '../crawler/vocabulary.js';
 
 /** The export's vocabulary: formats, the parts a JSON line may include, the page record's fields. */
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'warc'] as const;

@@ -6,12 +6,10 @@ import { Value } from 'typebox/value';
 import {
   CRAWL_REQUEST_DEFAULTS,
   crawlSettings,
-  isFinished,
-  isHtmlBody,
-  isTextualContentType,
   normalizeRender,
   RENDER_DEFAULTS,
 } from '../../../src/crawler/crawl-request.js';
+import { isFinished, isHtmlBody, isTextualContentType } from '../../../src/crawler/vocabulary.js';
 import { CrawlRequest, type CrawlRequest as CrawlRequestType, Render } from '../../../src/schemas/crawls.js';
 import { normalizeCrawlRequest, storedCrawlRequest } from '../../../src/services/crawl-request.js';
 

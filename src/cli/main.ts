@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { EXPORT_INCLUDES } from '../schemas/export.js';
 import { ApiClient, ApiProblem, ApiUnavailable, DEFAULT_API_URL } from './api-client.js';
 import { formatCrawlStatus, formatScore, formatTable } from './format.js';
 import { byteProgressView, crawlProgressView, formatBytes } from './progress-view.js';
@@ -284,7 +285,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .option('--status <code>', 'HTTP status', integer('--status'))
     .option('--host <host>', 'host or host:port')
     .option('--min-score <x>', 'pages scored at least this', decimal('--min-score'))
-    .option('--include <parts>', 'JSONL: comma list of links, images, html, text, markdown')
+    .option('--include <parts>', `JSONL: comma list of ${EXPORT_INCLUDES.join(', ')}`)
     .action(async (id: string, options: ExportOptions, command: Command) => {
       const ctx = context(command);
       const response = await ctx.client.request('GET', crawlPath(id, '/export'), {

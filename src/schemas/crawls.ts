@@ -15,8 +15,10 @@ import {
 } from '../crawler/vocabulary.js';
 import {
   Cursor,
+  commaListPattern,
   Defaulted,
   httpUrl,
+  type IncludePart,
   IsoDate,
   ListPage,
   Nullable,
@@ -30,6 +32,15 @@ import {
 import { Method as ExtractionMethod } from './extract.js';
 
 const HttpUrl = httpUrl();
+
+/** What GET /v1/crawls/:id/pages and GET /v1/crawls/:id/pages/:pageId may `include`. */
+export const PAGE_LIST_INCLUDES = ['text', 'markdown'] as const satisfies readonly IncludePart[];
+export const PAGE_DETAIL_INCLUDES = [
+  'html',
+  'text',
+  'markdown',
+  'model',
+] as const satisfies readonly IncludePart[];
 
 export const Scope = Type.Object(
   {
@@ -586,7 +597,7 @@ export const PageListQuery = Type.Object(
     ),
     include: Type.Optional(
       Type.String({
-        pattern: '^(text|markdown)(,(text|markdown))*$',
+        pattern: commaListPattern(PAGE_LIST_INCLUDES),
         description:
           "comma list: text (each page's main text, as the crawl-text job stored it; null before it reached the page), markdown (the main content as Markdown, as on a single page); with include, limit is at most 100",
       }),
@@ -671,7 +682,7 @@ export const PageDetailQuery = Type.Object(
   {
     include: Type.Optional(
       Type.String({
-        pattern: '^(html|text|markdown|model)(,(html|text|markdown|model))*$',
+        pattern: commaListPattern(PAGE_DETAIL_INCLUDES),
         description:
           'comma list: html (the stored body), text (the main text, extracted now if not yet), markdown (the main content as Markdown: headings, lists, tables, code, absolute links, images), model (the reference Document the scorers read: docs/reference.md#document-model)',
       }),

@@ -32,6 +32,11 @@ export function isTextualContentType(contentType: string | null): boolean {
   return contentType === null || HTML_TYPES.test(contentType) || TEXT_TYPES.test(contentType);
 }
 
+/** An HTML media type (text/html, application/xhtml+xml), whatever its parameters. */
+export function isHtmlMediaType(contentType: string): boolean {
+  return HTML_TYPES.test(contentType.trimStart());
+}
+
 /** Served as HTML: an HTML media type, or no media type and a start that looks like HTML. */
 export function isHtmlBody(contentType: string | null, text: string | null): boolean {
   if (contentType !== null) return HTML_TYPES.test(contentType);

@@ -12,7 +12,7 @@ import type { AddressGuard } from './address-guard.js';
 import { createGuardedLookup, guardAllowing, isBlockedAddress } from './address-guard.js';
 import { readBody } from './body.js';
 import type { BudgetHold } from './body-budget.js';
-import { decodeBody, isTextualContentType } from './charset.js';
+import { decodeBody, isDecodedAsText } from './charset.js';
 
 export type FetchErrorCode =
   | 'timeout'
@@ -298,7 +298,7 @@ export class Fetcher {
         } catch (err) {
           return finish(fault(err));
         }
-        if (isTextualContentType(contentType) || (contentType === null && looksLikeText(result.body))) {
+        if (isDecodedAsText(contentType) || (contentType === null && looksLikeText(result.body))) {
           const text =
             opts.maxTextBytes !== undefined && result.body.length > opts.maxTextBytes
               ? result.body.subarray(0, opts.maxTextBytes)

@@ -23,6 +23,7 @@ import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { residentMemory } from '../src/crawler/render/process-memory.js';
+import { isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime } from '../src/runtime.js';
 import { numberArg } from './args.js';
 import { quantile } from './eventloop.js';
@@ -378,7 +379,7 @@ export async function run(args: string[]): Promise<void> {
           [id],
         );
         status = row.rows[0]?.status ?? 'missing';
-        if (['completed', 'failed', 'cancelled'].includes(status)) {
+        if (isFinished(status)) {
           crawlMs = performance.now() - startedMs;
           doneAtMs = performance.now();
           peakDuringCrawlMiB = peakMiB;

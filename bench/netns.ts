@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
+import { isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime } from '../src/runtime.js';
 import { stopProcess } from '../test/support/processes.js';
 import {
@@ -181,7 +182,7 @@ export async function run(args: string[]): Promise<void> {
     let status: { status: string; pagesFetched: number };
     for (;;) {
       status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
-      if (['completed', 'failed', 'cancelled'].includes(status.status)) break;
+      if (isFinished(status.status)) break;
       if (Date.now() - startedAt > 10 * 60_000) throw new Error(`crawl still ${status.status} after 10 min`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

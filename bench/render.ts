@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { processTreeMemory } from '../src/crawler/render/process-memory.js';
+import { isFinished } from '../src/crawler/vocabulary.js';
 import { WorkersRepository } from '../src/db/workers-repo.js';
 import { openRuntime } from '../src/runtime.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../test/support/testweb/index.js';
@@ -135,7 +136,7 @@ export async function run(args: string[]): Promise<void> {
           [id],
         );
         status = row.rows[0]?.status ?? 'missing';
-        if (['completed', 'failed', 'cancelled'].includes(status)) break;
+        if (isFinished(status)) break;
         if (worker.exitCode !== null) throw new Error(`the worker exited (${worker.exitCode})`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { residentMemory } from '../src/crawler/render/process-memory.js';
 import { percentileCont } from '../src/crawler/stats/plot.js';
+import { isFinished } from '../src/crawler/vocabulary.js';
 import { sql } from '../src/db/sql.js';
 import { openRuntime } from '../src/runtime.js';
 import { stopProcess } from '../test/support/processes.js';
@@ -180,7 +181,7 @@ export async function run(args: string[]): Promise<void> {
     pollerThread.on('message', (read: PollerRead) => {
       reads.push({ at: read.at, ms: read.ms });
       if (read.statusCode === 200 && read.body) latest = read.body;
-      if (read.body && ['completed', 'failed', 'cancelled'].includes(read.body.status)) done = true;
+      if (read.body && isFinished(read.body.status)) done = true;
     });
     const pollersEnded = new Promise<void>((resolve, reject) => {
       pollerThread.once('exit', () => resolve());

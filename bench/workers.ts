@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
+import { isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime } from '../src/runtime.js';
 import {
   BENCHMARK_FEATURES,
@@ -104,7 +105,7 @@ async function trial(
     let status: { status: string; pagesFetched: number };
     for (;;) {
       status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
-      if (['completed', 'failed', 'cancelled'].includes(status.status)) break;
+      if (isFinished(status.status)) break;
       if (Date.now() > deadline) throw new Error(`crawl still ${status.status} after ${TRIAL_TIMEOUT_MS} ms`);
       await Promise.all([workerCpu.sample(), postgresCpu.sample()]);
       await new Promise((resolve) => setTimeout(resolve, 250));

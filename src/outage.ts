@@ -2,6 +2,7 @@
 // dependency is unreachable" (HTTP answers them 503 with Retry-After, never 500), a deadline for calls that
 // would otherwise wait for it to come back, and a log that writes one line per dependency every few seconds
 // while it is down instead of one per reconnect attempt of every client.
+import { exponentialBackoffMs } from './crawler/backoff.js';
 import { TrawlError } from './errors.js';
 
 /** Seconds a client is told to wait (Retry-After) when a dependency is down. */
@@ -124,7 +125,7 @@ export function outageLog(
 export function redisClientOptions(options: { failFast: boolean }) {
   return {
     connectTimeout: 2000,
-    retryStrategy: (attempt: number) => Math.min(250 * 2 ** Math.min(attempt, 5), 5000),
+    retryStrategy: (attempt: number) => exponentialBackoffMs(attempt, { baseDelayMs: 500, maxDelayMs: 5000 }),
     ...(options.failFast
       ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
       : { maxRetriesPerRequest: null }),

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
+import { isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
 import { eventually } from './support/eventually.js';
 
@@ -121,7 +122,7 @@ export async function waitForCrawl(
   return eventually(
     async () => {
       const body = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
-      if (!['completed', 'failed', 'cancelled'].includes(body.status)) {
+      if (!isFinished(body.status)) {
         throw new Error(`still ${body.status} (${body.pagesFetched} pages fetched)`);
       }
       return body;

@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
+import { isFinished } from '../../src/crawler/vocabulary.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { benchTrawlConfig, dropBenchSchemas } from './measure.js';
 
 const POLL_MS = 100;
-const FINISHED = ['completed', 'failed', 'cancelled'];
 
 /** The fields of GET /v1/crawls/:id this bench reads; relevantPages/harvestRate only on focused builds. */
 export interface FocusCrawlStatus {
@@ -83,7 +83,7 @@ export class FocusTrawl {
       status = (
         await this.#app.inject({ method: 'GET', url: `/v1/crawls/${id}` })
       ).json() as FocusCrawlStatus;
-      if (FINISHED.includes(status.status)) break;
+      if (isFinished(status.status)) break;
       if (performance.now() - startedMs > timeoutMs) {
         await this.#app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
         throw new Error(`crawl ${id} still ${status.status} after ${timeoutMs / 1000} s; cancelled`);

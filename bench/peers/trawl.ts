@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
+import { isFinished } from '../../src/crawler/vocabulary.js';
 import { openRuntime } from '../../src/runtime.js';
 import {
   benchTrawlConfig,
@@ -128,7 +129,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
           `SELECT status FROM "${schema}".crawls WHERE id = $1`,
           [id],
         );
-        if (['completed', 'failed', 'cancelled'].includes(row.rows[0]?.status ?? '')) break;
+        if (isFinished(row.rows[0]?.status ?? '')) break;
         if (performance.now() - lastSampleMs > 500) {
           lastSampleMs = performance.now();
           await postgresCpu.sample();

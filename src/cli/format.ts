@@ -1,8 +1,7 @@
 // Human-readable renderings of the API's answers for a terminal. Every command prints the API's JSON instead
 // when piped or given --json; these are only what a person reads.
+import { PAGE_TYPES } from '../crawler/vocabulary.js';
 import type { CrawlStatusBody } from './watch-crawl.js';
-
-const TYPE_ORDER = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'];
 
 export function formatCrawlStatus(status: CrawlStatusBody): string {
   const lines: string[] = [];
@@ -42,8 +41,8 @@ export function formatCrawlStatus(status: CrawlStatusBody): string {
 }
 
 function rank(type: string): number {
-  const at = TYPE_ORDER.indexOf(type);
-  return at < 0 ? TYPE_ORDER.length : at;
+  const at = (PAGE_TYPES as readonly string[]).indexOf(type);
+  return at < 0 ? PAGE_TYPES.length : at;
 }
 
 function ms(value: number | null | undefined): string {

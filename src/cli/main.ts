@@ -8,10 +8,17 @@ import { createInterface } from 'node:readline';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Static } from 'typebox';
+import { isFinished, PAGE_TYPES } from '../crawler/vocabulary.js';
+import type { PageSummary } from '../schemas/crawls.js';
+import { EXPORT_INCLUDES } from '../schemas/export.js';
+import type { ExtractResult } from '../schemas/extract.js';
+import type { Ranking, RankingJob } from '../schemas/rankings.js';
+import type { ScoreResult } from '../schemas/score.js';
 import { ApiClient, ApiProblem, ApiUnavailable, DEFAULT_API_URL } from './api-client.js';
 import { formatCrawlStatus, formatScore, formatTable } from './format.js';
 import { byteProgressView, crawlProgressView, formatBytes } from './progress-view.js';
-import { type CrawlStatusBody, FINISHED_STATUSES, watchCrawl } from './watch-crawl.js';
+import { type CrawlStatusBody, watchCrawl } from './watch-crawl.js';
 
 export const EXIT = { ok: 0, crawlFailed: 1, usage: 2, unavailable: 3, interrupted: 130 } as const;
 
@@ -106,7 +113,7 @@ async function waitForCrawl(ctx: Context, id: string): Promise<number> {
   };
   process.once('SIGINT', onInterrupt);
   try {
-    const final = FINISHED_STATUSES.has(first.status)
+    const final = isFinished(first.status)
       ? first
       : await watchCrawl(ctx.client, id, (progress) => view.update(progress), interrupted.signal);
     if (!ctx.json) view.update(final); // the bar ends on the final counts, not on the last progress event
@@ -204,16 +211,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .command('pages')
     .description("a crawl's pages, in discovery order (or best score first)")
     .argument('<id>', 'crawl id')
-    .addOption(
-      new Option('--type <type>', 'page type').choices([
-        'HTML',
-        'BINARY',
-        'DUPLICATE',
-        'INVALID',
-        'DISALLOWED',
-        'FRONTIER',
-      ]),
-    )
+    .addOption(new Option('--type <type>', 'page type').choices(PAGE_TYPES))
     .option('--status <code>', 'HTTP status', integer('--status'))
     .option('--host <host>', 'host or host:port')
     .option('--min-score <x>', 'pages scored at least this', decimal('--min-score'))
@@ -284,7 +282,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .option('--status <code>', 'HTTP status', integer('--status'))
     .option('--host <host>', 'host or host:port')
     .option('--min-score <x>', 'pages scored at least this', decimal('--min-score'))
-    .option('--include <parts>', 'JSONL: comma list of links, images, html, text, markdown')
+    .option('--include <parts>', `JSONL: comma list of ${EXPORT_INCLUDES.join(', ')}`)
     .action(async (id: string, options: ExportOptions, command: Command) => {
       const ctx = context(command);
       const response = await ctx.client.request('GET', crawlPath(id, '/export'), {
@@ -348,7 +346,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
         ranking = await ctx.client.json<RankingBody>('GET', `/v1/rankings/${ranking.id}`);
       }
       if (ctx.json) ctx.out(JSON.stringify(ranking));
-      if (ranking.status === 'failed') {
+      if (ranking.status !== 'completed') {
         const error = ranking.error;
         throw new ApiProblem(400, {
           detail: error?.detail,
@@ -374,7 +372,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
           ]),
         ),
       );
-      const jaccard = Object.entries(ranking.jaccard ?? {})
+      const jaccard = Object.entries(ranking.jaccard)
         .map(([pair, value]) => `${pair} ${value.toFixed(3)}`)
         .join(' · ');
       if (jaccard) ctx.out(`jaccard   ${jaccard}`);
@@ -400,7 +398,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
         ...(options.corpus ? { corpus: options.corpus } : {}),
         documents: await Promise.all(documents.map(documentArgument)),
       };
-      const scored = await ctx.client.json<ScoreBody>('POST', '/v1/score', { json: body });
+      const scored = await ctx.client.json<ScoreResult>('POST', '/v1/score', { json: body });
       if (ctx.json) return ctx.out(JSON.stringify(scored));
       ctx.out(
         formatTable(
@@ -433,13 +431,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
               html: page === '-' ? await readStdin() : await readFile(page, 'utf8'),
               baseUrl: options.baseUrl,
             };
-        const extracted = await ctx.client.json<{
-          title: string;
-          text: string;
-          markdown?: string;
-          wordCount: number;
-          method: string;
-        }>('POST', '/v1/extract', {
+        const extracted = await ctx.client.json<ExtractResult>('POST', '/v1/extract', {
           json: { ...source, method: options.method, ...(options.markdown ? { format: 'markdown' } : {}) },
         });
         if (ctx.json) return ctx.out(JSON.stringify(extracted));
@@ -528,35 +520,8 @@ interface ScoreOptions {
   corpus?: string;
 }
 
-interface PageRow {
-  id: number;
-  url: string;
-  title: string | null;
-  type: string;
-  status: number | null;
-  score: number | null;
-}
-
-interface RankingBody {
-  id: string;
-  status: string;
-  vertices?: number;
-  unnamedVertices?: number;
-  edges?: number;
-  iterations?: number;
-  converged?: boolean;
-  top?: {
-    pageRank: { vertex: string; rank: number }[];
-    inDegree: { vertex: string; degree: number }[];
-    outDegree: { vertex: string; degree: number }[];
-  };
-  jaccard?: Record<string, number>;
-  error?: { detail: string; field?: string; line?: number } | null;
-}
-
-interface ScoreBody {
-  results: { index: number; url?: string; score: number }[];
-}
+type PageRow = Static<typeof PageSummary>;
+type RankingBody = Static<typeof Ranking> | Static<typeof RankingJob>;
 
 /** The crawl request: --request's JSON, then the flags over it (only those given). */
 async function crawlRequest(seeds: string[], options: CrawlOptions): Promise<Record<string, unknown>> {

@@ -2,30 +2,18 @@
 // the same body as GET /v1/crawls/:id. A stream cut short (a restarted API, a proxy's idle timeout) is opened
 // again (progress events carry whole counts, so nothing needs replaying); after a few failed tries in a row
 // the API counts as unavailable.
+import type { Static } from 'typebox';
+import { isFinished } from '../crawler/vocabulary.js';
+import type { CrawlStatus } from '../schemas/crawls.js';
+import type { ProgressEvent } from '../schemas/live.js';
 import { type ApiClient, ApiUnavailable } from './api-client.js';
 import { readServerSentEvents } from './sse.js';
 
-/** The fields of a `progress` event the CLI shows (schemas/live.ts ProgressEvent). */
-export interface CrawlProgress {
-  id: string;
-  status: string;
-  counts: Record<string, number>;
-  pagesFetched: number;
-  pagesPerSecond: number;
-  frontier: number;
-  elapsedMs: number | null;
-  relevantPages?: number;
-  harvestRate?: number;
-}
+/** A `progress` event of the live stream. */
+export type CrawlProgress = Static<typeof ProgressEvent>;
 
-/** The crawl status object (GET /v1/crawls/:id), kept loose: the CLI prints what the API sends. */
-export interface CrawlStatusBody extends CrawlProgress {
-  request: { maxPages?: number; maxResults?: number | null; [field: string]: unknown };
-  error: string | null;
-  [field: string]: unknown;
-}
-
-export const FINISHED_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+/** The crawl status object (GET /v1/crawls/:id). */
+export type CrawlStatusBody = Static<typeof CrawlStatus>;
 
 const RECONNECTS = 5;
 
@@ -60,7 +48,7 @@ export async function watchCrawl(
         if (error instanceof ApiUnavailable) return null;
         throw error;
       });
-    if (status && FINISHED_STATUSES.has(status.status)) return status;
+    if (status && isFinished(status.status)) return status;
     await new Promise((resolve) => setTimeout(resolve, 500 * failures));
   }
 }

@@ -1,34 +1,29 @@
-// The crawl's vocabulary, declared once: page types, crawl statuses, webhook events, the body cap, the
-// defaults of a crawl request and the request as a crawl runs it (NormalizedCrawlRequest, turned into the
-// engine's CrawlSettings here). The API schemas (schemas/crawls.ts) derive their enums and `default`s from
-// here, the services fill a request from here (services/crawl-request.ts), and the engine tests media types here.
+// A crawl request as a crawl runs it: the body cap, the defaults of a request and the request with every
+// default filled in (NormalizedCrawlRequest, turned into the engine's CrawlSettings here). The API schemas
+// (schemas/crawls.ts) derive their `default`s from here and the services fill a request from here
+// (services/crawl-request.ts); the names a request chooses among live in vocabulary.ts.
 
 import { InputError } from '../errors.js';
-import type { CrawlSettings } from './engine/ports.js';
+import type {
+  CrawlSettings,
+  DocumentSettings,
+  FetchSettings,
+  PolitenessSettings,
+  RenderSettings,
+} from './engine/ports.js';
 import type { ExtractionMethod } from './extract/index.js';
 import { DEFAULT_TEXT_SETTINGS, type StopWordsSetting } from './text/word-model.js';
-
-/** What a page row is: fetched HTML, another body, a copy, a failure, a robots refusal, or not yet fetched. */
-export const PAGE_TYPES = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'] as const;
-export type PageType = (typeof PAGE_TYPES)[number];
-
-export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
-export type CrawlStatusName = (typeof CRAWL_STATUSES)[number];
-
-/** The statuses a crawl never leaves. */
-export const FINISHED_STATUSES: ReadonlySet<string> = new Set<CrawlStatusName>([
-  'completed',
-  'failed',
-  'cancelled',
-]);
-
-export function isFinished(status: string): boolean {
-  return FINISHED_STATUSES.has(status);
-}
-
-/** What a webhook may be sent (page: written pages, batched); a webhook without `events` gets them all. */
-export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import {
+  type CrawlStrategy,
+  DOCUMENT_FETCH_TYPES,
+  type DocumentFetchType,
+  type RenderBlockable,
+  type RenderMode,
+  type RenderWait,
+  type TopicCap,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+} from './vocabulary.js';
 
 /** A crawl's webhook as stored with its request (normalizeWebhook fills it). */
 export interface WebhookConfig {
@@ -91,39 +86,10 @@ export function normalizeWebhook(webhook: {
 /** The default body cap of a fetch (fetch.maxBytes), and the most of an HTML page that is parsed. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
-const TEXT_TYPES = /^text\//i;
-
-/** A body worth reading as text: HTML, any text/*, or untyped (it may be HTML). */
-export function isTextualContentType(contentType: string | null): boolean {
-  return contentType === null || HTML_TYPES.test(contentType) || TEXT_TYPES.test(contentType);
-}
-
-/** Served as HTML: an HTML media type, or no media type and a start that looks like HTML. */
-export function isHtmlBody(contentType: string | null, text: string | null): boolean {
-  if (contentType !== null) return HTML_TYPES.test(contentType);
-  return text !== null && /^\s*(<!doctype html|<html|<head|<body)/i.test(text.slice(0, 512));
-}
-
-/**
- * What a crawl downloads beside HTML (the request's `documents`, docs/reference.md#documents): office documents
- * are hashed (a copy is a DUPLICATE) and their text read, scored and counted; `txt` parses text/plain pages as
- * text; `image` downloads images, linked as pages or shown by them (hashed, no text). doc and ppt are hashed only: no well-kept
- * library reads their text.
- */
-export const DOCUMENT_FETCH_TYPES = ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'odt', 'txt', 'image'] as const;
-export type DocumentFetchType = (typeof DOCUMENT_FETCH_TYPES)[number];
 /** Every type but images: they are recorded by type and size, not downloaded, unless asked for. */
 export const DEFAULT_DOCUMENT_TYPES: readonly DocumentFetchType[] = DOCUMENT_FETCH_TYPES.filter(
   (type) => type !== 'image',
 );
-
-/** The request's `documents`: maxBytes caps a document's download (fetch.maxBytes when absent). */
-export interface DocumentSettings {
-  fetch: boolean;
-  types: DocumentFetchType[];
-  maxBytes: number;
-}
 
 /**
  * Whether a crawl downloads images: `image` among documents.types, documents fetched. Then the images its
@@ -132,25 +98,6 @@ export interface DocumentSettings {
 export function fetchesImages(documents: DocumentSettings): boolean {
   return documents.fetch && documents.types.includes('image');
 }
-
-const PLAIN_TEXT_TYPE = /^text\/plain\b/i;
-
-/** A text/plain body: with `txt` in documents.types it is read as text (words, score, no links). */
-export function isPlainTextBody(contentType: string | null): boolean {
-  return contentType !== null && PLAIN_TEXT_TYPE.test(contentType.trim());
-}
-
-/** How a crawl orders its frontier (docs/reference.md#strategies). */
-export const CRAWL_STRATEGIES = ['bfs', 'best-first', 'topic'] as const;
-/**
- * What a topic crawl's maxPages caps (docs/reference.md#topic-weights): `discovered`, the reference's reading
- * (its graph is the first maxPages pages discovered, the weights only order their fetching), or `fetched`
- * (pages fetched, as in every other strategy: discovery goes on, and the link weights choose what is fetched, a
- * waiting page at the best weight of the links to it found so far).
- */
-export const TOPIC_CAPS = ['fetched', 'discovered'] as const;
-export type TopicCap = (typeof TOPIC_CAPS)[number];
-export type CrawlStrategy = (typeof CRAWL_STRATEGIES)[number];
 
 /**
  * The defaults of a crawl request (POST /v1/crawls): the schema shows them as `default`s and
@@ -184,24 +131,6 @@ export interface SimilarDocument {
   text?: string;
   html?: string;
   url?: string;
-}
-
-/** How a crawl treats the hosts it fetches from (the request's `politeness`, flat in CrawlSettings). */
-export interface PolitenessSettings {
-  delayMs: number;
-  maxCrawlDelayMs: number;
-  perHostConcurrency: number;
-  respectRobots: boolean;
-  respectNofollow: boolean;
-  /** Its product token picks the robots.txt group. */
-  userAgent: string;
-}
-
-/** How each page is fetched (the request's `fetch`, flat in CrawlSettings). */
-export interface FetchSettings {
-  timeoutMs: number;
-  maxBytes: number;
-  retries: number;
 }
 
 /**
@@ -293,38 +222,6 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
 }
 
 // --- Rendering in headless Chromium (docs/reference.md#rendering) ---
-
-/** never: the fetched HTML is parsed; always: every HTML page is rendered; auto: pages that look script-built. */
-export const RENDER_MODES = ['never', 'always', 'auto'] as const;
-export type RenderMode = (typeof RENDER_MODES)[number];
-/** What a rendered page's load waits for before its DOM is read. */
-export const RENDER_WAITS = ['load', 'networkidle'] as const;
-export type RenderWait = (typeof RENDER_WAITS)[number] | { selector: string };
-/** Playwright's resource types a request may name in render.block. */
-export const RENDER_BLOCKABLE = [
-  'image',
-  'media',
-  'font',
-  'stylesheet',
-  'script',
-  'xhr',
-  'fetch',
-  'eventsource',
-  'manifest',
-  'texttrack',
-  'other',
-] as const;
-export type RenderBlockable = (typeof RENDER_BLOCKABLE)[number];
-
-/** How a crawl renders its pages: the request's `render` with every default filled in. */
-export interface RenderSettings {
-  mode: RenderMode;
-  waitUntil: RenderWait;
-  /** The render's deadline (the page's time budget): its wait and every request it makes. */
-  timeoutMs: number;
-  block: RenderBlockable[];
-  screenshot: boolean;
-}
 
 export const RENDER_DEFAULTS = {
   mode: 'never' as RenderMode,

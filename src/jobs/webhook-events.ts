@@ -4,8 +4,9 @@
 // job; the body's crawl snapshot is taken as the event is recorded (a retry resends that moment, not a later
 // one); the engine's calls return at once and a slow receiver only ever delays the delivery jobs.
 
-import type { WebhookConfig, WebhookEvent } from '../crawler/crawl-request.js';
+import type { WebhookConfig } from '../crawler/crawl-request.js';
 import type { CrawlEventSink } from '../crawler/engine/ports.js';
+import type { WebhookEvent } from '../crawler/vocabulary.js';
 import type { WebhooksRepository } from '../db/webhooks-repo.js';
 import { queueWebhookDelivery } from './producers.js';
 import type { JobBackend } from './queues.js';

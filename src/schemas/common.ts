@@ -69,6 +69,17 @@ export function ListPage<T extends TSchema>(item: T) {
   });
 }
 
+/**
+ * The parts a page may carry beside its record, for `include` (a comma list); each endpoint takes the ones it
+ * can serve, in this order.
+ */
+export const INCLUDE_PARTS = ['links', 'images', 'html', 'text', 'markdown', 'model'] as const;
+export type IncludePart = (typeof INCLUDE_PARTS)[number];
+
+/** The pattern of a comma list of `values` (a query's `include` or `fields`). */
+export const commaListPattern = (values: readonly string[]) =>
+  `^(${values.join('|')})(,(${values.join('|')}))*$`;
+
 export const IsoDate = Nullable(Type.String({ format: 'date-time' }));
 
 const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';

@@ -1,23 +1,24 @@
 // POST /v1/crawls and the crawl resources: the one source of validation, TypeScript types and OpenAPI.
 import { type Static, Type } from 'typebox';
+import { CRAWL_REQUEST_DEFAULTS as DEFAULTS, RENDER_DEFAULTS } from '../crawler/crawl-request.js';
+import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import {
   CRAWL_STATUSES,
   CRAWL_STRATEGIES,
-  CRAWL_REQUEST_DEFAULTS as DEFAULTS,
   DOCUMENT_FETCH_TYPES,
   PAGE_TYPES,
   RENDER_BLOCKABLE,
-  RENDER_DEFAULTS,
   RENDER_MODES,
   RENDER_WAITS,
   TOPIC_CAPS,
   WEBHOOK_EVENTS,
-} from '../crawler/crawl-request.js';
-import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
+} from '../crawler/vocabulary.js';
 import {
   Cursor,
+  commaListPattern,
   Defaulted,
   httpUrl,
+  type IncludePart,
   IsoDate,
   ListPage,
   Nullable,
@@ -31,6 +32,15 @@ import {
 import { Method as ExtractionMethod } from './extract.js';
 
 const HttpUrl = httpUrl();
+
+/** What GET /v1/crawls/:id/pages and GET /v1/crawls/:id/pages/:pageId may `include`. */
+export const PAGE_LIST_INCLUDES = ['text', 'markdown'] as const satisfies readonly IncludePart[];
+export const PAGE_DETAIL_INCLUDES = [
+  'html',
+  'text',
+  'markdown',
+  'model',
+] as const satisfies readonly IncludePart[];
 
 export const Scope = Type.Object(
   {
@@ -587,7 +597,7 @@ export const PageListQuery = Type.Object(
     ),
     include: Type.Optional(
       Type.String({
-        pattern: '^(text|markdown)(,(text|markdown))*$',
+        pattern: commaListPattern(PAGE_LIST_INCLUDES),
         description:
           "comma list: text (each page's main text, as the crawl-text job stored it; null before it reached the page), markdown (the main content as Markdown, as on a single page); with include, limit is at most 100",
       }),
@@ -672,7 +682,7 @@ export const PageDetailQuery = Type.Object(
   {
     include: Type.Optional(
       Type.String({
-        pattern: '^(html|text|markdown|model)(,(html|text|markdown|model))*$',
+        pattern: commaListPattern(PAGE_DETAIL_INCLUDES),
         description:
           'comma list: html (the stored body), text (the main text, extracted now if not yet), markdown (the main content as Markdown: headings, lists, tables, code, absolute links, images), model (the reference Document the scorers read: docs/reference.md#document-model)',
       }),

@@ -1,11 +1,18 @@
 // GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines, CSV or WARC (services/crawl-export.ts).
 import { Type } from 'typebox';
-import { PAGE_TYPES } from '../crawler/crawl-request.js';
+import { PAGE_TYPES } from '../crawler/vocabulary.js';
+import { commaListPattern, type IncludePart } from './common.js';
 
 /** The export's vocabulary: formats, the parts a JSON line may include, the page record's fields. */
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'warc'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const EXPORT_INCLUDES = ['links', 'images', 'html', 'text', 'markdown'] as const;
+export const EXPORT_INCLUDES = [
+  'links',
+  'images',
+  'html',
+  'text',
+  'markdown',
+] as const satisfies readonly IncludePart[];
 export type ExportInclude = (typeof EXPORT_INCLUDES)[number];
 
 /** The page record's fields, in the order CSV columns take by default. */
@@ -41,8 +48,6 @@ export const EXPORT_FIELDS = [
 ] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 
-const list = (values: readonly string[]) => `^(${values.join('|')})(,(${values.join('|')}))*$`;
-
 export const ExportQuery = Type.Object(
   {
     format: Type.Optional(
@@ -54,13 +59,13 @@ export const ExportQuery = Type.Object(
     ),
     fields: Type.Optional(
       Type.String({
-        pattern: list(EXPORT_FIELDS),
+        pattern: commaListPattern(EXPORT_FIELDS),
         description: `comma list of the page record's fields to keep, in order (default all: ${EXPORT_FIELDS.join(', ')})`,
       }),
     ),
     include: Type.Optional(
       Type.String({
-        pattern: list(EXPORT_INCLUDES),
+        pattern: commaListPattern(EXPORT_INCLUDES),
         description:
           'jsonl only, comma list: links (outgoing, with anchors), images, html (the stored body), text (the main text, once the crawl-text job stored it; null before), markdown (the main content as Markdown, as GET …/pages/:pageId?include=markdown; null without a stored HTML body). A body past EXPORT_BODY_MAX_BYTES is cut there; a record with html, text or markdown ends with truncated (true when one was cut)',
       }),

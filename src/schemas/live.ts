@@ -1,6 +1,6 @@
 // GET /v1/crawls/:id/events (server-sent events) and GET /v1/crawls/:id/webhooks.
 import { Type } from 'typebox';
-import { WEBHOOK_EVENTS } from '../crawler/crawl-request.js';
+import { WEBHOOK_EVENTS } from '../crawler/vocabulary.js';
 import { Cursor, Defaulted, ListPage, Nullable, RowId } from './common.js';
 import { PageSummary } from './crawls.js';
 

@@ -3,10 +3,10 @@
 // URLs (DocumentFetcher: robots.txt, SSRF guard) or a finished crawl's stored pages, each parsed as the crawl
 // parses a page and its `words` counted once per document by a CorpusBuilder.
 import { randomUUID } from 'node:crypto';
-import { isPlainTextBody } from '../crawler/crawl-request.js';
 import { textPage } from '../crawler/parse/text-page.js';
 import { CorpusBuilder } from '../crawler/score/index.js';
 import { settingsMismatch, type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
+import { isPlainTextBody } from '../crawler/vocabulary.js';
 import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
 import type { CrawlsRepository } from '../db/crawls-repo.js';
 import { listScope, scopeOwner, type TenantScope } from '../db/tenant-scope.js';

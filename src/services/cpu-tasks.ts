@@ -3,7 +3,6 @@
 // module) or, for small input, inline. Fetching stays with the services on the event loop; only text goes in.
 import { deserialize, serialize } from 'node:v8';
 import secureJson from 'secure-json-parse';
-import { isPlainTextBody } from '../crawler/crawl-request.js';
 import {
   type ExtractionMethod,
   type ExtractOptions,
@@ -29,6 +28,7 @@ import {
 import { WordCounter, type WordCounterJson } from '../crawler/stats/index.js';
 import { tokenize } from '../crawler/text/tokenize.js';
 import { type TextSettings, WordModel } from '../crawler/text/word-model.js';
+import { isPlainTextBody } from '../crawler/vocabulary.js';
 import { TrawlError, type TrawlErrorCode } from '../errors.js';
 import { ExtractRequest, type ExtractResult } from '../schemas/extract.js';
 import { ScoreRequest } from '../schemas/score.js';

@@ -2,17 +2,15 @@
 // (crawler/crawl-request.ts): defaults filled in once, the checks a schema cannot express, and the one reader
 // of a stored request. The service-side half of the crawl request; the domain half turns it into CrawlSettings.
 import {
-  type CrawlStrategy,
   CRAWL_REQUEST_DEFAULTS as DEFAULTS,
-  type DocumentFetchType,
   type NormalizedCrawlRequest,
   normalizeRender,
   normalizeWebhook,
-  type TopicCap,
 } from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import { parseKeywordQuery } from '../crawler/score/keyword-query.js';
 import { rejectTextSettingsWithQuery } from '../crawler/text/word-model.js';
+import type { CrawlStrategy, DocumentFetchType, TopicCap } from '../crawler/vocabulary.js';
 import { InputError } from '../errors.js';
 import type { CrawlRequest } from '../schemas/crawls.js';
 

@@ -1,7 +1,7 @@
 // Use cases of a crawl's text statistics (docs/reference.md#crawl-records): the crawl-text job's work (main text of each stored
 // HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
 // rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
-import { isFinished } from '../crawler/crawl-request.js';
+
 import { PARSE_MAX_BYTES } from '../crawler/engine/crawl-runner.js';
 import {
   DEFAULT_EXTRACTION_METHOD,
@@ -10,6 +10,7 @@ import {
 } from '../crawler/extract/index.js';
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
 import { pgSafeText } from '../crawler/text/pg-safe.js';
+import { isFinished } from '../crawler/vocabulary.js';
 import type { CrawlRow, CrawlsRepository } from '../db/crawls-repo.js';
 import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
 import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';

@@ -2,7 +2,7 @@
 // these call the repository and the job queue and know nothing of HTTP.
 
 import { randomUUID } from 'node:crypto';
-import { isFinished, type NormalizedCrawlRequest } from '../crawler/crawl-request.js';
+import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
 import type { ExtractionMethod } from '../crawler/extract/index.js';
 import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
 import { CrawlScope } from '../crawler/frontier/scope.js';
@@ -10,6 +10,7 @@ import { LruMap } from '../crawler/lru-map.js';
 import { edgesFileChunks } from '../crawler/rank/edges-file.js';
 import { GraphBuilder, type GraphBuilderOptions } from '../crawler/rank/graph.js';
 import { type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
+import { isFinished } from '../crawler/vocabulary.js';
 import {
   ActiveCrawlLimitError,
   type CrawlRow,

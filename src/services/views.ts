@@ -1,7 +1,7 @@
 // The resources as the API shows them: rows of the repositories (crawls, pages, hosts, webhook deliveries,
 // corpora, rankings) turned into response documents, pure and in one place. The crawl status is computed here once; live
 // progress events and webhook bodies are projections of it, not copies of its fields.
-import { isFinished, PAGE_TYPES, type PageType } from '../crawler/crawl-request.js';
+import { isFinished, PAGE_TYPES, type PageType } from '../crawler/vocabulary.js';
 import type { CorpusListRow, CorpusRow } from '../db/corpora-repo.js';
 import type {
   CrawlCountRow,

@@ -6,6 +6,7 @@
 // runners give their fetches), so a receiver that does not answer cannot hold the process up to its timeout;
 // a cut attempt is not counted and the crawl's events are queued again for another worker.
 import { createHmac } from 'node:crypto';
+import { exponentialBackoffMs } from '../crawler/backoff.js';
 import type { Fetcher } from '../crawler/fetch/index.js';
 import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
 import type { WebhookDeliveryRow, WebhooksRepository } from '../db/webhooks-repo.js';
@@ -64,7 +65,7 @@ export class WebhookDeliverer {
 
   /** Delay before attempt `attempt + 1`. */
   retryDelayMs(attempt: number): number {
-    return this.options.baseDelayMs * 2 ** (attempt - 1);
+    return exponentialBackoffMs(attempt, { baseDelayMs: this.options.baseDelayMs });
   }
 
   /**

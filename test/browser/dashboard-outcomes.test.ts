@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { isFinished } from '../../src/crawler/vocabulary.js';
 import { build, eventually } from '../helper.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { type LocalServer, startServer } from '../unit/fetch/local-server.js';
@@ -51,7 +52,7 @@ test('the dashboard: crawl outcomes in the list, the report in its own tab, live
     eventually(
       async () => {
         const body = (await server.inject({ method: 'GET', url: `/v1/crawls/${id}`, headers })).json();
-        return ['completed', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+        return isFinished(body.status) ? body : undefined;
       },
       { message: `crawl ${id} to end`, timeoutMs: 120_000, intervalMs: 100 },
     );

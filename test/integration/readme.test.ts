@@ -39,6 +39,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { isFinished } from '../../src/crawler/vocabulary.js';
 import { dropSchema, eventually, TEST_DATABASE_URL } from '../helper.js';
 import { stopProcess } from '../support/processes.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
@@ -373,7 +374,7 @@ test('every curl and trawl command of the README and docs/ works against a live 
         ).json()) as {
           status: string;
         };
-        return ['completed', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+        return isFinished(body.status) ? body : undefined;
       },
       { message: `${kind} ${id} to end`, timeoutMs: 150_000, intervalMs: 100 },
     );

@@ -2,6 +2,7 @@
 // KB), routed by the URL's hash: #/ the crawls and the form that starts one, #/crawls/<id> one crawl live,
 // #/crawls/<id>/graph its link graph (a chunk of its own, loaded only there: sigma and the layout are most of
 // the code), #/rankings and #/corpora. Everything a crawled page said is set as text (dom.ts).
+import { isFinished, PAGE_TYPES } from '../../src/crawler/vocabulary.js';
 import { apiKey, blobUrl, getJson, postJson, request, setApiKey, streamEvents } from './api.js';
 import { corporaView, corpusView } from './corpora.js';
 import { createOnSubmit, field, h, number, pageLink, problemBanner, show, when } from './dom.js';
@@ -201,7 +202,6 @@ interface PageRow {
   screenshot?: string | null;
 }
 
-const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 /** How often a running crawl's pages table is read again, at most. */
 const PAGES_REFRESH_MS = 2000;
 
@@ -291,7 +291,7 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   await loadHarvest();
   const render = (progress: Progress) => {
     live.replaceChildren(counters(progress));
-    if (FINISHED.has(progress.status)) live.append(outcome(status));
+    if (isFinished(progress.status)) live.append(outcome(status));
     if (harvest && progress.harvestRate !== undefined)
       harvest.add({ pagesFetched: progress.pagesFetched, harvestRate: progress.harvestRate });
   };
@@ -327,7 +327,7 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
       ),
       h('button', { type: 'button', onclick: () => openReport(base, actions) }, 'Open report'),
     );
-  if (FINISHED.has(status.status)) finishedActions();
+  if (isFinished(status.status)) finishedActions();
   else actions.replaceChildren(cancel, graphLink);
 
   const reloadPages = await pagesTable(base, pages, signal);
@@ -362,7 +362,7 @@ async function crawlView(id: string, signal: AbortSignal): Promise<void> {
       plots.append(problemBanner(error));
     }
   };
-  if (FINISHED.has(status.status)) {
+  if (isFinished(status.status)) {
     await showPlots();
     return;
   }
@@ -426,9 +426,7 @@ async function pagesTable(
     'select',
     { id: 'filter-type' },
     h('option', { value: '' }, 'any type'),
-    ...['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'].map((t) =>
-      h('option', { value: t }, t),
-    ),
+    ...PAGE_TYPES.map((t) => h('option', { value: t }, t)),
   );
   const status = h('input', { id: 'filter-status', type: 'number', min: 100, max: 599, placeholder: 'any' });
   const body = h('tbody');

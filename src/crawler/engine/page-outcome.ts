@@ -2,15 +2,10 @@
 // the host's slot and learns whether a body was seen before) and the reading of HTML, text and documents,
 // which it does between readFetch and settleOutcome / htmlOutcome / documentOutcome.
 import { createHash } from 'node:crypto';
-import {
-  type DocumentFetchType,
-  type DocumentSettings,
-  isHtmlBody,
-  isTextualContentType,
-} from '../crawl-request.js';
 import type { FetchResult } from '../fetch/index.js';
 import { documentFetchTypeFor, documentTypeFor } from '../frontier/url-kind.js';
-import type { DiscoveredUrl, PageOutcome, SkippedUrl } from './ports.js';
+import { type DocumentFetchType, isHtmlBody, isTextualContentType } from '../vocabulary.js';
+import type { DiscoveredUrl, DocumentSettings, PageOutcome, SkippedUrl } from './ports.js';
 
 /** Why a redirect stopped, when it did: the hop was refused by scope, robots.txt or deduplication. */
 export interface RedirectRefusal {

@@ -6,11 +6,10 @@
 // exempt from the per-host delay: they are part of one page view, as a browser loads them. GET answers of
 // scripts and stylesheets are kept in a bounded cache of the crawl's, so a site's bundle is fetched once.
 import { performance } from 'node:perf_hooks';
-import type { RenderSettings } from '../crawl-request.js';
 import type { BudgetHold, Fetcher, FetchResult } from '../fetch/index.js';
 import { autoRenderRule } from '../render/auto-rule.js';
 import type { PageRenderer, PageRequest, PageRequestAnswer, RenderOutput } from '../render/port.js';
-import type { PageRenderRecord } from './ports.js';
+import type { PageRenderRecord, RenderSettings } from './ports.js';
 
 /** Bytes of subresource answers one crawl runner keeps for its pages (oldest dropped first). */
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;

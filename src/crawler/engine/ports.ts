@@ -1,18 +1,53 @@
 // The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
+import type { TextSettings } from '../text/word-model.js';
 import type {
   CrawlStrategy,
-  DocumentSettings,
-  FetchSettings,
+  DocumentFetchType,
   PageType,
-  PolitenessSettings,
-  RenderSettings,
-} from '../crawl-request.js';
-import type { TextSettings } from '../text/word-model.js';
+  RenderBlockable,
+  RenderMode,
+  RenderWait,
+} from '../vocabulary.js';
 import type { CrawlProblem, SeedReport } from './crawl-outcome.js';
 
 export type { PageType };
+
+/** The request's `documents`: maxBytes caps a document's download (fetch.maxBytes when absent). */
+export interface DocumentSettings {
+  fetch: boolean;
+  types: DocumentFetchType[];
+  maxBytes: number;
+}
+
+/** How a crawl treats the hosts it fetches from (the request's `politeness`, flat in CrawlSettings). */
+export interface PolitenessSettings {
+  delayMs: number;
+  maxCrawlDelayMs: number;
+  perHostConcurrency: number;
+  respectRobots: boolean;
+  respectNofollow: boolean;
+  /** Its product token picks the robots.txt group. */
+  userAgent: string;
+}
+
+/** How each page is fetched (the request's `fetch`, flat in CrawlSettings). */
+export interface FetchSettings {
+  timeoutMs: number;
+  maxBytes: number;
+  retries: number;
+}
+
+/** How a crawl renders its pages: the request's `render` with every default filled in. */
+export interface RenderSettings {
+  mode: RenderMode;
+  waitUntil: RenderWait;
+  /** The render's deadline (the page's time budget): its wait and every request it makes. */
+  timeoutMs: number;
+  block: RenderBlockable[];
+  screenshot: boolean;
+}
 
 export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   crawlId: string;

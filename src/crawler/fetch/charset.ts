@@ -7,7 +7,7 @@ const TEXTUAL =
   /^(text\/|application\/(?:[\w.+-]*\+)?(?:xml|json)\b|application\/(?:javascript|ecmascript|rss\+xml|atom\+xml)\b)/i;
 
 /** Is a body of this content type text the crawler reads (HTML, XML, plain text, JSON)? */
-export function isTextualContentType(contentType: string | null): boolean {
+export function isDecodedAsText(contentType: string | null): boolean {
   return contentType !== null && TEXTUAL.test(contentType.trim());
 }
 

@@ -7,11 +7,12 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, buildConnector } from 'undici';
+import { exponentialBackoffMs } from '../backoff.js';
 import type { AddressGuard } from './address-guard.js';
 import { createGuardedLookup, guardAllowing, isBlockedAddress } from './address-guard.js';
 import { readBody } from './body.js';
 import type { BudgetHold } from './body-budget.js';
-import { decodeBody, isTextualContentType } from './charset.js';
+import { decodeBody, isDecodedAsText } from './charset.js';
 
 export type FetchErrorCode =
   | 'timeout'
@@ -297,7 +298,7 @@ export class Fetcher {
         } catch (err) {
           return finish(fault(err));
         }
-        if (isTextualContentType(contentType) || (contentType === null && looksLikeText(result.body))) {
+        if (isDecodedAsText(contentType) || (contentType === null && looksLikeText(result.body))) {
           const text =
             opts.maxTextBytes !== undefined && result.body.length > opts.maxTextBytes
               ? result.body.subarray(0, opts.maxTextBytes)
@@ -340,7 +341,7 @@ export class Fetcher {
       } catch (err) {
         const error = fault(err);
         if (!canRetry || !RETRYABLE_FAULTS.has(error.code) || signal.aborted) return error;
-        const delayMs = backoffMs(opts.retry!, attempt);
+        const delayMs = exponentialBackoffMs(attempt, opts.retry!);
         if (!fitsDeadline(delayMs, opts.timeoutMs, startedMs)) return error;
         if (!(await this.#wait(delayMs, signal, result))) return fault(signal.reason);
         continue;
@@ -349,7 +350,7 @@ export class Fetcher {
       const hinted = retryAfterMs(response.headers['retry-after']);
       const delayMs = Math.max(
         opts.retry!.minDelayMs ?? 0,
-        Math.min(hinted ?? backoffMs(opts.retry!, attempt), opts.retry!.maxDelayMs),
+        Math.min(hinted ?? exponentialBackoffMs(attempt, opts.retry!), opts.retry!.maxDelayMs),
       );
       if (!fitsDeadline(delayMs, opts.timeoutMs, startedMs)) return response;
       response.body.destroy();
@@ -439,10 +440,6 @@ function parseHttpUrl(url: string): URL {
   }
   parsed.hash = '';
   return parsed;
-}
-
-function backoffMs(retry: RetryOptions, attempt: number): number {
-  return Math.max(retry.minDelayMs ?? 0, Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)));
 }
 
 function fitsDeadline(delayMs: number, timeoutMs: number, startedMs: number): boolean {

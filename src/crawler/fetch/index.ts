@@ -14,7 +14,7 @@ export {
   charsetFromDocument,
   decodeBody,
   encodeText,
-  isTextualContentType,
+  isDecodedAsText,
   mediaType,
 } from './charset.js';
 export type {

@@ -1,7 +1,7 @@
 // What a link probably points at, before and after fetching it (docs/reference.md#document-model): pages are parsed, binary
 // documents (pdf, doc, docx, ppt, pptx, odt) and images are recorded with URL, type and size. Before the fetch only
 // the path's extension is known; after it, the Content-Type header wins over the extension.
-import { type DocumentFetchType, isPlainTextBody } from '../crawl-request.js';
+import { type DocumentFetchType, isPlainTextBody } from '../vocabulary.js';
 
 export type UrlKind = 'page' | 'document' | 'image';
 export type DocumentType = 'PDF' | 'DOC' | 'DOCX' | 'PPT' | 'PPTX' | 'ODT';

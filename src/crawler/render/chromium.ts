@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import { isHtmlMediaType } from '../vocabulary.js';
 import { firstLineOf, guarded, HandlerFaults } from './handler-guard.js';
 import { memoryVerdict } from './memory-budget.js';
 import type { PageRenderer, RenderJob, RenderOutput } from './port.js';
@@ -750,8 +751,7 @@ function stay(state: RenderState, route: Route): Promise<void> {
 /** Whether an answer is a document the browser shows (a navigation to anything else is held off). */
 function isHtml(headers: Record<string, string>): boolean {
   for (const [name, value] of Object.entries(headers))
-    if (name.toLowerCase() === 'content-type')
-      return /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(value);
+    if (name.toLowerCase() === 'content-type') return isHtmlMediaType(value);
   return false;
 }
 

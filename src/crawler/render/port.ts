@@ -2,7 +2,7 @@
 // it the main document it already fetched and answers every other request the page makes itself (SSRF
 // guard, robots.txt, the page's budget), so the browser never touches the network; chromium.ts implements
 // it with playwright-core, at the edge of the domain as the undici fetcher is.
-import type { RenderBlockable, RenderWait } from '../crawl-request.js';
+import type { RenderBlockable, RenderWait } from '../vocabulary.js';
 
 /** A request the rendered page makes (a script, XHR, frame, stylesheet, or a navigation of its own). */
 export interface PageRequest {

@@ -1,7 +1,7 @@
 // A fetch result turned into a page outcome, without a store or a network.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_DOCUMENT_TYPES, type DocumentSettings } from '../../../src/crawler/crawl-request.js';
+import { DEFAULT_DOCUMENT_TYPES } from '../../../src/crawler/crawl-request.js';
 import {
   bodyWanted,
   documentOutcome,
@@ -9,6 +9,7 @@ import {
   readFetch as readFetchWith,
   settleOutcome,
 } from '../../../src/crawler/engine/page-outcome.js';
+import type { DocumentSettings } from '../../../src/crawler/engine/ports.js';
 import type { FetchResult } from '../../../src/crawler/fetch/index.js';
 
 const DOCUMENTS: DocumentSettings = { fetch: true, types: [...DEFAULT_DOCUMENT_TYPES], maxBytes: 1000 };

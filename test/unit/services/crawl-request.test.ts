@@ -6,12 +6,15 @@ import { Value } from 'typebox/value';
 import {
   CRAWL_REQUEST_DEFAULTS,
   crawlSettings,
-  isFinished,
-  isHtmlBody,
-  isTextualContentType,
   normalizeRender,
   RENDER_DEFAULTS,
 } from '../../../src/crawler/crawl-request.js';
+import {
+  isFinished,
+  isHtmlBody,
+  isHtmlMediaType,
+  isTextualContentType,
+} from '../../../src/crawler/vocabulary.js';
 import { CrawlRequest, type CrawlRequest as CrawlRequestType, Render } from '../../../src/schemas/crawls.js';
 import { normalizeCrawlRequest, storedCrawlRequest } from '../../../src/services/crawl-request.js';
 
@@ -168,4 +171,18 @@ test('render: a mode alone or an object, every default filled in from RENDER_DEF
     const schema = options[field] as { default?: unknown; anyOf?: unknown };
     assert.deepEqual(schema.default, value, field);
   }
+});
+
+test('isHtmlMediaType: HTML and XHTML media types, parameters and leading spaces aside', () => {
+  assert.deepEqual(
+    [
+      'text/html',
+      ' text/html; charset=utf-8',
+      'application/xhtml+xml',
+      'TEXT/HTML',
+      'text/htmlx',
+      'text/plain',
+    ].map(isHtmlMediaType),
+    [true, true, true, true, false, false],
+  );
 });

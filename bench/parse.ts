@@ -5,13 +5,13 @@
 // page per MB, with either parser: that is per tag, not per depth); and walkHtml is not slower than the Parser
 // on ordinary pages (within 10%). Args: --passes N (timed passes over the 130 pages, default 5).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Parser } from 'htmlparser2';
 import { type HtmlEventHandler, walkHtml } from '../src/crawler/parse/html-events.js';
 import { parseHtmlEvents } from '../src/crawler/parse/parse-html.js';
+import { sharedDataPath } from '../test/support/shared-data.js';
 import { numberArg } from './args.js';
 
-const PAGES_DIR = fileURLToPath(new URL('../../shared/data/readability-test-pages/', import.meta.url));
+const PAGES_DIR = sharedDataPath('readability-test-pages/');
 /** The Parser is skipped above this size: quadratic in unclosed tags, it would take hours on larger pages. */
 const PARSER_MAX_CHARS = 400_000;
 const MAX_NESTING_RATIO = 3;

@@ -8,12 +8,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { build } from '../helper.js';
+import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = ['--import', 'tsx', 'src/cli/trawl.ts'];
+const CLI = entryArgs('src/cli/trawl');
 
 interface Run {
   code: number | null;
@@ -30,7 +29,7 @@ function runProcess(
   options: { onStdout?: (text: string, child: ChildProcess) => void } = {},
 ): Promise<Run> {
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

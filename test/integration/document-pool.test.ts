@@ -13,6 +13,12 @@ import {
   makePptx,
   makeZipBomb,
 } from '../support/documents.js';
+import { COMPILED } from '../support/paths.js';
+
+// a reader that allocates without bound; compiled beside this file when the suite runs from the compiled tree
+const HUNGRY_READER = fileURLToPath(
+  new URL(`../support/hungry-document-reader${COMPILED ? '.js' : '.ts'}`, import.meta.url),
+);
 
 const pool = (fields: Partial<ConstructorParameters<typeof DocumentPool>[0]> = {}) =>
   new DocumentPool({
@@ -59,7 +65,7 @@ test('a read that runs out of heap ends its reader, not this process: the docume
   const faults: unknown[] = [];
   const documents = pool({
     heapMb: 64,
-    readerModule: fileURLToPath(new URL('../support/hungry-document-reader.ts', import.meta.url)),
+    readerModule: HUNGRY_READER,
     onError: (error) => faults.push(error),
   });
   t.after(() => documents.close());
@@ -82,7 +88,7 @@ test('a read that fills Buffers outside the heap is stopped at the memory limit:
   const documents = pool({
     heapMb: 64,
     memoryMb: 256,
-    readerModule: fileURLToPath(new URL('../support/hungry-document-reader.ts', import.meta.url)),
+    readerModule: HUNGRY_READER,
     onError: (error) => faults.push(error),
   });
   t.after(() => documents.close());

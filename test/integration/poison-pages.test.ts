@@ -1,5 +1,5 @@
 // Poison pages: a dead worker is simulated by leasing pages under a made-up worker id and letting the leases
-// run out (as a SIGKILLed worker's do, see worker-crash.test.ts). Pages retaken after one expiry are fetched
+// run out (as a SIGKILLed worker's do, see worker-crash.queue.test.ts). Pages retaken after one expiry are fetched
 // one at a time; a page whose lease ran out twice is recorded INVALID "worker-lost" and never fetched again.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

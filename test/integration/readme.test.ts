@@ -36,21 +36,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { isFinished } from '../../src/crawler/vocabulary.js';
 import { dropSchema, eventually, TEST_DATABASE_URL } from '../helper.js';
+import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import { stopProcess } from '../support/processes.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = REPO_ROOT;
 
 /** The files whose examples run, in this order: the README, then docs/ by name. */
 const DOCS = [
   'README.md',
-  ...readdirSync(new URL('../../docs/', import.meta.url))
+  ...readdirSync(`${ROOT}docs/`)
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => `docs/${name}`),
@@ -296,7 +296,7 @@ test('every curl and trawl command of the README and docs/ works against a live 
     DB_SCHEMA: schema,
   };
   // The server listens on an ephemeral port (PORT=0) and says which one in its "listening" log line.
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const server = spawn(process.execPath, entryArgs('src/server'), {
     cwd: ROOT,
     env: {
       ...serverEnv,
@@ -342,7 +342,7 @@ test('every curl and trawl command of the README and docs/ works against a live 
     '5\n/wiki/Tennis /wiki/France\n/wiki/France /wiki/Tennis\n/wiki/Wimbledon /wiki/Tennis\n/wiki/Wimbledon /wiki/France\n',
   );
 
-  const texts = DOCS.map((file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
+  const texts = DOCS.map((file) => readFileSync(`${ROOT}${file}`, 'utf8'));
   const commands = DOCS.flatMap((file, index) => readmeCommands(texts[index]!, file));
   for (const skipped of Object.keys(SKIPPED))
     assert.ok(
@@ -381,10 +381,11 @@ test('every curl and trawl command of the README and docs/ works against a live 
     assert.equal(final.status, 'completed', JSON.stringify(final));
     ended.add(id);
   }
-  const tsx = import.meta.resolve('tsx');
   // `npx trawl` runs the command line from the sources (as `npm run cli` does); curl says the answer's status
   const prelude = [
-    `npx() { [ "$1" = trawl ] || return 127; shift; '${process.execPath}' --import '${tsx}' '${ROOT}src/cli/trawl.ts' "$@"; }`,
+    `npx() { [ "$1" = trawl ] || return 127; shift; '${process.execPath}' ${entryArgs('src/cli/trawl')
+      .map((arg) => `'${arg}'`)
+      .join(' ')} "$@"; }`,
     `curl() { command curl -w '%{stderr}\\n%{http_code} %{content_type}\\n' "$@"; }`,
   ].join('\n');
 

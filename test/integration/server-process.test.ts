@@ -9,11 +9,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { dropSchema, TEST_DATABASE_URL } from '../helper.js';
 import { eventually } from '../support/eventually.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { entryArgs, REPO_ROOT } from '../support/paths.js';
 
 function listenOnFreePort(): Promise<Server> {
   return new Promise((resolve) => {
@@ -56,8 +54,8 @@ function spawnServer(settings: Record<string, string | undefined>): Started {
   };
   delete env.REDIS_URL;
   // a process group of its own, as a terminal gives a foreground job: SIGINT to the group is a Ctrl-C
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, entryArgs('src/server'), {
+    cwd: REPO_ROOT,
     env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { serverOptions } from '../../src/app.js';
 import { build, eventually, TEST_DATABASE_URL, waitUntilReady } from '../helper.js';
+import { entryArgs, REPO_ROOT } from '../support/paths.js';
 
 const run = promisify(execFile);
 const SEEDS = { seeds: ['https://example.org/'] };
@@ -374,9 +375,9 @@ test('npm run keys: create prints the key once, list shows it, revoke by prefix 
   const { app, config } = await build(t, { worker: false });
   const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
   const cli = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/trawl.ts', 'keys', ...args], {
+    run(process.execPath, [...entryArgs('src/cli/trawl'), 'keys', ...args], {
       env,
-      cwd: new URL('../../', import.meta.url),
+      cwd: REPO_ROOT,
     });
   const created = await cli('create', '--name', 'ci', '--admin');
   const key = created.stdout.trim();
@@ -395,9 +396,9 @@ test('trawl keys open: refused without confirmation; with it the service runs op
   const { app, config, runtime } = await build(t, { worker: false });
   const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
   const keys = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/trawl.ts', 'keys', ...args], {
+    run(process.execPath, [...entryArgs('src/cli/trawl'), 'keys', ...args], {
       env,
-      cwd: new URL('../../', import.meta.url),
+      cwd: REPO_ROOT,
     });
   const keyless = () => app.inject({ method: 'GET', url: '/v1/crawls' });
   const admin = await runtime.keys.create({ name: 'root', admin: true });
@@ -438,10 +439,10 @@ test('trawl keys open: refused without confirmation; with it the service runs op
 
 /** `trawl keys <args>` on a terminal (a pseudo-terminal from script(1)), answering its prompt with `answer`. */
 async function keysOnTerminal(args: string[], env: NodeJS.ProcessEnv, answer: string) {
-  const command = [process.execPath, '--import', 'tsx', 'src/cli/trawl.ts', 'keys', ...args].join(' ');
+  const command = [process.execPath, ...entryArgs('src/cli/trawl'), 'keys', ...args].join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     env,
-    cwd: new URL('../../', import.meta.url),
+    cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';

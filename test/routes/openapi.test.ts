@@ -4,12 +4,13 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { generateOpenApi } from '../../scripts/openapi.js';
+import { REPO_ROOT } from '../support/paths.js';
 
 const run = promisify(execFile);
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = REPO_ROOT;
 
 test('openapi/openapi.json is what the route schemas generate (run `npm run openapi` after changing a route)', async () => {
-  const committed = readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8');
+  const committed = readFileSync(`${ROOT}openapi/openapi.json`, 'utf8');
   const generated = await generateOpenApi();
   assert.equal(committed, generated);
   const spec = JSON.parse(generated);

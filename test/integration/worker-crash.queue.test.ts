@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { build, eventually, TEST_DATABASE_URL, waitForCrawl } from '../helper.js';
+import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import {
   BENCHMARK_FEATURES,
   countDisallowedRequests,
@@ -15,11 +15,9 @@ import {
   startTestWeb,
 } from '../support/testweb/index.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
 function startWorker(schema: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, entryArgs('src/worker'), {
+    cwd: REPO_ROOT,
     env: {
       ...process.env,
       DATABASE_URL: TEST_DATABASE_URL,

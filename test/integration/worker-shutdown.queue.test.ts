@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
 import { openRuntime } from '../../src/runtime.js';
 import { build, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
+import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import {
   BENCHMARK_FEATURES,
   countRepeatedRequests,
@@ -21,12 +21,10 @@ import {
   startTestWeb,
 } from '../support/testweb/index.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
 /** A worker process on the test schema; resolves once it has started its crawl worker. */
 async function startWorker(schema: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, entryArgs('src/worker'), {
+    cwd: REPO_ROOT,
     env: {
       ...process.env,
       DATABASE_URL: TEST_DATABASE_URL,

@@ -2,8 +2,8 @@
 // overlaps of its top sets, beside the link graph and on the rankings pages (#/rankings: the list and the upload
 // of an edges file, #/rankings/<id>: one ranking). Vertex names are URLs for a crawl's graph and any string for
 // an upload: links only when http(s).
-import { getJson, request } from './api.js';
-import { createOnSubmit, field, h, moreButton, number, pageLink, problemBanner, show, when } from './dom.js';
+import { getJson, request } from '../api.js';
+import { createOnSubmit, field, h, moreButton, number, pageLink, problemBanner, show, when } from '../dom.js';
 
 export interface Ranking {
   id: string;

@@ -1,8 +1,8 @@
 // Corpora (docs/reference.md#tfidf): #/corpora lists them and builds one from pasted texts, a list of URLs or a
 // finished crawl; #/corpora/<id> follows its build and shows its top terms. Terms and skipped URLs come from
 // crawled pages: text only, links only when http(s).
-import { getJson, postJson } from './api.js';
-import { createOnSubmit, field, h, moreButton, number, pageLink, problemBanner, show, when } from './dom.js';
+import { getJson, postJson } from '../api.js';
+import { createOnSubmit, field, h, moreButton, number, pageLink, problemBanner, show, when } from '../dom.js';
 
 interface CorpusListItem {
   id: string;

@@ -24,7 +24,7 @@ export function decimal(flag: string) {
 
 export const isUrl = (value: string) => /^https?:\/\//i.test(value);
 
-export async function readStdin(): Promise<string> {
+async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

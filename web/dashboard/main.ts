@@ -5,10 +5,12 @@
 // This file is the router; each view is a file of views/, the pieces views share are in components/.
 import { keyForm } from './components/key-form.js';
 import { h, problemBanner, show } from './dom.js';
-import { corporaView, corpusView } from './views/corpora.js';
+import { corporaView } from './views/corpora.js';
+import { corpusView } from './views/corpus.js';
 import { crawlView } from './views/crawl.js';
 import { crawlsView } from './views/crawls.js';
-import { rankingsView, rankingView } from './views/rankings.js';
+import { rankingView } from './views/ranking.js';
+import { rankingsView } from './views/rankings.js';
 
 let leaving: AbortController | null = null;
 

@@ -6,6 +6,18 @@ import { randomUUID } from 'node:crypto';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
 
+/** The path of a crawl's resource: the crawl itself, or `rest` under it (`/pages`, `/export`). */
+export function crawlPath(id: string, rest = ''): string {
+  return `/v1/crawls/${encodeURIComponent(id)}${rest}`;
+}
+
+/** A list's `next` link as a path on this client's base URL (the API may answer it absolute). */
+export function pathOf(next: string): string {
+  if (!/^https?:/i.test(next)) return next;
+  const url = new URL(next);
+  return `${url.pathname}${url.search}`;
+}
+
 /** The API refused the request (4xx): what problem+json said, field included. */
 export class ApiProblem extends Error {
   constructor(

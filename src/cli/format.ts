@@ -75,3 +75,8 @@ export function formatTable(
 export function formatScore(score: number | null | undefined): string {
   return score == null ? '' : score.toFixed(3);
 }
+
+/** Text cut to `length` characters, an ellipsis marking the cut. */
+export function clip(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}

@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import { isFinished } from '../crawler/vocabulary.js';
 import type { CrawlStatus } from '../schemas/crawls.js';
 import type { ProgressEvent } from '../schemas/live.js';
-import { type ApiClient, ApiUnavailable } from './api-client.js';
+import { type ApiClient, ApiUnavailable, crawlPath } from './api-client.js';
 import { readServerSentEvents } from './sse.js';
 
 /** A `progress` event of the live stream. */
@@ -26,7 +26,7 @@ export async function watchCrawl(
   let failures = 0;
   for (;;) {
     try {
-      const response = await client.request('GET', `/v1/crawls/${encodeURIComponent(id)}/events`, {
+      const response = await client.request('GET', crawlPath(id, '/events'), {
         accept: 'text/event-stream',
         signal,
       });
@@ -43,7 +43,7 @@ export async function watchCrawl(
       throw new ApiUnavailable(`lost the live stream of crawl ${id} and could not resume it`);
     }
     const status = await client
-      .json<CrawlStatusBody>('GET', `/v1/crawls/${encodeURIComponent(id)}`, { signal })
+      .json<CrawlStatusBody>('GET', crawlPath(id), { signal })
       .catch((error: unknown) => {
         if (error instanceof ApiUnavailable) return null;
         throw error;

@@ -11,8 +11,51 @@
 //   link-dense or list-like blocks, captions, bylines, copyright lines, sign-up boxes and the headline go (the
 //   headline is reported as the title).
 // Pages without paragraphs (home pages, listings) keep the cleaned body, so their output stays sensible.
+// The rule tables are beside this file: class and id names in auto-names.ts, phrases in auto-phrases.ts, tags
+// in auto-tags.ts; this file holds the algorithm that reads them.
 import type { ChildNode, Document, Element } from 'domhandler';
 import { tokenize } from '../text/tokenize.js';
+import {
+  classAndId,
+  INSIDE_AUTHOR_BOX,
+  INSIDE_BYLINE,
+  INSIDE_CAPTION,
+  isBoxName,
+  isSchemaHeadline,
+  judgeInsideNames,
+  judgeNames,
+  type NameVerdict,
+  STRONG_BOILERPLATE_NAMES,
+} from './auto-names.js';
+import {
+  ALL_RIGHTS_RESERVED,
+  COMMENT_HEADING,
+  COPYRIGHT_OPENING,
+  MORE_STORIES,
+  PERMALINK,
+  POST_METADATA,
+  READ_MORE,
+  SIGN_UP,
+  WORD_CHARACTER,
+} from './auto-phrases.js';
+import {
+  ARTICLE_HEADINGS,
+  BLOCK_TAGS,
+  COMMENT_HEADING_TAGS,
+  DIV_LIKE_TAGS,
+  FORM_TAGS,
+  HEADINGS,
+  IMAGE_TAGS,
+  JUDGED_BLOCKS,
+  LINE_TAGS,
+  LIST_TAGS,
+  METADATA_TAGS,
+  PARAGRAPH_TAGS,
+  SEMANTIC_ROLES,
+  SEMANTIC_TAGS,
+  tagScore,
+  WRAPPER_TAGS,
+} from './auto-tags.js';
 import { buildDensityTree, type DensityNode, type DensityTree } from './density.js';
 import { collapsedText, isElement } from './parse.js';
 import { isHiddenFromReaders, isNotRendered } from './visibility.js';
@@ -48,154 +91,8 @@ const STEP_UP_SCORE = 0.75;
 const STEP_UP_LINK_DENSITY = 0.2;
 /** A paragraph of links shorter than this is a line of navigation, not a sentence that links (see dropsInside). */
 const LINK_LINE_MAX_CHARS = 200;
-const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 /** Text between a heading and the kept blocks within which the heading is the article's headline. */
 const NEAR_HEADLINE_CHARS = 300;
-
-const SEMANTIC_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'menu', 'dialog']);
-/** Page-wide wrappers on some sites (ASP.NET puts the whole page in a form): dropped only when they are small. */
-const WRAPPER_TAGS: ReadonlySet<string> = new Set(['header', 'form']);
-const SEMANTIC_ROLES: ReadonlySet<string> = new Set([
-  'navigation',
-  'complementary',
-  'contentinfo',
-  'banner',
-  'menu',
-  'menubar',
-  'search',
-  'dialog',
-  'alertdialog',
-]);
-
-/** Readability's unlikely candidates, with the trade's other names for boilerplate. */
-const UNLIKELY_NAMES =
-  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|promo|newsletter|subscribe|cookie|outbrain|taboola|recommend|copyright|disclaimer|legal|colophon/i;
-/** Names that rescue an element from UNLIKELY_NAMES (Readability's okMaybeItsACandidate). */
-const MAYBE_NAMES = /and|article|body|column|content|main|mathjax|shadow/i;
-/** Names that mean boilerplate even beside MAYBE_NAMES ("comments-content"): out unless they hold the headline. */
-const STRONG_BOILERPLATE_NAMES =
-  /comment|disqus|replies|respond|trackback|pingback|related|sharing|sharedaddy|social|sponsor|promo|newsletter|outbrain|taboola/i;
-/** Reader comments and trackbacks: out in both readings. */
-const COMMENT_NAMES = /comment|disqus|trackback|pingback|respond|replies/i;
-/** Headings that open a comment thread. */
-const COMMENT_HEADING =
-  /^\W*(?:\d+\s+(?:comments?|responses?|replies|trackbacks?)|comments|responses|replies|reader comments|trackbacks|(?:leave|post|add|write) (?:a |your )?(?:comment|reply|response))(?:\s*\(\d+\))?(?:\s+(?:to|on|for|so far)\b.{0,80})?\W*$/i;
-const COMMENT_HEADING_TAGS: ReadonlySet<string> = new Set([
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'dt',
-  'b',
-  'strong',
-  'p',
-]);
-const NEGATIVE_NAMES =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|taboola|recommend|newsletter/i;
-const POSITIVE_NAMES = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
-/** The site's own header, as opposed to a post's ("entry-header", "asset-header"): a whole class or id. */
-const SITE_HEADER_NAME = /^(?:(?:site|page|global|top|main)[-_]?)?header$|masthead|banner|branding/i;
-
-/**
- * Whether class/id names put a heading in the site's chrome (menus, sidebars, the site's header) rather than in
- * a post's own header: the names that make it boilerplate, a "…-header" of a post aside.
- */
-function isBoxName(names: string): boolean {
-  const tokens = names
-    .split(/\s+/)
-    .filter((t) => t !== '' && (!/header/i.test(t) || SITE_HEADER_NAME.test(t)));
-  const rest = tokens.join(' ');
-  return STRONG_BOILERPLATE_NAMES.test(rest) || (UNLIKELY_NAMES.test(rest) && !MAYBE_NAMES.test(rest));
-}
-/** A heading marked as the article's headline by schema.org microdata (itemprop="headline"), wherever it stands. */
-function isSchemaHeadline(element: Element): boolean {
-  return /(?:^|\s)headline(?:\s|$)/i.test(element.attribs.itemprop ?? '');
-}
-const BYLINE_NAMES = /byline|author|dateline|writtenby|p-author|posted-on|entry-date|timestamp/i;
-/** Names of captions and photo credits; not "no_caption" (BuzzFeed's class for an item that has none). */
-const CAPTION_NAMES = /(?<!\bno[-_]?)caption|credit/i;
-/** The author's box after a post (photo, bio, links): about the writer, not the article. */
-const AUTHOR_BOX_NAMES =
-  /author-?bio|\bpost-?author\b|about-?(?:the-?)?author|author-?(?:info|box|profile|details)|bio\b/i;
-/**
- * Lines of post metadata that blogs print around a post ("Tags: …", "This entry was posted in …", WordPress's
- * "You can follow any responses to this entry through the RSS 2.0 feed").
- */
-const POST_METADATA =
-  /^(?:tags?|tagged(?: as| with| in)?|filed (?:under|in)|categor(?:y|ies)|posted (?:by|in|on|at)|this entry was posted|you can follow any responses to this entry|written by|share this(?: article| post| story)?)\b\s*:?/i;
-/**
- * A copyright line closing a post or a page: "… All rights reserved." anywhere in a short block, or a line that
- * opens with "©" (short, since a photo credit "© Agency" can open a block that goes on with the article).
- */
-const ALL_RIGHTS_RESERVED = /\ball rights reserved\b/i;
-/** A blog's link to the post's own page, in the line of post metadata. */
-const PERMALINK = /^\W*perma-?link\W*$/i;
-const COPYRIGHT_OPENING = /^(?:©|\(c\) ?\d{4}|copyright\b)/i;
-/** The link that ends a teaser: "Read more", "Continue reading →", "More »", "Full story". */
-const READ_MORE =
-  /^\W*(?:read (?:the )?(?:more|rest|full (?:story|article|post))|continue reading|more|full (?:story|article))\b.{0,15}$/i;
-/** The label of a list of other pages ("More world stories:", "Related:", "See also:"), not an announcement. */
-const MORE_STORIES =
-  /^\W*(?:more|related|see also|also (?:on|in|from|read)|read (?:more|also|next)|recommended|popular|latest|top|trending|elsewhere|other)\b/i;
-/** What a sign-up box says: subscribe, sign up, newsletter, inbox. */
-const SIGN_UP = /\b(?:subscribe|sign[- ]?up|newsletter|inbox|e-?mail updates)\b/i;
-const FORM_TAGS: ReadonlySet<string> = new Set(['form', 'input']);
-const IMAGE_TAGS: ReadonlySet<string> = new Set(['img']);
-const METADATA_TAGS: ReadonlySet<string> = new Set([
-  'p',
-  'div',
-  'span',
-  'li',
-  'small',
-  'footer',
-  'section',
-  'dd',
-  'em',
-  'ul',
-]);
-
-/** Elements scored as paragraphs; a div-like element counts as one when it holds no block (Readability). */
-const PARAGRAPH_TAGS: ReadonlySet<string> = new Set(['p', 'pre', 'td']);
-const DIV_LIKE_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'article', 'main', 'center', 'font']);
-/** A div holding one of these is a container, not a paragraph (Readability's DIV_TO_P_ELEMS). */
-const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'blockquote',
-  'dl',
-  'div',
-  'img',
-  'ol',
-  'p',
-  'pre',
-  'table',
-  'ul',
-]);
-const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
-/** Blocks judged one by one inside the kept content (Readability's cleanConditionally set). */
-const JUDGED_BLOCKS: ReadonlySet<string> = new Set([
-  'div',
-  'section',
-  'ul',
-  'ol',
-  'dl',
-  'table',
-  'form',
-  'fieldset',
-]);
-const LINE_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
-/** Headings that can be an article's headline. */
-const ARTICLE_HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3']);
-const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-
-/** Readability's starting score of a candidate by its tag. */
-function tagScore(name: string): number {
-  if (name === 'div') return 5;
-  if (name === 'pre' || name === 'td' || name === 'blockquote') return 3;
-  if (['address', 'ol', 'ul', 'dl', 'dd', 'dt', 'li', 'form'].includes(name)) return -3;
-  if (HEADINGS.has(name) || name === 'th') return -5;
-  return 0;
-}
 
 /** What the page says about itself outside the body text: <title>, og:title, schema.org articleBody. */
 interface PageHints {
@@ -264,39 +161,6 @@ function cleanTitle(title: string): string {
   }
   return best.trim();
 }
-
-function classAndId(element: Element): string {
-  const { attribs } = element;
-  return `${attribs.class ?? ''} ${attribs.id ?? ''}`;
-}
-
-/** What class/id names say about an element before scoring: its class weight and its boilerplate bit (4 or 16). */
-interface NameVerdict {
-  weight: number;
-  boilerplateBit: number;
-}
-
-/**
- * The name rules of the constructor for one class/id string. A page repeats a few class names over many
- * elements, so each string is judged once per page (the regexes would be a large share of auto's time).
- */
-function judgeNames(names: string): NameVerdict {
-  let weight = 0;
-  if (NEGATIVE_NAMES.test(names)) weight -= 25;
-  if (POSITIVE_NAMES.test(names)) weight += 25;
-  const boilerplateBit = COMMENT_NAMES.test(names)
-    ? 16
-    : STRONG_BOILERPLATE_NAMES.test(names) || (UNLIKELY_NAMES.test(names) && !MAYBE_NAMES.test(names))
-      ? 4
-      : 0;
-  return { weight, boilerplateBit };
-}
-
-/** Bits of what class/id names say about a block inside the kept content (see dropsInside); 0 = not yet judged. */
-const INSIDE_JUDGED = 1;
-const INSIDE_CAPTION = 2;
-const INSIDE_AUTHOR_BOX = 4;
-const INSIDE_BYLINE = 8;
 
 /** One reading of the page: which nodes are out, each node's text statistics without them. */
 interface Reading {
@@ -969,11 +833,7 @@ class AutoPage {
   private insideNameBits(i: number): number {
     let bits = this.insideNames[i]!;
     if (bits === 0) {
-      const names = classAndId(this.nodes[i]!.element as Element);
-      bits = INSIDE_JUDGED;
-      if (CAPTION_NAMES.test(names) && !MAYBE_NAMES.test(names)) bits |= INSIDE_CAPTION;
-      if (AUTHOR_BOX_NAMES.test(names)) bits |= INSIDE_AUTHOR_BOX;
-      if (BYLINE_NAMES.test(names)) bits |= INSIDE_BYLINE;
+      bits = judgeInsideNames(classAndId(this.nodes[i]!.element as Element));
       this.insideNames[i] = bits;
     }
     return bits;

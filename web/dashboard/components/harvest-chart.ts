@@ -2,7 +2,7 @@
 // docs/guide.md#focused-crawling): the report's series (GET /v1/crawls/:id/report, focused.harvestOverTime)
 // to start from, then one point per progress event while the crawl runs. Drawn as SVG built with the DOM (no
 // inline style: the CSP allows none).
-import { h, number } from './dom.js';
+import { h, number } from '../dom.js';
 
 export interface HarvestPoint {
   pagesFetched: number;

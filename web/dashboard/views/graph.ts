@@ -5,9 +5,14 @@
 import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
-import { getJson, postJson } from './api.js';
-import { h, httpUrl, number, pageLink, problemBanner, show } from './dom.js';
-import { completedRanking, type Ranking, type RankingJob, rankingPanel } from './rankings.js';
+import { getJson, postJson } from '../api.js';
+import {
+  completedRanking,
+  type Ranking,
+  type RankingJob,
+  rankingPanel,
+} from '../components/ranking-panel.js';
+import { h, httpUrl, number, pageLink, problemBanner, show } from '../dom.js';
 
 /** Nodes drawn at most: the top pages by PageRank beyond this (a force layout of more is slow and unreadable). */
 const MAX_NODES = 500;

@@ -1,0 +1,71 @@
+// `trawl watch <id>`: follows a crawl with a live progress bar until it ends (`trawl crawl --wait` too), and
+// exits 0 if it completed, 1 if it failed or was cancelled; Ctrl-C at a terminal asks whether to cancel it.
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { isFinished } from '../../crawler/vocabulary.js';
+import { crawlPath } from '../api-client.js';
+import { type Context, context, type SetExitCode } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { formatCrawlStatus } from '../format.js';
+import { crawlProgressView } from '../progress-view.js';
+import { type CrawlStatusBody, watchCrawl } from '../watch-crawl.js';
+
+export function addWatchCommand(program: Command, setExitCode: SetExitCode): void {
+  program
+    .command('watch')
+    .description('follow a crawl with a live progress bar until it ends')
+    .argument('<id>', 'crawl id')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      setExitCode(await waitForCrawl(context(command), id));
+    });
+}
+
+/** Watches a crawl to its end; on a terminal Ctrl-C asks whether to cancel it. Resolves to the exit code. */
+export async function waitForCrawl(ctx: Context, id: string): Promise<number> {
+  const first = await ctx.client.json<CrawlStatusBody>('GET', crawlPath(id));
+  const view = crawlProgressView(
+    { tty: !ctx.json && Boolean(process.stderr.isTTY), maxPages: first.request.maxPages },
+    ctx.out,
+  );
+  const interrupted = new AbortController();
+  const onInterrupt = () => {
+    view.stop();
+    interrupted.abort();
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    const final = isFinished(first.status)
+      ? first
+      : await watchCrawl(ctx.client, id, (progress) => view.update(progress), interrupted.signal);
+    if (!ctx.json) view.update(final); // the bar ends on the final counts, not on the last progress event
+    view.stop();
+    ctx.out(ctx.json ? JSON.stringify(final) : formatCrawlStatus(final));
+    return final.status === 'completed' ? EXIT.ok : EXIT.crawlFailed;
+  } catch (error) {
+    if (!interrupted.signal.aborted) throw error;
+    return askToCancel(ctx, id);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}
+
+/** Ctrl-C while waiting: a person at a terminal is asked; a script (stdin not a terminal) cancels nothing. */
+async function askToCancel(ctx: Context, id: string): Promise<number> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`\ninterrupted; crawl ${id} goes on (trawl cancel ${id} stops it)\n`);
+    return EXIT.interrupted;
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const answer = await new Promise<string | null>((resolve) => {
+    prompt.once('SIGINT', () => resolve(null));
+    prompt.question(`\ncancel crawl ${id}? [y/N] `, resolve);
+  });
+  prompt.close();
+  if (answer !== null && /^y(es)?$/i.test(answer.trim())) {
+    const status = await ctx.client.json<CrawlStatusBody>('DELETE', crawlPath(id));
+    process.stderr.write(`crawl ${id} ${status.status}\n`);
+  } else {
+    process.stderr.write(`crawl ${id} goes on: trawl watch ${id}\n`);
+  }
+  return EXIT.interrupted;
+}

@@ -1,0 +1,132 @@
+// The pages table of one crawl (GET /v1/crawls/:id/pages): filters by type and HTTP status, "More pages"
+// following the cursor, and a rendered page's screenshot shown in place.
+import { PAGE_TYPES } from '../../../src/crawler/vocabulary.js';
+import { blobUrl, getJson } from '../api.js';
+import { h, pageLink, problemBanner } from '../dom.js';
+
+interface PageRow {
+  id: number;
+  url: string;
+  type: string;
+  status: number | null;
+  score: number | null;
+  title: string | null;
+  /** Its DOM came from headless Chromium; `screenshot` links its PNG when one was stored. */
+  rendered?: boolean;
+  screenshot?: string | null;
+}
+
+/** Whether a page was rendered and, when a screenshot was stored, a button that shows it in place. */
+function renderedCell(page: PageRow): HTMLElement | string {
+  if (!page.rendered) return '';
+  const shot = page.screenshot;
+  if (!shot) return 'yes';
+  const button = h('button', { type: 'button', class: 'link' }, 'screenshot');
+  button.addEventListener('click', async () => {
+    const image = h('img', {
+      src: await blobUrl(shot),
+      alt: `screenshot of ${page.url}`,
+      class: 'screenshot',
+      width: 320,
+    });
+    button.replaceWith(image);
+  });
+  return button;
+}
+
+/**
+ * The pages table with its filters. Returns how to read its first page again with the filters in force (a
+ * running crawl's new pages), which leaves it alone once more pages were appended by hand.
+ */
+export async function pagesTable(
+  base: string,
+  section: HTMLElement,
+  signal: AbortSignal,
+): Promise<() => Promise<void>> {
+  const type = h(
+    'select',
+    { id: 'filter-type' },
+    h('option', { value: '' }, 'any type'),
+    ...PAGE_TYPES.map((t) => h('option', { value: t }, t)),
+  );
+  const status = h('input', { id: 'filter-status', type: 'number', min: 100, max: 599, placeholder: 'any' });
+  const body = h('tbody');
+  const more = h('button', { type: 'button', hidden: true }, 'More pages');
+  let next: string | null = null;
+  let shown = '';
+  let appended = false;
+  const load = async (path: string, append: boolean) => {
+    try {
+      const list = await getJson<{ items: PageRow[]; next: string | null }>(path);
+      const rows = list.items.map((page) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, String(page.id)),
+          h('td', {}, page.type),
+          h('td', {}, page.status === null ? '' : String(page.status)),
+          h('td', {}, page.score === null ? '' : page.score.toFixed(3)),
+          h('td', { class: 'title' }, page.title ?? ''),
+          h('td', { class: 'url' }, pageLink(page.url)),
+          h('td', {}, renderedCell(page)),
+        ),
+      );
+      if (append) body.append(...rows);
+      else body.replaceChildren(...rows);
+      if (!append) shown = path;
+      appended = append;
+      next = list.next;
+      more.hidden = next === null;
+    } catch (error) {
+      if (!signal.aborted) section.append(problemBanner(error));
+    }
+  };
+  const filtered = () => {
+    const query = new URLSearchParams({ limit: '50' });
+    if (type.value) query.set('type', type.value);
+    if (status.value) query.set('status', status.value);
+    return `${base}/pages?${query}`;
+  };
+  more.addEventListener('click', () => next && load(next, true));
+  const filters = h(
+    'form',
+    {
+      class: 'filters',
+      onsubmit: (event) => {
+        event.preventDefault();
+        void load(filtered(), false);
+      },
+    },
+    h('label', { for: 'filter-type' }, 'Type'),
+    type,
+    h('label', { for: 'filter-status' }, 'HTTP status'),
+    status,
+    h('button', { type: 'submit' }, 'Filter'),
+  );
+  section.replaceChildren(
+    h('h3', {}, 'Pages'),
+    filters,
+    h(
+      'table',
+      { class: 'pages-table' },
+      h('caption', {}, 'Pages in discovery order'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['Id', 'Type', 'HTTP', 'Score', 'Title', 'URL', 'Rendered'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
+      body,
+    ),
+    more,
+  );
+  await load(filtered(), false);
+  return async () => {
+    if (!appended && !signal.aborted) await load(shown, false);
+  };
+}

@@ -2,11 +2,12 @@
 // FOR UPDATE SKIP LOCKED (job-queue's habit), politeness slots per host, and the crawl row's page budget.
 // Every string a crawl read from the web passes pgSafeText (or pgSafeJson) here, once, on its way in.
 import type pg from 'pg';
-import type { CrawlProblem, SeedPage, SeedReport } from '../crawler/engine/crawl-outcome.js';
+import type { SeedPage, SeedReport } from '../crawler/engine/crawl-outcome.js';
 import { linksToQueue } from '../crawler/engine/link-selection.js';
 import type {
   ClaimedPage,
   ClaimResult,
+  CrawlEndNotes,
   CrawlStore,
   DiscoveredUrl,
   FrontierLimits,
@@ -484,7 +485,7 @@ export class PgCrawlStore implements CrawlStore {
     crawlId: string,
     status: 'completed' | 'failed',
     error: string | null,
-    notes: { problem: CrawlProblem | null; warnings: string[] } = { problem: null, warnings: [] },
+    notes: CrawlEndNotes = { problem: null, warnings: [] },
   ): Promise<void> {
     await this.pool.query(sql('crawl_finish'), [
       crawlId,

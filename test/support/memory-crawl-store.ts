@@ -8,6 +8,7 @@ import { linksToQueue } from '../../src/crawler/engine/link-selection.js';
 import type {
   ClaimedPage,
   ClaimResult,
+  CrawlEndNotes,
   CrawlStore,
   DiscoveredUrl,
   FrontierLimits,
@@ -517,7 +518,7 @@ export class MemoryCrawlStore implements CrawlStore {
     crawlId: string,
     status: 'completed' | 'failed',
     error: string | null,
-    notes: { problem: CrawlProblem | null; warnings: string[] } = { problem: null, warnings: [] },
+    notes: CrawlEndNotes = { problem: null, warnings: [] },
   ): Promise<void> {
     const crawl = this.crawls.get(crawlId);
     if (crawl && (crawl.status === 'queued' || crawl.status === 'running')) {

@@ -28,6 +28,7 @@ import {
   blankOutcome,
   bodyWanted,
   documentOutcome,
+  type HtmlPageReading,
   htmlOutcome,
   type RedirectRefusal,
   readFetch,
@@ -43,7 +44,6 @@ import type {
   DocumentTextReader,
   FrontierLimits,
   PageOutcome,
-  SkippedUrl,
   StoredResponse,
 } from './ports.js';
 import { checkRedirectTarget } from './redirect-guard.js';
@@ -808,14 +808,7 @@ export class CrawlRunner {
     html: string,
     finalUrl: string,
     page: Pick<ClaimedPage, 'depth' | 'priority'>,
-  ): {
-    title: string | null;
-    score: number | null;
-    links: DiscoveredUrl[];
-    images: Array<{ url: string; alt: string }>;
-    queuedImages: DiscoveredUrl[];
-    skipped: SkippedUrl[];
-  } {
+  ): HtmlPageReading {
     const parsed = parseHtml(html, finalUrl, {
       normalizeUrl: (absolute) => canonicalizeUrl(absolute),
       linkForms: this.linkForms,

@@ -187,17 +187,20 @@ export function settleOutcome(
 }
 
 /** An HTML page's outcome, from what was read of it. */
+/** What the crawl reads from an HTML page: its title, score, links to queue and images. */
+export interface HtmlPageReading {
+  title: string | null;
+  score: number | null;
+  links: DiscoveredUrl[];
+  images: Array<{ url: string; alt: string }>;
+  queuedImages: DiscoveredUrl[];
+  skipped: SkippedUrl[];
+}
+
 export function htmlOutcome(
   result: Pick<FetchResult, 'budgetCut' | 'bytes'>,
   reading: FetchReading,
-  page: {
-    title: string | null;
-    score: number | null;
-    links: DiscoveredUrl[];
-    images: Array<{ url: string; alt: string }>;
-    queuedImages: DiscoveredUrl[];
-    skipped: SkippedUrl[];
-  },
+  page: HtmlPageReading,
   htmlGzip: Buffer | null,
   threshold: number,
 ): PageOutcome {

@@ -232,6 +232,12 @@ export interface FrontierLimits {
   raiseOnRediscovery?: boolean;
 }
 
+/** Why a crawl ended as it did: the problem that failed every seed, or warnings on one that fetched nothing. */
+export interface CrawlEndNotes {
+  problem: CrawlProblem | null;
+  warnings: string[];
+}
+
 export interface CrawlStore {
   /**
    * Leases up to `max` frontier pages. `checkFinished` also asks whether the crawl has run out of work
@@ -316,7 +322,7 @@ export interface CrawlStore {
     crawlId: string,
     status: 'completed' | 'failed',
     error: string | null,
-    notes?: { problem: CrawlProblem | null; warnings: string[] },
+    notes?: CrawlEndNotes,
   ): Promise<void>;
   /** The pages of `seedUrls` (canonical) as they stand, and whether any page of the crawl got a response. */
   seedReport(crawlId: string, seedUrls: string[]): Promise<SeedReport>;

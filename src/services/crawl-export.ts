@@ -14,7 +14,6 @@ import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export
 import type { CpuPool } from './cpu-pool.js';
 import type { ExportBodyResult, ExportBodyTask } from './cpu-tasks.js';
 import type { CrawlReader } from './crawl-reader.js';
-import { storedCrawlRequest } from './crawl-request.js';
 import { gzipPrefixBytes } from './stored-body.js';
 import { pageSummaryView } from './views.js';
 import { pageRecords, type WarcExport, warcinfoRecord } from './warc-records.js';
@@ -89,7 +88,7 @@ export class CrawlExportService {
     await this.options.crawls.requireVisible(crawlId, scope);
     const crawl = await this.options.repository.get(crawlId, scope);
     if (!crawl) throw new TrawlError('not_found', `no crawl with id ${crawlId}`);
-    const stored = storedCrawlRequest(crawl.request);
+    const stored = crawl.request;
     if (request.format === 'warc' && !stored.store.html && !stored.store.warc) {
       // an archive of requests without responses is not one: say what is missing and how to get it
       throw new TrawlError(

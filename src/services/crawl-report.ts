@@ -2,12 +2,11 @@
 // status, links/images/documents per page, documents by type, load time and queue wait, harvest over time),
 // as JSON (GET /v1/crawls/:id/report) and as one self-contained HTML page (report.html, report-html.ts).
 // Counts come from the status endpoint, so the report and the status never disagree.
-import { crawlSettings, fetchesImages } from '../crawler/crawl-request.js';
+import { fetchesImages } from '../crawler/crawl-request.js';
 import type { ReportRepository } from '../db/report-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import type { CrawlReport } from '../schemas/report.js';
 import type { CrawlReader } from './crawl-reader.js';
-import { storedCrawlRequest } from './crawl-request.js';
 import type { CrawlStatsService } from './crawl-stats.js';
 import type { RankingService } from './rankings.js';
 import { type ReportExtras, renderReportHtml } from './report-html.js';
@@ -37,9 +36,7 @@ export class CrawlReportService {
   async report(crawlId: string, scope: TenantScope): Promise<CrawlReport> {
     const status = await this.options.crawls.status(crawlId, scope);
     const repository = this.options.repository;
-    // the documents the crawl ran with (a request stored before `documents` existed: the defaults)
-    const ran = crawlSettings(crawlId, storedCrawlRequest(status.request));
-    const imagesFetched = fetchesImages(ran.documents);
+    const imagesFetched = fetchesImages(status.request.documents);
     const [sites, invalid, documentsByType, duplicateImages, found, timings] = await Promise.all([
       repository.sites(crawlId),
       repository.invalidPages(crawlId),

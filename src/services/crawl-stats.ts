@@ -2,12 +2,9 @@
 // HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
 // rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
 
+import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
 import { PARSE_MAX_BYTES } from '../crawler/engine/crawl-runner.js';
-import {
-  DEFAULT_EXTRACTION_METHOD,
-  EXTRACTION_METHODS,
-  type ExtractionMethod,
-} from '../crawler/extract/index.js';
+import type { ExtractionMethod } from '../crawler/extract/index.js';
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
 import { pgSafeText } from '../crawler/text/pg-safe.js';
 import { isFinished } from '../crawler/vocabulary.js';
@@ -20,7 +17,6 @@ import type { JobBackend } from '../jobs/queues.js';
 import type { WordStats } from '../schemas/stats.js';
 import type { CpuPool } from './cpu-pool.js';
 import type { StoredTextResult } from './cpu-tasks.js';
-import { storedCrawlRequest } from './crawl-request.js';
 import { gzipPrefixBytes } from './stored-body.js';
 
 /** Pages per transaction of the text job: the counter document is rewritten once per batch. */
@@ -59,11 +55,9 @@ export interface TextSettings {
   storeHtml: boolean;
 }
 
-/** The text settings of a stored crawl request; crawls stored before `extract` existed get the defaults. */
-export function textSettings(stored: Record<string, unknown>): TextSettings {
-  const { extract, store } = storedCrawlRequest(stored);
-  const method = EXTRACTION_METHODS.find((m) => m === extract.method) ?? DEFAULT_EXTRACTION_METHOD;
-  return { enabled: extract.enabled, method, storeHtml: store.html };
+/** The text settings of a crawl's request. */
+export function textSettings({ extract, store }: NormalizedCrawlRequest): TextSettings {
+  return { enabled: extract.enabled, method: extract.method, storeHtml: store.html };
 }
 
 export interface CountTextResult {

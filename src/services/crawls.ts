@@ -2,10 +2,12 @@
 // these call the repository and the job queue and know nothing of HTTP.
 
 import { randomUUID } from 'node:crypto';
-import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
+import {
+  type NormalizedCrawlRequest,
+  normalizeCrawlRequest,
+  validateCrawlRequest,
+} from '../crawler/crawl-request.js';
 import type { ExtractionMethod } from '../crawler/extract/index.js';
-import { canonicalizeUrl, urlTooLong } from '../crawler/frontier/canonicalize.js';
-import { CrawlScope } from '../crawler/frontier/scope.js';
 import { LruMap } from '../crawler/lru-map.js';
 import { edgesFileChunks } from '../crawler/rank/edges-file.js';
 import { GraphBuilder, type GraphBuilderOptions } from '../crawler/rank/graph.js';
@@ -25,7 +27,6 @@ import type { CrawlRequest, PageListQuery } from '../schemas/crawls.js';
 import { requireMatchingTextSettings } from './corpora.js';
 import type { CpuPool } from './cpu-pool.js';
 import type { CrawlGraph, CrawlReader } from './crawl-reader.js';
-import { normalizeCrawlRequest, storedCrawlRequest, validateFocus } from './crawl-request.js';
 import { parseAsCrawled } from './documents.js';
 import { chunksByTurn } from './event-loop-turns.js';
 import {
@@ -108,20 +109,8 @@ export class CrawlService implements CrawlReader {
 
   async create(request: CrawlRequest, scope: TenantScope) {
     const normalized = normalizeCrawlRequest(request, this.options.defaultUserAgent);
-    // Validate scope patterns and seeds here so a bad request is a 400, not a failed crawl later.
-    new CrawlScope(
-      { seeds: normalized.seeds, ...normalized.scope, maxDepth: normalized.maxDepth },
-      { seedsField: 'seeds' },
-    );
-    validateFocus(normalized);
-    const seeds = normalized.seeds.map((seed, index) => {
-      const url = canonicalizeUrl(seed);
-      if (!url) throw new InputError('seed is not a crawlable http(s) URL', `seeds[${index}]`);
-      // percent-encoding can make a canonical URL several times longer than the seed as given
-      const tooLong = urlTooLong(url);
-      if (tooLong) throw new InputError(`seed is too long once canonical: ${tooLong}`, `seeds[${index}]`);
-      return { url, origin: new URL(url).origin };
-    });
+    // checked here so a bad request is a 400, not a failed crawl later
+    const seeds = validateCrawlRequest(normalized);
     const corpusId = normalized.relevance?.corpus;
     // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
     // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.
@@ -137,7 +126,7 @@ export class CrawlService implements CrawlReader {
       );
     }
     // a crawl no live worker could render would only fail at its start: refused now, naming the field
-    if (normalized.render && normalized.render.mode !== 'never' && this.options.renderers) {
+    if (normalized.render.mode !== 'never' && this.options.renderers) {
       if (!(await this.options.renderers.anyCanRender())) {
         throw new TrawlError(
           'unprocessable',
@@ -329,7 +318,7 @@ export class CrawlService implements CrawlReader {
         )
       ).map((row) => [Number(row.page_id), row]),
     );
-    const stored = storedCrawlRequest(crawl.request);
+    const { method } = crawl.request.extract;
     const withContent: Array<P & { text?: string | null; markdown?: string | null }> = [];
     // one page at a time: the pool's queue is bounded, and a list is at most MAX_PAGES_WITH_CONTENT pages
     for (const page of pages) {
@@ -341,7 +330,7 @@ export class CrawlService implements CrawlReader {
         extra.markdown = await this.pageMarkdown(
           html,
           { type: page.type, url: page.url, final_url: page.finalUrl },
-          stored.extract.method,
+          method,
         );
       }
       withContent.push({ ...page, ...extra });
@@ -392,7 +381,7 @@ export class CrawlService implements CrawlReader {
       const gz = await repository.pageHtmlGzip(pageId);
       html = gz ? await storedBodyText(gz, row.content_type) : null;
     }
-    const stored = storedCrawlRequest(crawl.request);
+    const stored = crawl.request;
     const parsable = html != null && row.type === 'HTML';
     let model: DocumentModelView | null | undefined;
     if (wanted.has('model')) model = parsable ? documentModel(html!, row, stored) : null;
@@ -420,7 +409,7 @@ export class CrawlService implements CrawlReader {
   async linkGraph(id: string, scope: TenantScope, options: GraphBuilderOptions = {}): Promise<CrawlGraph> {
     const crawl = await this.require(id, scope);
     // a topic crawl capped by pages fetched holds the fetched pages and the edges between them
-    const request = storedCrawlRequest(crawl.request);
+    const { request } = crawl;
     const fetchedOnly = request.strategy === 'topic' && request.topic.cap === 'fetched';
     const builder = new GraphBuilder(options);
     const vertexOf = new Map<number, number>();

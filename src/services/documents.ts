@@ -119,7 +119,7 @@ export class DocumentSession {
       userAgent: this.options.userAgent,
       timeoutMs: this.options.timeoutMs,
       maxBytes: this.options.maxBytes,
-      // the crawl's own tests (crawl-request.ts), so a document is read as the crawl would read it
+      // the crawl's own tests (vocabulary.ts), so a document is read as the crawl would read it
       acceptBody: (contentType, _length, answering) =>
         isTextualContentType(contentType) || this.readableType(contentType, answering) !== null,
       beforeRedirect: async (_from, to) => {

@@ -1,6 +1,7 @@
 // The resources as the API shows them: rows of the repositories (crawls, pages, hosts, webhook deliveries,
 // corpora, rankings) turned into response documents, pure and in one place. The crawl status is computed here once; live
 // progress events and webhook bodies are projections of it, not copies of its fields.
+import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
 import { isFinished, PAGE_TYPES, type PageType } from '../crawler/vocabulary.js';
 import type { CorpusListRow, CorpusRow } from '../db/corpora-repo.js';
 import type {
@@ -16,7 +17,6 @@ import type { LivePageRow } from '../db/live-repo.js';
 import type { RankingListRow, RankingRow, RankingVertexRow } from '../db/rankings-repo.js';
 import { tenantName } from '../db/tenant-scope.js';
 import type { WebhookDeliveryRow } from '../db/webhooks-repo.js';
-import { storedCrawlRequest } from './crawl-request.js';
 import { iso } from './pagination.js';
 
 type Rows<K extends keyof CrawlsRepository> = CrawlsRepository[K] extends (...args: never[]) => infer R
@@ -39,15 +39,15 @@ function tenths(value: number | null): number | null {
 }
 
 /** The stored request as shown back: a webhook's secret is never echoed. */
-function shownRequest(request: Record<string, unknown>): Record<string, unknown> {
-  const webhook = request.webhook as { secret?: string | null } | null | undefined;
+function shownRequest(request: NormalizedCrawlRequest): NormalizedCrawlRequest {
+  const { webhook } = request;
   if (!webhook?.secret) return request;
   return { ...request, webhook: { ...webhook, secret: '(set)' } };
 }
 
 /** Relevant pages, harvest rate and how pages are scored, for crawls that score pages. */
 function focusStatus(row: CrawlRow, pagesFetched: number) {
-  const request = storedCrawlRequest(row.request);
+  const { request } = row;
   const relevance = request.relevance;
   if (!relevance) return { strategy: request.strategy };
   return {
@@ -154,7 +154,7 @@ export function crawlSummaryView(row: CrawlListRow) {
     id: row.id,
     owner: tenantName(row.owner),
     status: row.status,
-    seeds: storedCrawlRequest(row.request).seeds.slice(0, 10),
+    seeds: row.request.seeds.slice(0, 10),
     createdAt: row.created_at.toISOString(),
     finishedAt: iso(row.finished_at),
     pagesFetched: pagesFetchedOf(row.counts),

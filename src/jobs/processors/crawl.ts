@@ -13,7 +13,6 @@ import { isFinished } from '../../crawler/vocabulary.js';
 import { PgCrawlStore } from '../../db/crawl-store.js';
 import { CrawlsRepository } from '../../db/crawls-repo.js';
 import { INTERNAL_SCOPE } from '../../db/tenant-scope.js';
-import { storedCrawlRequest } from '../../services/crawl-request.js';
 import { isLastAttempt, queueCrawlText } from '../producers.js';
 import type { CrawlJobData, JobBackend } from '../queues.js';
 
@@ -53,13 +52,13 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
     const log = deps.log.child({ crawlId, jobId: job.id });
     const crawl = await repository.get(crawlId, INTERNAL_SCOPE);
     if (!crawl || isFinished(crawl.status)) return { crawlId, exit: 'nothing-to-do' };
-    const request = storedCrawlRequest(crawl.request);
+    const { request } = crawl;
     const settings = crawlSettings(crawlId, request);
     const share = Math.max(1, Math.ceil(settings.concurrency / Math.max(1, request.workers)));
     // Main text is extracted and counted while the crawl runs, by the crawl-text job (deduplicated, so
     // several runners asking at once queue one), a few times a minute: off the fetch path, never far behind.
     const textRefresh =
-      runner === 0 && (request.extract?.enabled ?? true) && (request.store?.html ?? true)
+      runner === 0 && request.extract.enabled && request.store.html
         ? setInterval(() => {
             queueCrawlText(deps.jobs, crawlId, 'refresh').catch((err: unknown) =>
               log.warn({ err }, 'could not queue a crawl-text refresh'),

@@ -3,6 +3,7 @@
 // once per interval, whatever the number of pollers; another tenant still gets "not found".
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { normalizeCrawlRequest } from '../../../src/crawler/crawl-request.js';
 import type { CrawlRow, CrawlsRepository, CrawlTimings } from '../../../src/db/crawls-repo.js';
 import { tenantScope } from '../../../src/db/tenant-scope.js';
 import type { JobBackend } from '../../../src/jobs/queues.js';
@@ -42,7 +43,7 @@ function fakeRepository(row: CrawlRow) {
 function crawlRow(status: string): CrawlRow {
   return {
     id: 'c1',
-    request: { seeds: ['https://example.com/'] },
+    request: normalizeCrawlRequest({ seeds: ['https://example.com/'] }, 'trawl-test/1.0'),
     strategy: 'bfs',
     status,
     max_pages: 10,

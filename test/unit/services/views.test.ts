@@ -2,8 +2,8 @@
 // event and a webhook's `crawl` object are projections of that status, never numbers of their own.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { normalizeCrawlRequest } from '../../../src/crawler/crawl-request.js';
 import type { CrawlRow } from '../../../src/db/crawls-repo.js';
-import { normalizeCrawlRequest } from '../../../src/services/crawl-request.js';
 import { crawlProgressView, crawlStatusView, webhookCrawlView } from '../../../src/services/views.js';
 
 const STARTED = new Date('2026-01-01T00:00:00.000Z');

@@ -1,4 +1,4 @@
-// The crawl vocabulary's one home (src/crawler/crawl-request.ts): the schema's `default`s and the defaults
+// The crawl request's one home (src/crawler/crawl-request.ts): the schema's `default`s and the defaults
 // normalizeCrawlRequest fills are the same values, and a stored request is read back through one function.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -6,17 +6,12 @@ import { Value } from 'typebox/value';
 import {
   CRAWL_REQUEST_DEFAULTS,
   crawlSettings,
+  normalizeCrawlRequest,
   normalizeRender,
   RENDER_DEFAULTS,
-} from '../../../src/crawler/crawl-request.js';
-import {
-  isFinished,
-  isHtmlBody,
-  isHtmlMediaType,
-  isTextualContentType,
-} from '../../../src/crawler/vocabulary.js';
-import { CrawlRequest, type CrawlRequest as CrawlRequestType, Render } from '../../../src/schemas/crawls.js';
-import { normalizeCrawlRequest, storedCrawlRequest } from '../../../src/services/crawl-request.js';
+  readStoredCrawlRequest,
+} from '../../src/crawler/crawl-request.js';
+import { CrawlRequest, type CrawlRequest as CrawlRequestType, Render } from '../../src/schemas/crawls.js';
 
 const UA = 'trawl-test/1.0';
 
@@ -39,7 +34,7 @@ test("the schema's defaults are the ones normalizeCrawlRequest fills in", () => 
   assert.deepEqual(normalizeCrawlRequest(bySchema, UA), normalizeCrawlRequest(bare, UA));
 });
 
-test('storedCrawlRequest: a normalized request reads back unchanged; an older row gets the missing defaults', () => {
+test('readStoredCrawlRequest: a normalized request reads back unchanged; an older row gets the missing defaults', () => {
   const stored = normalizeCrawlRequest(
     {
       seeds: ['https://example.com/'],
@@ -56,10 +51,10 @@ test('storedCrawlRequest: a normalized request reads back unchanged; an older ro
     UA,
   );
   const json = JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
-  assert.deepEqual(storedCrawlRequest(json), stored);
+  assert.deepEqual(readStoredCrawlRequest(json), stored);
 
   const older = { seeds: ['https://example.com/'], maxPages: 5, politeness: { userAgent: 'old-bot/1' } };
-  const read = storedCrawlRequest(older);
+  const read = readStoredCrawlRequest(older);
   assert.equal(read.strategy, 'bfs');
   assert.equal(read.maxPages, 5);
   assert.equal(read.politeness.userAgent, 'old-bot/1');
@@ -86,11 +81,11 @@ test('documents: the default types (no images), maxBytes bounded by fetch.maxByt
   );
   assert.deepEqual(asked.documents, { fetch: true, types: ['pdf', 'image'], maxBytes: 5000 });
   assert.deepEqual(
-    storedCrawlRequest(JSON.parse(JSON.stringify(asked))).documents,
+    readStoredCrawlRequest(JSON.parse(JSON.stringify(asked))).documents,
     asked.documents,
     'normalizing again changes nothing',
   );
-  assert.deepEqual(storedCrawlRequest({ seeds: ['https://example.com/'] }).documents, plain.documents);
+  assert.deepEqual(readStoredCrawlRequest({ seeds: ['https://example.com/'] }).documents, plain.documents);
   assert.deepEqual(crawlSettings('c', asked).documents, asked.documents);
 });
 
@@ -126,28 +121,6 @@ test('topic.cap: "fetched" raises waiting pages to their best link weight; "disc
   assert.deepEqual(settings({}), { maxDiscovered: null, raiseOnRediscovery: false });
 });
 
-test('isFinished: completed, failed and cancelled are final; queued and running are not', () => {
-  assert.deepEqual(['queued', 'running', 'completed', 'failed', 'cancelled'].map(isFinished), [
-    false,
-    false,
-    true,
-    true,
-    true,
-  ]);
-});
-
-test('isHtmlBody and isTextualContentType: the media-type tests the crawl and /v1 documents share', () => {
-  assert.equal(isHtmlBody('text/html; charset=utf-8', ''), true);
-  assert.equal(isHtmlBody('application/xhtml+xml', ''), true);
-  assert.equal(isHtmlBody('text/plain', '<html>'), false);
-  assert.equal(isHtmlBody(null, '  <!DOCTYPE html><p>x'), true);
-  assert.equal(isHtmlBody(null, 'plain words'), false);
-  assert.equal(isHtmlBody(null, null), false);
-  assert.equal(isTextualContentType(null), true);
-  assert.equal(isTextualContentType('text/csv'), true);
-  assert.equal(isTextualContentType('application/pdf'), false);
-});
-
 test('render: a mode alone or an object, every default filled in from RENDER_DEFAULTS, which the schema shows', () => {
   const full = normalizeCrawlRequest({ seeds: ['https://example.com/'] }, UA).render;
   assert.deepEqual(full, {
@@ -165,24 +138,12 @@ test('render: a mode alone or an object, every default filled in from RENDER_DEF
   });
   // a stored request reads back unchanged
   const stored = normalizeCrawlRequest({ seeds: ['https://example.com/'], render: 'always' }, UA);
-  assert.deepEqual(storedCrawlRequest(JSON.parse(JSON.stringify(stored))).render, stored.render);
+  assert.deepEqual(readStoredCrawlRequest(JSON.parse(JSON.stringify(stored))).render, stored.render);
+  // a row stored before rendering existed never rendered
+  assert.deepEqual(readStoredCrawlRequest({ seeds: ['https://example.com/'] }).render, full);
   const options = (Render.anyOf[1] as { properties: Record<string, { default?: unknown }> }).properties;
   for (const [field, value] of Object.entries(RENDER_DEFAULTS)) {
     const schema = options[field] as { default?: unknown; anyOf?: unknown };
     assert.deepEqual(schema.default, value, field);
   }
-});
-
-test('isHtmlMediaType: HTML and XHTML media types, parameters and leading spaces aside', () => {
-  assert.deepEqual(
-    [
-      'text/html',
-      ' text/html; charset=utf-8',
-      'application/xhtml+xml',
-      'TEXT/HTML',
-      'text/htmlx',
-      'text/plain',
-    ].map(isHtmlMediaType),
-    [true, true, true, true, false, false],
-  );
 });

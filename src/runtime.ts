@@ -27,11 +27,6 @@ import {
 } from './jobs/crawl-events.js';
 import { Metrics, metricsEventSink, metricsRenderObserver } from './jobs/metrics.js';
 import { startOrphanSweeper } from './jobs/orphan-sweeper.js';
-import { corpusProcessor } from './jobs/processors/corpus.js';
-import { crawlProcessor } from './jobs/processors/crawl.js';
-import { crawlTextProcessor } from './jobs/processors/crawl-text.js';
-import { rankProcessor } from './jobs/processors/rank.js';
-import { webhookProcessor } from './jobs/processors/webhook.js';
 import {
   CORPUS_QUEUE,
   CRAWL_QUEUE,
@@ -57,6 +52,11 @@ import { LiveProgressService } from './services/live-progress.js';
 import { RankingService } from './services/rankings.js';
 import { ScoringService } from './services/scoring.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/webhooks.js';
+import { corpusProcessor } from './workers/corpus.js';
+import { crawlProcessor } from './workers/crawl.js';
+import { crawlTextProcessor } from './workers/crawl-text.js';
+import { rankProcessor } from './workers/rank.js';
+import { webhookProcessor } from './workers/webhook.js';
 
 export interface Runtime {
   config: Config;

@@ -2,11 +2,11 @@
 // PostgreSQL, so a retried or retaken job simply builds it again from the start; terms are replaced atomically.
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { CorporaRepository } from '../../db/corpora-repo.js';
-import { buildCorpus } from '../../services/corpora.js';
-import type { DocumentFetcher } from '../../services/documents.js';
-import { isLastAttempt, queueCorpus } from '../producers.js';
-import type { CorpusJobData, JobBackend } from '../queues.js';
+import type { CorporaRepository } from '../db/corpora-repo.js';
+import { isLastAttempt, queueCorpus } from '../jobs/producers.js';
+import type { CorpusJobData, JobBackend } from '../jobs/queues.js';
+import { buildCorpus } from '../services/corpora.js';
+import type { DocumentFetcher } from '../services/documents.js';
 
 export interface CorpusProcessorDeps {
   repository: CorporaRepository;

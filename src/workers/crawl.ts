@@ -3,18 +3,18 @@
 import { type Job, WaitingError } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { crawlSettings } from '../../crawler/crawl-request.js';
-import { CrawlRunner, type RunnerExit } from '../../crawler/engine/crawl-runner.js';
-import type { CrawlEventSink, DocumentTextReader } from '../../crawler/engine/ports.js';
-import type { CorpusSource } from '../../crawler/engine/relevance.js';
-import type { BodyBudget, Fetcher } from '../../crawler/fetch/index.js';
-import type { PageRenderer } from '../../crawler/render/port.js';
-import { isFinished } from '../../crawler/vocabulary.js';
-import { PgCrawlStore } from '../../db/crawl-store.js';
-import { CrawlsRepository } from '../../db/crawls-repo.js';
-import { INTERNAL_SCOPE } from '../../db/tenant-scope.js';
-import { isLastAttempt, queueCrawlText } from '../producers.js';
-import type { CrawlJobData, JobBackend } from '../queues.js';
+import { crawlSettings } from '../crawler/crawl-request.js';
+import { CrawlRunner, type RunnerExit } from '../crawler/engine/crawl-runner.js';
+import type { CrawlEventSink, DocumentTextReader } from '../crawler/engine/ports.js';
+import type { CorpusSource } from '../crawler/engine/relevance.js';
+import type { BodyBudget, Fetcher } from '../crawler/fetch/index.js';
+import type { PageRenderer } from '../crawler/render/port.js';
+import { isFinished } from '../crawler/vocabulary.js';
+import { PgCrawlStore } from '../db/crawl-store.js';
+import { CrawlsRepository } from '../db/crawls-repo.js';
+import { INTERNAL_SCOPE } from '../db/tenant-scope.js';
+import { isLastAttempt, queueCrawlText } from '../jobs/producers.js';
+import type { CrawlJobData, JobBackend } from '../jobs/queues.js';
 
 export interface CrawlProcessorDeps {
   pool: pg.Pool;

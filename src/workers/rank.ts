@@ -3,9 +3,9 @@
 // starts over from the stored upload and writes its vertices afresh.
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { RankingService } from '../../services/rankings.js';
-import { isLastAttempt } from '../producers.js';
-import type { RankJobData } from '../queues.js';
+import { isLastAttempt } from '../jobs/producers.js';
+import type { RankJobData } from '../jobs/queues.js';
+import type { RankingService } from '../services/rankings.js';
 
 export interface RankProcessorDeps {
   rankings: RankingService;

@@ -3,8 +3,8 @@
 // work (exactly-once counting, so a retried or repeated job changes nothing) is CrawlStatsService.countText.
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { CrawlStatsService } from '../../services/crawl-stats.js';
-import type { CrawlTextJobData } from '../queues.js';
+import type { CrawlTextJobData } from '../jobs/queues.js';
+import type { CrawlStatsService } from '../services/crawl-stats.js';
 
 export interface CrawlTextProcessorDeps {
   stats: CrawlStatsService;

@@ -49,6 +49,7 @@ import { DocumentFetcher } from './services/documents.js';
 import { ExtractionService } from './services/extraction.js';
 import { KeyService } from './services/keys.js';
 import { LiveProgressService } from './services/live-progress.js';
+import { StoredPageContent } from './services/page-content.js';
 import { RankingService } from './services/rankings.js';
 import { ScoringService } from './services/scoring.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/webhooks.js';
@@ -150,10 +151,12 @@ export async function openRuntime(
   // A crawl cancelled while still queued never reaches a runner, so the API itself records its
   // `cancelled` webhook event (lifecycle events are unique per crawl: a runner seeing it too adds nothing).
   let apiWebhookEvents: WebhookEventSink | null = null;
+  // a crawl's stored bodies, texts and Markdown, for its page reads and its export alike
+  const pageContent = new StoredPageContent({ repository: new CrawlsRepository(db.pool), cpu });
   const crawls = new CrawlService({
     onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
     mainText: crawlStats,
-    cpu,
+    content: pageContent,
     repository: new CrawlsRepository(db.pool),
     corpora: new CorporaRepository(db.pool),
     jobs,
@@ -204,7 +207,7 @@ export async function openRuntime(
     crawls,
     repository: new CrawlsRepository(db.pool),
     maxConcurrent: config.exportConcurrency,
-    cpu,
+    content: pageContent,
     bodyMaxBytes: config.exportBodyMaxBytes,
   });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.

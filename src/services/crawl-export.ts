@@ -1,7 +1,7 @@
 // GET /v1/crawls/:id/export: a crawl's pages in one streamed response, JSON lines, CSV or WARC (warc-records.ts),
 // whatever its size.
 // Read in keyset batches by page id (never one long transaction holding a pool connection), each batch's
-// links and images in one statement each, its bodies and texts a bounded few at a time, and produced as the
+// links and images in one statement each, its bodies and texts a bounded few at a time (page-content.ts), made as the
 // client reads (an async generator under a Readable: a slow client pauses the reads, so memory stays flat).
 // A JSON line's bodies are cut at bodyMaxBytes (docs/reference.md#export-memory). Works on running and
 // cancelled crawls: what is stored so far. At most `maxConcurrent` exports run at once per process.
@@ -11,10 +11,8 @@ import type { CrawlsRepository, PageRow } from '../db/crawls-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export.js';
-import type { CpuPool } from './cpu-pool.js';
-import type { ExportBodyResult, ExportBodyTask } from './cpu-tasks.js';
 import type { CrawlReader } from './crawl-reader.js';
-import { gzipPrefixBytes } from './stored-body.js';
+import type { StoredPageContent } from './page-content.js';
 import { pageSummaryView } from './views.js';
 import { pageRecords, type WarcExport, warcinfoRecord } from './warc-records.js';
 
@@ -35,13 +33,6 @@ const BATCH_PAGES = 500;
  * JSON lines read the batch's bodies a few at a time within it (#bodies).
  */
 const BODIES_BATCH_PAGES = 50;
-/**
- * Bytes of stored bodies and texts (their first bodyMaxBytes each) an export reads from the database at once,
- * past its first page: with one record in the making, what bounds an export's memory.
- */
-const EXPORT_READ_MAX_BYTES = 32 * 1024 * 1024;
-/** A record's bodies may take this long on the CPU pool before the export fails: a busy pool is no fault. */
-const EXPORT_TASK_TIMEOUT_MS = 120_000;
 /** The includes that carry a page's content, each up to a body's size. */
 const BODY_INCLUDES: ReadonlySet<ExportInclude> = new Set(['html', 'markdown', 'text']);
 /** Seconds a client refused for the cap is told to wait (Retry-After). */
@@ -66,8 +57,8 @@ export class CrawlExportService {
       crawls: CrawlReader;
       repository: CrawlsRepository;
       maxConcurrent: number;
-      /** Where bodies are decoded, made Markdown and escaped, off the event loop. */
-      cpu: CpuPool;
+      /** The stored bodies and texts, read bounded and encoded off the event loop (page-content.ts). */
+      content: StoredPageContent;
       /**
        * A record's html, text and markdown come from the first this many bytes of its body (characters of
        * its text); a longer one is cut there and the record says `truncated: true` (EXPORT_BODY_MAX_BYTES).
@@ -191,7 +182,13 @@ export class CrawlExportService {
       }
       // one record at a time, its bodies as they were encoded on the CPU pool: a batch's bodies never make
       // one string (a string of 50 large bodies passes V8's longest)
-      for await (const { row, bodies } of this.#bodies(rows, request.include, method)) {
+      const include = {
+        html: request.include.includes('html'),
+        markdown: request.include.includes('markdown'),
+        text: request.include.includes('text'),
+      };
+      const records = this.options.content.bounded(rows, include, method, this.options.bodyMaxBytes);
+      for await (const { row, bodies } of records) {
         const head = JSON.stringify(record(row));
         let separator = head === '{}' ? '' : ',';
         yield head.slice(0, -1);
@@ -233,19 +230,6 @@ export class CrawlExportService {
     return fields.map((field) => csvCell(picked[field])).join(',');
   }
 
-  /**
-   * A record's bodies from the CPU pool; a body too costly to process (past the pool's deadline or a thread's
-   * heap) is left out, null and the record truncated, rather than ending the export half sent.
-   */
-  async #encodeBodies(task: ExportBodyTask): Promise<ExportBodyResult> {
-    try {
-      return await this.options.cpu.run('exportBody', task, 'include', { timeoutMs: EXPORT_TASK_TIMEOUT_MS });
-    } catch (error) {
-      if (!(error instanceof TrawlError) || error.code !== 'unprocessable') throw error;
-      return { html: null, markdown: null, text: null, cut: true };
-    }
-  }
-
   /** The batch's links and images, read once for all its pages; a function giving each page its own. */
   async #extras(rows: PageRow[], include: readonly ExportInclude[]) {
     const ids = rows.map((row) => row.id);
@@ -271,47 +255,5 @@ export class CrawlExportService {
       }
       return extra;
     };
-  }
-
-  /**
-   * Each page's included bodies, encoded on the CPU pool, in page order: read a few pages at a time (as many as
-   * fit EXPORT_READ_MAX_BYTES), each body only its first bodyMaxBytes and each text its first bodyMaxBytes
-   * characters, so an export holds about that much whatever the pages' sizes.
-   */
-  async *#bodies(
-    rows: PageRow[],
-    include: readonly ExportInclude[],
-    method: ExtractionMethod,
-  ): AsyncGenerator<{ row: PageRow; bodies: ExportBodyResult }> {
-    const { repository, bodyMaxBytes } = this.options;
-    const wanted = new Set(include);
-    const want = { html: wanted.has('html') || wanted.has('markdown'), text: wanted.has('text') };
-    const limits = {
-      gzipBytes: gzipPrefixBytes(bodyMaxBytes),
-      textChars: bodyMaxBytes,
-      batchBytes: EXPORT_READ_MAX_BYTES,
-    };
-    let next = 0;
-    while (next < rows.length) {
-      const contents = await repository.boundedContents(
-        rows.slice(next).map((row) => row.id),
-        want,
-        limits,
-      );
-      for (const content of contents) {
-        const row = rows[next++]!;
-        const htmlGzip = row.type === 'HTML' || wanted.has('html') ? content.html_gzip : null;
-        const bodies = await this.#encodeBodies({
-          htmlGzip,
-          contentType: row.content_type,
-          maxBytes: bodyMaxBytes,
-          html: wanted.has('html'),
-          markdown:
-            wanted.has('markdown') && row.type === 'HTML' ? { url: row.final_url ?? row.url, method } : null,
-          text: wanted.has('text') ? content.main_text : null,
-        });
-        yield { row, bodies: { ...bodies, cut: bodies.cut || content.text_cut } };
-      }
-    }
   }
 }

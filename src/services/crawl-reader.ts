@@ -1,9 +1,11 @@
 // What services that read a crawl of the caller need of it (live progress, webhooks, rankings): the narrow
 // port they depend on instead of the whole CrawlService, which implements it. Keeps those services from
-// importing the crawl service, and the crawl service from importing them.
-import type { ExtractionMethod } from '../crawler/extract/index.js';
+// importing the crawl service, and the crawl service from importing them. And the one lookup of a crawl
+// that the crawl's readers share (requireCrawl).
 import type { Graph, GraphBuilderOptions } from '../crawler/rank/graph.js';
+import type { CrawlRow, CrawlsRepository } from '../db/crawls-repo.js';
 import type { TenantScope } from '../db/tenant-scope.js';
+import { TrawlError } from '../errors.js';
 import type { CrawlStatusView } from './views.js';
 
 /**
@@ -21,10 +23,15 @@ export interface CrawlReader {
   status(id: string, scope: TenantScope): Promise<CrawlStatusView>;
   /** `options`: the graph builder's limits and edge policies (default: no limit but the id type's). */
   linkGraph(id: string, scope: TenantScope, options?: GraphBuilderOptions): Promise<CrawlGraph>;
-  /** A stored page's main content as Markdown (include=markdown): null unless it is HTML with a stored body. */
-  pageMarkdown(
-    html: string | null,
-    page: { type: string; url: string; final_url: string | null },
-    method: ExtractionMethod,
-  ): Promise<string | null>;
+}
+
+/** The crawl `id` as `scope` sees it: not_found when there is none or it is another tenant's. */
+export async function requireCrawl(
+  repository: Pick<CrawlsRepository, 'get'>,
+  id: string,
+  scope: TenantScope,
+): Promise<CrawlRow> {
+  const row = await repository.get(id, scope);
+  if (!row) throw new TrawlError('not_found', `no crawl with id ${id}`);
+  return row;
 }

@@ -26,21 +26,21 @@ import {
 } from './jobs/queues.js';
 import { WebhookEventSink } from './jobs/webhook-events.js';
 import { outageLog } from './outage.js';
-import { CorpusService } from './services/corpora.js';
-import { CpuPool } from './services/cpu-pool.js';
-import { CrawlExportService } from './services/crawl-export.js';
-import { CrawlReportService } from './services/crawl-report.js';
-import { CrawlStatsService } from './services/crawl-stats.js';
-import { CrawlService } from './services/crawls.js';
-import { DocumentPool } from './services/document-pool.js';
-import { DocumentFetcher } from './services/documents.js';
-import { ExtractionService } from './services/extraction.js';
-import { KeyService } from './services/keys.js';
-import { LiveProgressService } from './services/live-progress.js';
-import { StoredPageContent } from './services/page-content.js';
-import { RankingService } from './services/rankings.js';
-import { ScoringService } from './services/scoring.js';
-import { WebhookDeliverer, webhookCrawlSnapshot } from './services/webhooks.js';
+import { StoredPageContent } from './services/content/page-content.js';
+import { CpuPool } from './services/pools/cpu-pool.js';
+import { DocumentPool } from './services/pools/document-pool.js';
+import { CorpusService } from './services/use-cases/corpora.js';
+import { CrawlExportService } from './services/use-cases/crawl-export.js';
+import { CrawlReportService } from './services/use-cases/crawl-report.js';
+import { CrawlStatsService } from './services/use-cases/crawl-stats.js';
+import { CrawlService } from './services/use-cases/crawls.js';
+import { DocumentFetcher } from './services/use-cases/documents.js';
+import { ExtractionService } from './services/use-cases/extraction.js';
+import { KeyService } from './services/use-cases/keys.js';
+import { LiveProgressService } from './services/use-cases/live-progress.js';
+import { RankingService } from './services/use-cases/rankings.js';
+import { ScoringService } from './services/use-cases/scoring.js';
+import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
 import { ProcessWorkers } from './workers/process-workers.js';
 
 export interface Runtime {

@@ -1,12 +1,12 @@
-// The `corpus` job: builds one stored corpus (services/corpora.ts buildCorpus). The corpus' source lives in
+// The `corpus` job: builds one stored corpus (services/use-cases/corpora.ts buildCorpus). The corpus' source lives in
 // PostgreSQL, so a retried or retaken job simply builds it again from the start; terms are replaced atomically.
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { CorporaRepository } from '../db/corpora-repo.js';
 import { isLastAttempt, queueCorpus } from '../jobs/producers.js';
 import type { CorpusJobData, JobBackend } from '../jobs/queues.js';
-import { buildCorpus } from '../services/corpora.js';
-import type { DocumentFetcher } from '../services/documents.js';
+import { buildCorpus } from '../services/use-cases/corpora.js';
+import type { DocumentFetcher } from '../services/use-cases/documents.js';
 
 export interface CorpusProcessorDeps {
   repository: CorporaRepository;

@@ -4,7 +4,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { CrawlTextJobData } from '../jobs/queues.js';
-import type { CrawlStatsService } from '../services/crawl-stats.js';
+import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 
 export interface CrawlTextProcessorDeps {
   stats: CrawlStatsService;

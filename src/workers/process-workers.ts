@@ -16,11 +16,11 @@ import { type Metrics, metricsEventSink, metricsRenderObserver } from '../jobs/m
 import { startOrphanSweeper } from '../jobs/orphan-sweeper.js';
 import { type JobBackend, WEBHOOK_QUEUE } from '../jobs/queues.js';
 import { WebhookEventSink } from '../jobs/webhook-events.js';
-import type { CrawlStatsService } from '../services/crawl-stats.js';
-import type { CrawlService } from '../services/crawls.js';
-import type { DocumentPool } from '../services/document-pool.js';
-import type { RankingService } from '../services/rankings.js';
-import { type WebhookDeliverer, webhookCrawlSnapshot } from '../services/webhooks.js';
+import type { DocumentPool } from '../services/pools/document-pool.js';
+import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
+import type { CrawlService } from '../services/use-cases/crawls.js';
+import type { RankingService } from '../services/use-cases/rankings.js';
+import { type WebhookDeliverer, webhookCrawlSnapshot } from '../services/use-cases/webhooks.js';
 import { type StartedWorker, startWorkers, workerTable } from './table.js';
 
 export interface ProcessWorkersDeps {

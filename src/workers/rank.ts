@@ -5,7 +5,7 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { isLastAttempt } from '../jobs/producers.js';
 import type { RankJobData } from '../jobs/queues.js';
-import type { RankingService } from '../services/rankings.js';
+import type { RankingService } from '../services/use-cases/rankings.js';
 
 export interface RankProcessorDeps {
   rankings: RankingService;

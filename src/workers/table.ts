@@ -19,11 +19,11 @@ import {
   RANK_QUEUE,
   WEBHOOK_QUEUE,
 } from '../jobs/queues.js';
-import type { CrawlStatsService } from '../services/crawl-stats.js';
-import type { DocumentPool } from '../services/document-pool.js';
-import { DocumentFetcher } from '../services/documents.js';
-import type { RankingService } from '../services/rankings.js';
-import type { WebhookDeliverer } from '../services/webhooks.js';
+import type { DocumentPool } from '../services/pools/document-pool.js';
+import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
+import { DocumentFetcher } from '../services/use-cases/documents.js';
+import type { RankingService } from '../services/use-cases/rankings.js';
+import type { WebhookDeliverer } from '../services/use-cases/webhooks.js';
 import { corpusProcessor } from './corpus.js';
 import { crawlProcessor } from './crawl.js';
 import { crawlTextProcessor } from './crawl-text.js';

@@ -1,4 +1,4 @@
-// CrawlService.status (services/crawls.ts) keeps status reads flat as a crawl grows: a finished crawl's view is
+// CrawlService.status (services/use-cases/crawls.ts) keeps status reads flat as a crawl grows: a finished crawl's view is
 // read from the database once per process, a running crawl's timing percentiles (a scan of its pages) at most
 // once per interval, whatever the number of pollers; another tenant still gets "not found".
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { normalizeCrawlRequest } from '../../../src/crawler/crawl-request.js';
 import type { CrawlRow, CrawlsRepository, CrawlTimings } from '../../../src/db/crawls-repo.js';
 import { tenantScope } from '../../../src/db/tenant-scope.js';
 import type { JobBackend } from '../../../src/jobs/queues.js';
-import { CrawlService } from '../../../src/services/crawls.js';
+import { CrawlService } from '../../../src/services/use-cases/crawls.js';
 
 const OWNER = '00000000-0000-4000-8000-000000000001';
 

@@ -3,18 +3,18 @@
 // TF-IDF needs a corpus: a stored one named by id (POST /v1/corpora), else one built from this request's
 // documents (the similarity set plus the scored ones), as a crawl without a corpus does; the response says
 // which. Parsing and scoring run on the CPU pool (cpu-pool.ts), off the event loop for large documents.
-import { parseKeywordQuery } from '../crawler/score/index.js';
+import { parseKeywordQuery } from '../../crawler/score/index.js';
 import {
   rejectTextSettingsWithQuery,
   type TextSettingsRecord,
   WordModel,
-} from '../crawler/text/word-model.js';
-import type { TenantScope } from '../db/tenant-scope.js';
-import { InputError } from '../errors.js';
-import type { ScoreDocument, ScoreRequest, ScoreResult } from '../schemas/score.js';
+} from '../../crawler/text/word-model.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
+import { InputError } from '../../errors.js';
+import type { ScoreDocument, ScoreRequest, ScoreResult } from '../../schemas/score.js';
+import type { CpuPool } from '../pools/cpu-pool.js';
+import type { CorpusCounts, ScoreTask, TaskDocument } from '../pools/cpu-tasks.js';
 import { requireMatchingTextSettings } from './corpora.js';
-import type { CpuPool } from './cpu-pool.js';
-import type { CorpusCounts, ScoreTask, TaskDocument } from './cpu-tasks.js';
 import type { DocumentFetcher, DocumentSession } from './documents.js';
 
 /** A request's document, fetched when named by URL; parsed and scored on the CPU pool. */

@@ -3,23 +3,27 @@
 // service puts behind the one object routes and other services call. Knows nothing of HTTP.
 
 import { randomUUID } from 'node:crypto';
-import { normalizeCrawlRequest, validateCrawlRequest } from '../crawler/crawl-request.js';
-import type { GraphBuilderOptions } from '../crawler/rank/graph.js';
-import { type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
-import { ActiveCrawlLimitError, type CrawlRow, type CrawlsRepository } from '../db/crawls-repo.js';
-import { listScope, scopeOwner, type TenantScope, tenantScope } from '../db/tenant-scope.js';
-import { TrawlError } from '../errors.js';
-import { queueCrawlRunners } from '../jobs/producers.js';
-import type { JobBackend } from '../jobs/queues.js';
-import type { CrawlRequest, PageListQuery } from '../schemas/crawls.js';
+import { normalizeCrawlRequest, validateCrawlRequest } from '../../crawler/crawl-request.js';
+import type { GraphBuilderOptions } from '../../crawler/rank/graph.js';
+import { type TextSettingsRecord, WordModel } from '../../crawler/text/word-model.js';
+import { ActiveCrawlLimitError, type CrawlRow, type CrawlsRepository } from '../../db/crawls-repo.js';
+import { listScope, scopeOwner, type TenantScope, tenantScope } from '../../db/tenant-scope.js';
+import { TrawlError } from '../../errors.js';
+import { queueCrawlRunners } from '../../jobs/producers.js';
+import type { JobBackend } from '../../jobs/queues.js';
+import type { CrawlRequest, PageListQuery } from '../../schemas/crawls.js';
+import type { StoredPageContent } from '../content/page-content.js';
+import {
+  type CreatedAtCursor,
+  type NewestFirstQuery,
+  paginateNewestFirst,
+} from '../presentation/pagination.js';
+import { type CrawlStatusView, crawlLinkFields, crawlSummaryView } from '../presentation/views.js';
 import { requireMatchingTextSettings } from './corpora.js';
 import { CrawlGraphReads } from './crawl-graph.js';
 import { CrawlPageReads, type CrawlPageReadsOptions } from './crawl-pages.js';
 import { type CrawlGraph, type CrawlReader, requireCrawl } from './crawl-reader.js';
 import { CrawlStatusReads } from './crawl-status.js';
-import type { StoredPageContent } from './page-content.js';
-import { type CreatedAtCursor, type NewestFirstQuery, paginateNewestFirst } from './pagination.js';
-import { type CrawlStatusView, crawlLinkFields, crawlSummaryView } from './views.js';
 
 export interface CrawlServiceOptions {
   repository: CrawlsRepository;

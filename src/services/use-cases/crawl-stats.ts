@@ -2,22 +2,22 @@
 // HTML page, its words added to the crawl's counter exactly once), the word statistics with Zipf's r·f/N, the
 // rank–frequency and timing plots, and one page's main text. Knows nothing of HTTP; the job calls countText.
 
-import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
-import { PARSE_MAX_BYTES } from '../crawler/engine/crawl-runner.js';
-import type { ExtractionMethod } from '../crawler/extract/index.js';
-import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../crawler/stats/index.js';
-import { pgSafeText } from '../crawler/text/pg-safe.js';
-import { isFinished } from '../crawler/vocabulary.js';
-import type { CrawlRow, CrawlsRepository } from '../db/crawls-repo.js';
-import type { StatsRepository, WordStatsVersion } from '../db/stats-repo.js';
-import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
-import { TrawlError } from '../errors.js';
-import { queueCrawlText } from '../jobs/producers.js';
-import type { JobBackend } from '../jobs/queues.js';
-import type { WordStats } from '../schemas/stats.js';
-import type { CpuPool } from './cpu-pool.js';
-import type { StoredTextResult } from './cpu-tasks.js';
-import { gzipPrefixBytes } from './stored-body.js';
+import type { NormalizedCrawlRequest } from '../../crawler/crawl-request.js';
+import { PARSE_MAX_BYTES } from '../../crawler/engine/crawl-runner.js';
+import type { ExtractionMethod } from '../../crawler/extract/index.js';
+import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../../crawler/stats/index.js';
+import { pgSafeText } from '../../crawler/text/pg-safe.js';
+import { isFinished } from '../../crawler/vocabulary.js';
+import type { CrawlRow, CrawlsRepository } from '../../db/crawls-repo.js';
+import type { StatsRepository, WordStatsVersion } from '../../db/stats-repo.js';
+import { INTERNAL_SCOPE, type TenantScope } from '../../db/tenant-scope.js';
+import { TrawlError } from '../../errors.js';
+import { queueCrawlText } from '../../jobs/producers.js';
+import type { JobBackend } from '../../jobs/queues.js';
+import type { WordStats } from '../../schemas/stats.js';
+import { gzipPrefixBytes } from '../content/stored-body.js';
+import type { CpuPool } from '../pools/cpu-pool.js';
+import type { StoredTextResult } from '../pools/cpu-tasks.js';
 
 /** Pages per transaction of the text job: the counter document is rewritten once per batch. */
 export const DEFAULT_TEXT_BATCH_PAGES = 100;

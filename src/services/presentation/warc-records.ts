@@ -12,9 +12,9 @@ import { STATUS_CODES } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import { WARC_1_1, WARCRecord, WARCSerializer } from 'warcio';
-import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
-import { REQUEST_HEADERS } from '../crawler/fetch/index.js';
-import type { PageRow, StoredResponseRow } from '../db/crawls-repo.js';
+import type { NormalizedCrawlRequest } from '../../crawler/crawl-request.js';
+import { REQUEST_HEADERS } from '../../crawler/fetch/index.js';
+import type { PageRow, StoredResponseRow } from '../../db/crawls-repo.js';
 
 const gunzip = promisify(gunzipCallback);
 const gzip = promisify(gzipCallback);

@@ -2,15 +2,15 @@
 // the crawler's Fetcher (SSRF guard per ALLOW_PRIVATE_NETWORKS, byte cap, charset decoding), robots.txt obeyed
 // for the page and every redirect hop (RFC 9309), and parsed with the crawl's own parseHtml options.
 // A document the service cannot get is the caller's problem, not ours: a 422 naming the request field.
-import { DEFAULT_MAX_BODY_BYTES } from '../crawler/crawl-request.js';
-import type { DocumentTextReader } from '../crawler/engine/ports.js';
-import type { Fetcher, FetchResult } from '../crawler/fetch/index.js';
-import { canonicalizeUrl } from '../crawler/frontier/canonicalize.js';
-import { documentTypeFor } from '../crawler/frontier/url-kind.js';
-import { type ParsedPage, parseHtml } from '../crawler/parse/parse-html.js';
-import { fetchRobots, productToken, RobotsCache } from '../crawler/robots/index.js';
-import { isHtmlBody, isTextualContentType } from '../crawler/vocabulary.js';
-import { TrawlError } from '../errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../crawler/crawl-request.js';
+import type { DocumentTextReader } from '../../crawler/engine/ports.js';
+import type { Fetcher, FetchResult } from '../../crawler/fetch/index.js';
+import { canonicalizeUrl } from '../../crawler/frontier/canonicalize.js';
+import { documentTypeFor } from '../../crawler/frontier/url-kind.js';
+import { type ParsedPage, parseHtml } from '../../crawler/parse/parse-html.js';
+import { fetchRobots, productToken, RobotsCache } from '../../crawler/robots/index.js';
+import { isHtmlBody, isTextualContentType } from '../../crawler/vocabulary.js';
+import { TrawlError } from '../../errors.js';
 
 export interface DocumentFetcherOptions {
   fetcher: Pick<Fetcher, 'fetch'>;

@@ -9,33 +9,33 @@ import {
   extractedMarkdown,
   extractMainContent,
   pageMarkdown,
-} from '../crawler/extract/index.js';
-import type { ParsedPage } from '../crawler/parse/parse-html.js';
-import { textPage } from '../crawler/parse/text-page.js';
-import type { Graph } from '../crawler/rank/graph.js';
+} from '../../crawler/extract/index.js';
+import type { ParsedPage } from '../../crawler/parse/parse-html.js';
+import { textPage } from '../../crawler/parse/text-page.js';
+import type { Graph } from '../../crawler/rank/graph.js';
 import {
   PAGERANK_DEFAULTS,
   type PageRankOptions,
   type PageRankResult,
   pageRank,
-} from '../crawler/rank/pagerank.js';
+} from '../../crawler/rank/pagerank.js';
 import {
   type Corpus,
   CorpusBuilder,
   createRelevanceScorer,
   type RelevanceScorer,
-} from '../crawler/score/index.js';
-import { WordCounter, type WordCounterJson } from '../crawler/stats/index.js';
-import { tokenize } from '../crawler/text/tokenize.js';
-import { type TextSettings, WordModel } from '../crawler/text/word-model.js';
-import { isPlainTextBody } from '../crawler/vocabulary.js';
-import { TrawlError, type TrawlErrorCode } from '../errors.js';
-import { ExtractRequest, type ExtractResult } from '../schemas/extract.js';
-import { ScoreRequest } from '../schemas/score.js';
-import { bodyValidator, nestsTooDeep, type ValidationIssue } from '../validation.js';
-import { parseAsCrawled } from './documents.js';
-import { findUnstorableText } from './input-text.js';
-import { storedBodyPrefix } from './stored-body.js';
+} from '../../crawler/score/index.js';
+import { WordCounter, type WordCounterJson } from '../../crawler/stats/index.js';
+import { tokenize } from '../../crawler/text/tokenize.js';
+import { type TextSettings, WordModel } from '../../crawler/text/word-model.js';
+import { isPlainTextBody } from '../../crawler/vocabulary.js';
+import { TrawlError, type TrawlErrorCode } from '../../errors.js';
+import { ExtractRequest, type ExtractResult } from '../../schemas/extract.js';
+import { ScoreRequest } from '../../schemas/score.js';
+import { bodyValidator, nestsTooDeep, type ValidationIssue } from '../../validation.js';
+import { findUnstorableText } from '../content/input-text.js';
+import { storedBodyPrefix } from '../content/stored-body.js';
+import { parseAsCrawled } from '../use-cases/documents.js';
 
 /** A document's content: text, or HTML with the URL its links resolve against ('about:blank' without one). */
 export type TaskDocument = { text: string } | { html: string; url: string };

@@ -11,9 +11,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { READABLE_DOCUMENT_TYPES } from '../crawler/documents/read-text.js';
-import type { DocumentTextReader } from '../crawler/engine/ports.js';
-import { residentMemory } from '../crawler/render/process-memory.js';
+import { READABLE_DOCUMENT_TYPES } from '../../crawler/documents/read-text.js';
+import type { DocumentTextReader } from '../../crawler/engine/ports.js';
+import { residentMemory } from '../../crawler/render/process-memory.js';
 import type { DocumentTaskOutcome, ReaderReply, ReaderRequest } from './document-tasks.js';
 
 // The reader's entry beside this module, as .ts under tsx (tests, `npm run dev`) or .js from dist/ (`npm start`),

@@ -1,9 +1,9 @@
 // The resources as the API shows them: rows of the repositories (crawls, pages, hosts, webhook deliveries,
 // corpora, rankings) turned into response documents, pure and in one place. The crawl status is computed here once; live
 // progress events and webhook bodies are projections of it, not copies of its fields.
-import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
-import { isFinished, PAGE_TYPES, type PageType } from '../crawler/vocabulary.js';
-import type { CorpusListRow, CorpusRow } from '../db/corpora-repo.js';
+import type { NormalizedCrawlRequest } from '../../crawler/crawl-request.js';
+import { isFinished, PAGE_TYPES, type PageType } from '../../crawler/vocabulary.js';
+import type { CorpusListRow, CorpusRow } from '../../db/corpora-repo.js';
 import type {
   CrawlCountRow,
   CrawlFound,
@@ -12,11 +12,11 @@ import type {
   CrawlsRepository,
   CrawlTimings,
   PageRow,
-} from '../db/crawls-repo.js';
-import type { LivePageRow } from '../db/live-repo.js';
-import type { RankingListRow, RankingRow, RankingVertexRow } from '../db/rankings-repo.js';
-import { tenantName } from '../db/tenant-scope.js';
-import type { WebhookDeliveryRow } from '../db/webhooks-repo.js';
+} from '../../db/crawls-repo.js';
+import type { LivePageRow } from '../../db/live-repo.js';
+import type { RankingListRow, RankingRow, RankingVertexRow } from '../../db/rankings-repo.js';
+import { tenantName } from '../../db/tenant-scope.js';
+import type { WebhookDeliveryRow } from '../../db/webhooks-repo.js';
 import { iso } from './pagination.js';
 
 type Rows<K extends keyof CrawlsRepository> = CrawlsRepository[K] extends (...args: never[]) => infer R

@@ -1,12 +1,12 @@
 // A crawl's link graph: read in batches and built in typed arrays (what rankings and reports compute on),
 // and exported as the edges file of docs/reference.md#graph-file or as JSON, in chunks a turn each.
 
-import { edgesFileChunks } from '../crawler/rank/edges-file.js';
-import { GraphBuilder, type GraphBuilderOptions } from '../crawler/rank/graph.js';
-import type { CrawlsRepository } from '../db/crawls-repo.js';
-import type { TenantScope } from '../db/tenant-scope.js';
+import { edgesFileChunks } from '../../crawler/rank/edges-file.js';
+import { GraphBuilder, type GraphBuilderOptions } from '../../crawler/rank/graph.js';
+import type { CrawlsRepository } from '../../db/crawls-repo.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
+import { chunksByTurn } from '../presentation/event-loop-turns.js';
 import { type CrawlGraph, requireCrawl } from './crawl-reader.js';
-import { chunksByTurn } from './event-loop-turns.js';
 
 export class CrawlGraphReads {
   constructor(private readonly options: { repository: CrawlsRepository }) {}

@@ -2,7 +2,7 @@
 // tampered cursor is a 400 naming the field rather than a cast error deep in PostgreSQL. paginate() is the
 // one way a list endpoint pages: it reads one row past the page to know whether a next page exists, and
 // writes the `next` link carrying the list's own query and the position of the page's last row.
-import { InputError } from '../errors.js';
+import { InputError } from '../../errors.js';
 
 export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');

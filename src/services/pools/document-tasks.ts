@@ -1,7 +1,7 @@
 // The document pool's reader process (document-pool.ts): reads documents' text one at a time, in a process of its
 // own, where a hostile file can only exhaust this process (its heap limit, its deadline), never the one that
 // forked it. Only the outcome crosses back: the text, or why there is none.
-import { DocumentUnreadableError, readDocumentText } from '../crawler/documents/read-text.js';
+import { DocumentUnreadableError, readDocumentText } from '../../crawler/documents/read-text.js';
 
 export interface DocumentTask {
   dataType: string;

@@ -3,7 +3,7 @@
 // pages read the same in ?include=html, the word statistics and corpora.
 import { promisify } from 'node:util';
 import { constants, gunzip as gunzipCallback, gunzipSync } from 'node:zlib';
-import { decodeBody } from '../crawler/fetch/index.js';
+import { decodeBody } from '../../crawler/fetch/index.js';
 
 const gunzip = promisify(gunzipCallback);
 

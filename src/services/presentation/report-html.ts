@@ -2,10 +2,10 @@
 // and as an e-mail attachment. Everything that comes from a crawled page (URLs, titles, words, errors) is
 // hostile: escaped, and linked only when it is an http(s) URL. The server sends it with a CSP that allows
 // no script at all, so a mistake here cannot run code.
-import { harvestPlotSvg } from '../crawler/stats/index.js';
-import type { ReportPageRow, ScoredPageRow } from '../db/report-repo.js';
-import type { CrawlReport } from '../schemas/report.js';
-import type { WordStats } from '../schemas/stats.js';
+import { harvestPlotSvg } from '../../crawler/stats/index.js';
+import type { ReportPageRow, ScoredPageRow } from '../../db/report-repo.js';
+import type { CrawlReport } from '../../schemas/report.js';
+import type { WordStats } from '../../schemas/stats.js';
 
 export interface ReportExtras {
   pages: ReportPageRow[];

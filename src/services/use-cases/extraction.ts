@@ -1,9 +1,9 @@
 // Use case of POST /v1/extract: main content of one page, from HTML in the request or fetched by URL the way
-// the crawl fetches (services/documents.ts), by the text-density extractor of src/crawler/extract, which
-// runs on the CPU pool (cpu-pool.ts), off the event loop for a large page.
-import { InputError, TrawlError } from '../errors.js';
-import type { ExtractRequest } from '../schemas/extract.js';
-import type { CpuPool } from './cpu-pool.js';
+// the crawl fetches (documents.ts), by the text-density extractor of src/crawler/extract, which runs on the
+// CPU pool (pools/cpu-pool.ts), off the event loop for a large page.
+import { InputError, TrawlError } from '../../errors.js';
+import type { ExtractRequest } from '../../schemas/extract.js';
+import type { CpuPool } from '../pools/cpu-pool.js';
 import type { DocumentFetcher } from './documents.js';
 
 export class ExtractionService {

@@ -14,7 +14,7 @@ import {
   type PageRankResult,
   parseEdgesStream,
   summarizeRanks,
-} from '../crawler/rank/index.js';
+} from '../../crawler/rank/index.js';
 import type {
   RankingError,
   RankingParams,
@@ -23,19 +23,24 @@ import type {
   RankingsRepository,
   RankingVertices,
   VertexSort,
-} from '../db/rankings-repo.js';
-import { INTERNAL_SCOPE, listScope, scopeOwner, type TenantScope } from '../db/tenant-scope.js';
-import { InputError, TrawlError } from '../errors.js';
-import { queueRank } from '../jobs/producers.js';
-import type { JobBackend } from '../jobs/queues.js';
-import type { RankingOptions, RankingRequest, VerticesQuery } from '../schemas/rankings.js';
-import type { CpuPool } from './cpu-pool.js';
-import { graphArrays } from './cpu-tasks.js';
+} from '../../db/rankings-repo.js';
+import { INTERNAL_SCOPE, listScope, scopeOwner, type TenantScope } from '../../db/tenant-scope.js';
+import { InputError, TrawlError } from '../../errors.js';
+import { queueRank } from '../../jobs/producers.js';
+import type { JobBackend } from '../../jobs/queues.js';
+import type { RankingOptions, RankingRequest, VerticesQuery } from '../../schemas/rankings.js';
+import { unstorableText } from '../content/input-text.js';
+import type { CpuPool } from '../pools/cpu-pool.js';
+import { graphArrays } from '../pools/cpu-tasks.js';
+import { chunksByTurn } from '../presentation/event-loop-turns.js';
+import {
+  type CreatedAtCursor,
+  type NewestFirstQuery,
+  paginate,
+  paginateNewestFirst,
+} from '../presentation/pagination.js';
+import { rankedVertexView, rankingSummaryView, rankingView } from '../presentation/views.js';
 import type { CrawlReader } from './crawl-reader.js';
-import { chunksByTurn } from './event-loop-turns.js';
-import { unstorableText } from './input-text.js';
-import { type CreatedAtCursor, type NewestFirstQuery, paginate, paginateNewestFirst } from './pagination.js';
-import { rankedVertexView, rankingSummaryView, rankingView } from './views.js';
 
 export interface RankingLimits {
   /** An uploaded edges file larger than this is a 413, counted as it streams in. */

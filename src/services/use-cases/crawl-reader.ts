@@ -2,11 +2,11 @@
 // port they depend on instead of the whole CrawlService, which implements it. Keeps those services from
 // importing the crawl service, and the crawl service from importing them. And the one lookup of a crawl
 // that the crawl's readers share (requireCrawl).
-import type { Graph, GraphBuilderOptions } from '../crawler/rank/graph.js';
-import type { CrawlRow, CrawlsRepository } from '../db/crawls-repo.js';
-import type { TenantScope } from '../db/tenant-scope.js';
-import { TrawlError } from '../errors.js';
-import type { CrawlStatusView } from './views.js';
+import type { Graph, GraphBuilderOptions } from '../../crawler/rank/graph.js';
+import type { CrawlRow, CrawlsRepository } from '../../db/crawls-repo.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
+import { TrawlError } from '../../errors.js';
+import type { CrawlStatusView } from '../presentation/views.js';
 
 /**
  * A crawl's link graph in typed arrays (a big crawl's graph is millions of links): its pages as vertices named

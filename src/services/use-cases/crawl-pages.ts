@@ -2,17 +2,17 @@
 // full, a rendered page's screenshot and the per-host view. Their stored content comes through the one
 // loader (page-content.ts) the export reads too. Knows nothing of HTTP.
 
-import type { NormalizedCrawlRequest } from '../crawler/crawl-request.js';
-import { WordModel } from '../crawler/text/word-model.js';
-import type { CrawlRow, CrawlsRepository } from '../db/crawls-repo.js';
-import type { TenantScope } from '../db/tenant-scope.js';
-import { InputError, TrawlError } from '../errors.js';
-import type { PageListQuery } from '../schemas/crawls.js';
+import type { NormalizedCrawlRequest } from '../../crawler/crawl-request.js';
+import { WordModel } from '../../crawler/text/word-model.js';
+import type { CrawlRow, CrawlsRepository } from '../../db/crawls-repo.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
+import { InputError, TrawlError } from '../../errors.js';
+import type { PageListQuery } from '../../schemas/crawls.js';
+import type { StoredPageContent } from '../content/page-content.js';
+import { isRowIdCursor, paginate } from '../presentation/pagination.js';
+import { type DocumentModelView, hostView, pageDetailView, pageSummaryView } from '../presentation/views.js';
 import { requireCrawl } from './crawl-reader.js';
 import { parseAsCrawled } from './documents.js';
-import type { StoredPageContent } from './page-content.js';
-import { isRowIdCursor, paginate } from './pagination.js';
-import { type DocumentModelView, hostView, pageDetailView, pageSummaryView } from './views.js';
 
 /** Pages a list may carry with their text or Markdown (?include=): what one response holds in memory. */
 export const MAX_PAGES_WITH_CONTENT = 100;

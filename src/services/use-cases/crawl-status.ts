@@ -2,12 +2,12 @@
 // a running crawl's timing percentiles are recomputed at most every RUNNING_TIMINGS_MAX_AGE_MS. One per
 // process, inside CrawlService.
 
-import { LruMap } from '../crawler/lru-map.js';
-import { isFinished } from '../crawler/vocabulary.js';
-import type { CrawlsRepository, CrawlTimings } from '../db/crawls-repo.js';
-import { scopeSees, type TenantScope } from '../db/tenant-scope.js';
-import { TrawlError } from '../errors.js';
-import { type CrawlStatusView, crawlStatusView } from './views.js';
+import { LruMap } from '../../crawler/lru-map.js';
+import { isFinished } from '../../crawler/vocabulary.js';
+import type { CrawlsRepository, CrawlTimings } from '../../db/crawls-repo.js';
+import { scopeSees, type TenantScope } from '../../db/tenant-scope.js';
+import { TrawlError } from '../../errors.js';
+import { type CrawlStatusView, crawlStatusView } from '../presentation/views.js';
 
 /** Finished crawls whose status view a process keeps (a view is a few KB). */
 const FINISHED_STATUS_VIEWS = 4096;

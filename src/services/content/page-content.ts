@@ -1,11 +1,11 @@
 // A crawl's stored page content, read back: bodies (gzip, decoded as the crawl decoded them), main texts and
 // Markdown, for one page, a list of pages and an export alike. The one loader of stored content, so a page
 // reads the same in ?include=, GET /v1/crawls/:id/pages/:pageId and the export.
-import type { ExtractionMethod } from '../crawler/extract/index.js';
-import type { CrawlsRepository, PageRow } from '../db/crawls-repo.js';
-import { TrawlError } from '../errors.js';
-import type { CpuPool } from './cpu-pool.js';
-import type { ExportBodyResult, ExportBodyTask } from './cpu-tasks.js';
+import type { ExtractionMethod } from '../../crawler/extract/index.js';
+import type { CrawlsRepository, PageRow } from '../../db/crawls-repo.js';
+import { TrawlError } from '../../errors.js';
+import type { CpuPool } from '../pools/cpu-pool.js';
+import type { ExportBodyResult, ExportBodyTask } from '../pools/cpu-tasks.js';
 import { gzipPrefixBytes, storedBodyText } from './stored-body.js';
 
 /**

@@ -6,15 +6,15 @@
 // A JSON line's bodies are cut at bodyMaxBytes (docs/reference.md#export-memory). Works on running and
 // cancelled crawls: what is stored so far. At most `maxConcurrent` exports run at once per process.
 
-import type { ExtractionMethod } from '../crawler/extract/index.js';
-import type { CrawlsRepository, PageRow } from '../db/crawls-repo.js';
-import type { TenantScope } from '../db/tenant-scope.js';
-import { TrawlError } from '../errors.js';
-import type { ExportField, ExportFormat, ExportInclude } from '../schemas/export.js';
+import type { ExtractionMethod } from '../../crawler/extract/index.js';
+import type { CrawlsRepository, PageRow } from '../../db/crawls-repo.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
+import { TrawlError } from '../../errors.js';
+import type { ExportField, ExportFormat, ExportInclude } from '../../schemas/export.js';
+import type { StoredPageContent } from '../content/page-content.js';
+import { pageSummaryView } from '../presentation/views.js';
+import { pageRecords, type WarcExport, warcinfoRecord } from '../presentation/warc-records.js';
 import type { CrawlReader } from './crawl-reader.js';
-import type { StoredPageContent } from './page-content.js';
-import { pageSummaryView } from './views.js';
-import { pageRecords, type WarcExport, warcinfoRecord } from './warc-records.js';
 
 export interface ExportRequest {
   format: ExportFormat;

@@ -10,12 +10,12 @@
 // pages ≥ W: at least once, never missed; clients dedupe on the page id.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isFinished } from '../crawler/vocabulary.js';
-import type { LiveRepository } from '../db/live-repo.js';
-import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
-import type { CrawlEventBus } from '../jobs/crawl-events.js';
+import { isFinished } from '../../crawler/vocabulary.js';
+import type { LiveRepository } from '../../db/live-repo.js';
+import { INTERNAL_SCOPE, type TenantScope } from '../../db/tenant-scope.js';
+import type { CrawlEventBus } from '../../jobs/crawl-events.js';
+import { type CrawlStatusView, crawlProgressView, pageEventView } from '../presentation/views.js';
 import type { CrawlReader } from './crawl-reader.js';
-import { type CrawlStatusView, crawlProgressView, pageEventView } from './views.js';
 
 export interface LiveEvent {
   event: 'progress' | 'page' | 'status';

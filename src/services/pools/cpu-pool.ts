@@ -6,7 +6,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { TrawlError } from '../errors.js';
+import { TrawlError } from '../../errors.js';
 import {
   type CpuTaskName,
   type CpuTasks,

@@ -6,16 +6,16 @@
 // runners give their fetches), so a receiver that does not answer cannot hold the process up to its timeout;
 // a cut attempt is not counted and the crawl's events are queued again for another worker.
 import { createHmac } from 'node:crypto';
-import { exponentialBackoffMs } from '../crawler/backoff.js';
-import type { Fetcher } from '../crawler/fetch/index.js';
-import { INTERNAL_SCOPE, type TenantScope } from '../db/tenant-scope.js';
-import type { WebhookDeliveryRow, WebhooksRepository } from '../db/webhooks-repo.js';
-import { InputError } from '../errors.js';
-import { queueWebhookDelivery } from '../jobs/producers.js';
-import type { JobBackend } from '../jobs/queues.js';
+import { exponentialBackoffMs } from '../../crawler/backoff.js';
+import type { Fetcher } from '../../crawler/fetch/index.js';
+import { INTERNAL_SCOPE, type TenantScope } from '../../db/tenant-scope.js';
+import type { WebhookDeliveryRow, WebhooksRepository } from '../../db/webhooks-repo.js';
+import { InputError } from '../../errors.js';
+import { queueWebhookDelivery } from '../../jobs/producers.js';
+import type { JobBackend } from '../../jobs/queues.js';
+import { encodeCursor, isRowIdCursor, paginate } from '../presentation/pagination.js';
+import { webhookCrawlView, webhookDeliveryView } from '../presentation/views.js';
 import type { CrawlReader } from './crawl-reader.js';
-import { encodeCursor, isRowIdCursor, paginate } from './pagination.js';
-import { webhookCrawlView, webhookDeliveryView } from './views.js';
 
 /** `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the secret>` */
 export function webhookSignature(secret: string, timestampSecs: number, body: string): string {

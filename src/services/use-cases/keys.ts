@@ -5,8 +5,8 @@
 // bcrypt's deliberate per-request cost. Timing of that lookup leaks nothing useful: it compares hashes,
 // not keys.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRow, KeysRepository } from '../db/keys-repo.js';
-import { InputError, TrawlError } from '../errors.js';
+import type { ApiKeyRow, KeysRepository } from '../../db/keys-repo.js';
+import { InputError, TrawlError } from '../../errors.js';
 
 const KEY_PREFIX = 'trawl_';
 /** Characters of a key shown in listings: `trawl_` and 8 of the random part (48 bits, enough to tell keys apart). */

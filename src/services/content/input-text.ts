@@ -2,7 +2,7 @@
 // surrogate (JSON lets "\ud800" through; it has no UTF-8 form). Such input is a 400 naming the field, found
 // once for every route by a walk over the parsed request (plugins/problems.ts), never a cast error later.
 // What is unstorable is decided in one place, beside the cleaning of text from the web (crawler/text/pg-safe).
-import { unstorableText } from '../crawler/text/pg-safe.js';
+import { unstorableText } from '../../crawler/text/pg-safe.js';
 
 export { unstorableText };
 

@@ -2,14 +2,14 @@
 // status, links/images/documents per page, documents by type, load time and queue wait, harvest over time),
 // as JSON (GET /v1/crawls/:id/report) and as one self-contained HTML page (report.html, report-html.ts).
 // Counts come from the status endpoint, so the report and the status never disagree.
-import { fetchesImages } from '../crawler/crawl-request.js';
-import type { ReportRepository } from '../db/report-repo.js';
-import type { TenantScope } from '../db/tenant-scope.js';
-import type { CrawlReport } from '../schemas/report.js';
+import { fetchesImages } from '../../crawler/crawl-request.js';
+import type { ReportRepository } from '../../db/report-repo.js';
+import type { TenantScope } from '../../db/tenant-scope.js';
+import type { CrawlReport } from '../../schemas/report.js';
+import { type ReportExtras, renderReportHtml } from '../presentation/report-html.js';
 import type { CrawlReader } from './crawl-reader.js';
 import type { CrawlStatsService } from './crawl-stats.js';
 import type { RankingService } from './rankings.js';
-import { type ReportExtras, renderReportHtml } from './report-html.js';
 
 /** Points of the harvest-over-time series at most (one every ⌈fetched / this⌉ pages). */
 const HARVEST_POINTS = 100;

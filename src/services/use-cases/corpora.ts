@@ -3,21 +3,25 @@
 // URLs (DocumentFetcher: robots.txt, SSRF guard) or a finished crawl's stored pages, each parsed as the crawl
 // parses a page and its `words` counted once per document by a CorpusBuilder.
 import { randomUUID } from 'node:crypto';
-import { textPage } from '../crawler/parse/text-page.js';
-import { CorpusBuilder } from '../crawler/score/index.js';
-import { settingsMismatch, type TextSettingsRecord, WordModel } from '../crawler/text/word-model.js';
-import { isPlainTextBody } from '../crawler/vocabulary.js';
-import type { CorporaRepository, CorpusProgress, CorpusSource } from '../db/corpora-repo.js';
-import type { CrawlsRepository } from '../db/crawls-repo.js';
-import { listScope, scopeOwner, type TenantScope } from '../db/tenant-scope.js';
-import { InputError, TrawlError } from '../errors.js';
-import { queueCorpus } from '../jobs/producers.js';
-import type { JobBackend } from '../jobs/queues.js';
-import { type CorpusRequest, TOP_TERMS } from '../schemas/corpora.js';
+import { textPage } from '../../crawler/parse/text-page.js';
+import { CorpusBuilder } from '../../crawler/score/index.js';
+import { settingsMismatch, type TextSettingsRecord, WordModel } from '../../crawler/text/word-model.js';
+import { isPlainTextBody } from '../../crawler/vocabulary.js';
+import type { CorporaRepository, CorpusProgress, CorpusSource } from '../../db/corpora-repo.js';
+import type { CrawlsRepository } from '../../db/crawls-repo.js';
+import { listScope, scopeOwner, type TenantScope } from '../../db/tenant-scope.js';
+import { InputError, TrawlError } from '../../errors.js';
+import { queueCorpus } from '../../jobs/producers.js';
+import type { JobBackend } from '../../jobs/queues.js';
+import { type CorpusRequest, TOP_TERMS } from '../../schemas/corpora.js';
+import { storedBodyText } from '../content/stored-body.js';
+import {
+  type CreatedAtCursor,
+  type NewestFirstQuery,
+  paginateNewestFirst,
+} from '../presentation/pagination.js';
+import { corpusLinks, corpusStatusView, corpusSummaryView } from '../presentation/views.js';
 import { type DocumentFetcher, parseAsCrawled } from './documents.js';
-import { type CreatedAtCursor, type NewestFirstQuery, paginateNewestFirst } from './pagination.js';
-import { storedBodyText } from './stored-body.js';
-import { corpusLinks, corpusStatusView, corpusSummaryView } from './views.js';
 
 export interface CorpusServiceOptions {
   repository: CorporaRepository;

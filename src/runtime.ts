@@ -76,35 +76,46 @@ export interface Runtime {
 let runtimesOpened = 0;
 
 /**
- * `role` names the process in pg_stat_activity: `trawl-<role>:<pid>` is the application_name of every
- * PostgreSQL connection it holds.
+ * The database and the job backend of a runtime, and where a fault of the queue's store is logged (one line
+ * per dependency every few seconds while it is down, not one per reconnect of every client). `role` names
+ * the process in pg_stat_activity: `trawl-<role>:<pid>` is the application_name of every PostgreSQL
+ * connection it holds.
  */
+async function openBackends(
+  config: Config,
+  log: Logger,
+  role: string,
+): Promise<{ db: Database; jobs: JobBackend; onQueueError: (error: unknown, source: string) => void }> {
+  runtimesOpened++;
+  const applicationName = `trawl-${role}:${process.pid}${runtimesOpened > 1 ? `.${runtimesOpened}` : ''}`;
+  const db = await openDatabase({ ...config, applicationName }, (message) =>
+    log.child({ component: 'postgres' }).info(message),
+  );
+  const outage = outageLog(log.child({ component: 'outage' }));
+  const queueDependency = config.redisUrl ? 'redis' : 'postgres';
+  const onQueueError = (error: unknown, source: string) => outage(queueDependency, error, source);
+  try {
+    const jobs = await openJobBackend({
+      pool: db.pool,
+      clientConfig: db.clientConfig,
+      redisUrl: config.redisUrl,
+      namespace: config.dbSchema,
+      onError: onQueueError,
+    });
+    return { db, jobs, onQueueError };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/** The database, the job backend and the services, wired; `role` names the process (openBackends). */
 export async function openRuntime(
   config: Config,
   log: Logger,
   options: { role?: string } = {},
 ): Promise<Runtime> {
-  runtimesOpened++;
-  const applicationName = `trawl-${options.role ?? 'api'}:${process.pid}${runtimesOpened > 1 ? `.${runtimesOpened}` : ''}`;
-  const db = await openDatabase({ ...config, applicationName }, (message) =>
-    log.child({ component: 'postgres' }).info(message),
-  );
-  // one line per dependency every few seconds while it is down, not one per reconnect of every client
-  const outage = outageLog(log.child({ component: 'outage' }));
-  const queueDependency = config.redisUrl ? 'redis' : 'postgres';
-  let jobs: JobBackend;
-  try {
-    jobs = await openJobBackend({
-      pool: db.pool,
-      clientConfig: db.clientConfig,
-      redisUrl: config.redisUrl,
-      namespace: config.dbSchema,
-      onError: (error, source) => outage(queueDependency, error, source),
-    });
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  const { db, jobs, onQueueError } = await openBackends(config, log, options.role ?? 'api');
   // Parsing, extraction, scoring and Markdown for requests (/v1/extract, /v1/score, ?include=markdown) and the
   // crawl-text job's extraction and word counts: on worker threads, so the event loop stays free.
   const cpu = new CpuPool({
@@ -200,7 +211,7 @@ export async function openRuntime(
     jobs,
     queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE],
   });
-  const onBusError = (err: unknown) => outage(queueDependency, err, 'crawl event bus');
+  const onBusError = (err: unknown) => onQueueError(err, 'crawl event bus');
   const bus: CrawlEventBus = config.redisUrl
     ? redisEventBus({ url: config.redisUrl, prefix: config.dbSchema, onError: onBusError })
     : postgresEventBus({ listen: jobs.listenConnection!, pool: db.pool, onError: onBusError });

@@ -65,7 +65,7 @@ export class CrawlReportService {
     }
     // each document's bytes counted once: a copy (DUPLICATE) is a duplicate, not another document of its type
     const distinctDocuments = documentsByType.filter((row) => row.documents > 0);
-    const strategy = status.strategy ?? 'bfs';
+    const { strategy } = status;
     const graph =
       strategy === 'topic'
         ? {

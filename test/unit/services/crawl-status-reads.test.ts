@@ -1,6 +1,7 @@
-// CrawlService.status (services/use-cases/crawls.ts) keeps status reads flat as a crawl grows: a finished crawl's view is
-// read from the database once per process, a running crawl's timing percentiles (a scan of its pages) at most
-// once per interval, whatever the number of pollers; another tenant still gets "not found".
+// CrawlService.status (services/use-cases/crawl-status.ts) keeps status reads flat as a crawl grows: a
+// finished crawl's view is read from the database once per process, a running crawl's timing percentiles (a
+// scan of its pages) at most once per interval, whatever the number of pollers; another tenant still gets
+// "not found".
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { normalizeCrawlRequest } from '../../../src/crawler/crawl-request.js';

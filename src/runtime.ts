@@ -1,12 +1,8 @@
 // The composition root both entries share: database, job backend, services, and (when asked) the crawl
 // worker. server.ts and worker.ts differ only in whether they also listen for HTTP.
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { BodyBudget, Fetcher, fetcherGuard } from './crawler/fetch/index.js';
-import { ChromiumRenderer } from './crawler/render/chromium.js';
+import { Fetcher, fetcherGuard } from './crawler/fetch/index.js';
 import { CorporaRepository } from './db/corpora-repo.js';
 import { CrawlsRepository } from './db/crawls-repo.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -15,23 +11,10 @@ import { LiveRepository } from './db/live-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
 import { ReportRepository } from './db/report-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
-import { INTERNAL_SCOPE } from './db/tenant-scope.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
-import { ANNOUNCE_EVERY_MS, WorkersRepository } from './db/workers-repo.js';
-import {
-  type CrawlEventBus,
-  fanOutEventSink,
-  PublishingEventSink,
-  postgresEventBus,
-  redisEventBus,
-} from './jobs/crawl-events.js';
-import { Metrics, metricsEventSink, metricsRenderObserver } from './jobs/metrics.js';
-import { startOrphanSweeper } from './jobs/orphan-sweeper.js';
-import { corpusProcessor } from './jobs/processors/corpus.js';
-import { crawlProcessor } from './jobs/processors/crawl.js';
-import { crawlTextProcessor } from './jobs/processors/crawl-text.js';
-import { rankProcessor } from './jobs/processors/rank.js';
-import { webhookProcessor } from './jobs/processors/webhook.js';
+import { WorkersRepository } from './db/workers-repo.js';
+import { type CrawlEventBus, postgresEventBus, redisEventBus } from './jobs/crawl-events.js';
+import { Metrics } from './jobs/metrics.js';
 import {
   CORPUS_QUEUE,
   CRAWL_QUEUE,
@@ -43,20 +26,22 @@ import {
 } from './jobs/queues.js';
 import { WebhookEventSink } from './jobs/webhook-events.js';
 import { outageLog } from './outage.js';
-import { CorpusService } from './services/corpora.js';
-import { CpuPool } from './services/cpu-pool.js';
-import { CrawlExportService } from './services/crawl-export.js';
-import { CrawlReportService } from './services/crawl-report.js';
-import { CrawlStatsService } from './services/crawl-stats.js';
-import { CrawlService } from './services/crawls.js';
-import { DocumentPool } from './services/document-pool.js';
-import { DocumentFetcher } from './services/documents.js';
-import { ExtractionService } from './services/extraction.js';
-import { KeyService } from './services/keys.js';
-import { LiveProgressService } from './services/live-progress.js';
-import { RankingService } from './services/rankings.js';
-import { ScoringService } from './services/scoring.js';
-import { WebhookDeliverer, webhookCrawlSnapshot } from './services/webhooks.js';
+import { StoredPageContent } from './services/content/page-content.js';
+import { CpuPool } from './services/pools/cpu-pool.js';
+import { DocumentPool } from './services/pools/document-pool.js';
+import { CorpusService } from './services/use-cases/corpora.js';
+import { CrawlExportService } from './services/use-cases/crawl-export.js';
+import { CrawlReportService } from './services/use-cases/crawl-report.js';
+import { CrawlStatsService } from './services/use-cases/crawl-stats.js';
+import { CrawlService } from './services/use-cases/crawls.js';
+import { DocumentFetcher } from './services/use-cases/documents.js';
+import { ExtractionService } from './services/use-cases/extraction.js';
+import { KeyService } from './services/use-cases/keys.js';
+import { LiveProgressService } from './services/use-cases/live-progress.js';
+import { RankingService } from './services/use-cases/rankings.js';
+import { ScoringService } from './services/use-cases/scoring.js';
+import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
+import { ProcessWorkers } from './workers/process-workers.js';
 
 export interface Runtime {
   config: Config;
@@ -87,48 +72,50 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** One row of startWorker()'s table: a queue, its processor (given the worker's logger) and concurrency. */
-interface WorkerEntry {
-  queue: string;
-  /** The `component` of the worker's logger. */
-  component: string;
-  concurrency: number;
-  processor(log: Logger): (job: Job<never>, token?: string) => Promise<unknown>;
-}
-
 /** Runtimes opened in this process so far: a second one (tests) gets its own application_name. */
 let runtimesOpened = 0;
 
 /**
- * `role` names the process in pg_stat_activity: `trawl-<role>:<pid>` is the application_name of every
- * PostgreSQL connection it holds.
+ * The database and the job backend of a runtime, and where a fault of the queue's store is logged (one line
+ * per dependency every few seconds while it is down, not one per reconnect of every client). `role` names
+ * the process in pg_stat_activity: `trawl-<role>:<pid>` is the application_name of every PostgreSQL
+ * connection it holds.
  */
+async function openBackends(
+  config: Config,
+  log: Logger,
+  role: string,
+): Promise<{ db: Database; jobs: JobBackend; onQueueError: (error: unknown, source: string) => void }> {
+  runtimesOpened++;
+  const applicationName = `trawl-${role}:${process.pid}${runtimesOpened > 1 ? `.${runtimesOpened}` : ''}`;
+  const db = await openDatabase({ ...config, applicationName }, (message) =>
+    log.child({ component: 'postgres' }).info(message),
+  );
+  const outage = outageLog(log.child({ component: 'outage' }));
+  const queueDependency = config.redisUrl ? 'redis' : 'postgres';
+  const onQueueError = (error: unknown, source: string) => outage(queueDependency, error, source);
+  try {
+    const jobs = await openJobBackend({
+      pool: db.pool,
+      clientConfig: db.clientConfig,
+      redisUrl: config.redisUrl,
+      namespace: config.dbSchema,
+      onError: onQueueError,
+    });
+    return { db, jobs, onQueueError };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/** The database, the job backend and the services, wired; `role` names the process (openBackends). */
 export async function openRuntime(
   config: Config,
   log: Logger,
   options: { role?: string } = {},
 ): Promise<Runtime> {
-  runtimesOpened++;
-  const applicationName = `trawl-${options.role ?? 'api'}:${process.pid}${runtimesOpened > 1 ? `.${runtimesOpened}` : ''}`;
-  const db = await openDatabase({ ...config, applicationName }, (message) =>
-    log.child({ component: 'postgres' }).info(message),
-  );
-  // one line per dependency every few seconds while it is down, not one per reconnect of every client
-  const outage = outageLog(log.child({ component: 'outage' }));
-  const queueDependency = config.redisUrl ? 'redis' : 'postgres';
-  let jobs: JobBackend;
-  try {
-    jobs = await openJobBackend({
-      pool: db.pool,
-      clientConfig: db.clientConfig,
-      redisUrl: config.redisUrl,
-      namespace: config.dbSchema,
-      onError: (error, source) => outage(queueDependency, error, source),
-    });
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  const { db, jobs, onQueueError } = await openBackends(config, log, options.role ?? 'api');
   // Parsing, extraction, scoring and Markdown for requests (/v1/extract, /v1/score, ?include=markdown) and the
   // crawl-text job's extraction and word counts: on worker threads, so the event loop stays free.
   const cpu = new CpuPool({
@@ -145,22 +132,26 @@ export async function openRuntime(
   });
   // the live workers and whether they can render (each worker announces itself while it runs)
   const workersRepository = new WorkersRepository(db.pool);
-  /** Headless Chromium for crawls that render: launched by the first page that needs it, closed last. */
-  let renderer: ChromiumRenderer | null = null;
+  /** This process's job workers, once startWorker() ran (they may render, if they found Chromium). */
+  let processWorkers: ProcessWorkers | null = null;
   // A crawl cancelled while still queued never reaches a runner, so the API itself records its
   // `cancelled` webhook event (lifecycle events are unique per crawl: a runner seeing it too adds nothing).
   let apiWebhookEvents: WebhookEventSink | null = null;
+  // a crawl's stored bodies, texts and Markdown, for its page reads and its export alike
+  const pageContent = new StoredPageContent({ repository: new CrawlsRepository(db.pool), cpu });
   const crawls = new CrawlService({
     onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
     mainText: crawlStats,
-    cpu,
+    content: pageContent,
     repository: new CrawlsRepository(db.pool),
     corpora: new CorporaRepository(db.pool),
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
     // this process's own worker first (it may not have announced itself yet), then every live worker's row
-    renderers: { anyCanRender: async () => renderer !== null || workersRepository.anyCanRender() },
+    renderers: {
+      anyCanRender: async () => processWorkers?.canRender === true || workersRepository.anyCanRender(),
+    },
   });
   const rankings = new RankingService({
     repository: new RankingsRepository(db.pool),
@@ -204,7 +195,7 @@ export async function openRuntime(
     crawls,
     repository: new CrawlsRepository(db.pool),
     maxConcurrent: config.exportConcurrency,
-    cpu,
+    content: pageContent,
     bodyMaxBytes: config.exportBodyMaxBytes,
   });
   // Stored TF-IDF corpora: /v1/score (and the crawl engine) read them through the repository's loadCorpus.
@@ -220,7 +211,7 @@ export async function openRuntime(
     jobs,
     queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE],
   });
-  const onBusError = (err: unknown) => outage(queueDependency, err, 'crawl event bus');
+  const onBusError = (err: unknown) => onQueueError(err, 'crawl event bus');
   const bus: CrawlEventBus = config.redisUrl
     ? redisEventBus({ url: config.redisUrl, prefix: config.dbSchema, onError: onBusError })
     : postgresEventBus({ listen: jobs.listenConnection!, pool: db.pool, onError: onBusError });
@@ -255,15 +246,6 @@ export async function openRuntime(
     shutdown: shutdown.signal,
     shutdownGraceMs: config.shutdownGraceMs,
   });
-  let publishing: PublishingEventSink | null = null;
-  let webhookEvents: WebhookEventSink | null = null;
-  /** This process's workers once startWorker() ran, in the order of its table. */
-  const workers: Array<{ queue: string; worker: { close(): Promise<void> } }> = [];
-  let orphanSweeper: { stop(): void } | null = null;
-  let fetcher: Fetcher | null = null;
-  /** This worker's row in the workers table (what it can do), refreshed while it runs. */
-  const announcedId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  let announcer: NodeJS.Timeout | null = null;
   return {
     config,
     db,
@@ -282,153 +264,36 @@ export async function openRuntime(
     live,
     webhooks,
     startWorker() {
-      if (workers.length > 0) return;
-      const workerFetcher = new Fetcher(fetcherGuard(config));
-      fetcher = workerFetcher;
-      const workerLog = log.child({ component: 'crawl-worker' });
-      // Chromium found at start → this worker can render (it launches only when a crawl asks)
-      const canRender = ChromiumRenderer.available(config.chromiumPath);
-      renderer = canRender
-        ? new ChromiumRenderer({
-            executablePath: config.chromiumPath,
-            concurrency: config.renderConcurrency,
-            recyclePages: config.renderRecyclePages,
-            memoryBudgetBytes: config.renderMemoryBudgetBytes,
-            log: log.child({ component: 'renderer' }),
-            observer: metricsRenderObserver(metrics, () => renderer?.memoryBytes() ?? Promise.resolve(null)),
-          })
-        : null;
-      if (!canRender)
-        workerLog.info({ chromiumPath: config.chromiumPath }, 'no Chromium: this worker cannot render pages');
-      const announce = () =>
-        workersRepository
-          .announce(announcedId, canRender)
-          .catch((err: unknown) => workerLog.warn({ err }, 'announcing the worker failed'));
-      void announce();
-      announcer = setInterval(announce, ANNOUNCE_EVERY_MS);
-      announcer.unref();
-      // The engine's events: metrics, wake-ups for live streams (batched every 250 ms), webhook events.
-      const onSinkError = (err: unknown) => workerLog.warn({ err }, 'crawl event sink');
-      publishing = new PublishingEventSink(bus, { intervalMs: 250, onError: onSinkError });
-      webhookEvents = new WebhookEventSink({
-        repository: webhooksRepository,
+      processWorkers ??= new ProcessWorkers({
+        config,
+        log,
+        db,
         jobs,
-        pageBatchMs: 1000,
-        snapshot: (crawlId) => webhookCrawlSnapshot(crawls, crawlId),
-        onError: onSinkError,
+        metrics,
+        bus,
+        shutdown: shutdown.signal,
+        crawls,
+        crawlStats,
+        rankings,
+        webhooks,
+        corpora: corporaRepository,
+        documentPool,
+        webhooksRepository,
+        workersRepository,
       });
-      const events = fanOutEventSink([metricsEventSink(metrics), publishing, webhookEvents], onSinkError);
-      // a crawl counts as orphaned after three lease periods without a runner's heartbeat
-      orphanSweeper = startOrphanSweeper({
-        pool: db.pool,
-        jobs,
-        log: log.child({ component: 'orphan-sweeper' }),
-        staleSecs: Math.max(30, 3 * config.leaseSecs),
-        intervalMs: 15_000,
-      });
-      // Every worker of this process, in the order close() stops them: the ones that produce webhook events
-      // (crawl, corpus, rank, crawl-text) first, the webhook worker after their last events are flushed.
-      // Each processor gets its worker's logger and hands every job a child naming the job and its row.
-      const table: WorkerEntry[] = [
-        {
-          queue: CRAWL_QUEUE,
-          component: 'crawl-worker',
-          concurrency: config.workerConcurrency,
-          processor: (crawlLog) =>
-            crawlProcessor({
-              pool: db.pool,
-              jobs,
-              fetcher: workerFetcher,
-              bodyBudget: new BodyBudget(config.fetchMemoryBudgetBytes),
-              log: crawlLog,
-              workerId: `${hostname()}:${process.pid}`,
-              leaseSecs: config.leaseSecs,
-              shutdown: shutdown.signal,
-              shutdownGraceMs: config.shutdownGraceMs,
-              corpora: { load: (id) => corporaRepository.loadCorpus(id, INTERNAL_SCOPE, 'relevance.corpus') },
-              events,
-              documentText: documentPool,
-              ...(renderer ? { renderer } : {}),
-            }),
-        },
-        // Corpus builds fetch through this process's worker fetcher (robots.txt, SSRF guard), two at a time.
-        {
-          queue: CORPUS_QUEUE,
-          component: 'corpus-worker',
-          concurrency: 2,
-          processor: (corpusLog) =>
-            corpusProcessor({
-              repository: corporaRepository,
-              jobs,
-              documents: new DocumentFetcher({ fetcher: workerFetcher, userAgent: config.userAgent }),
-              log: corpusLog,
-              shutdown: shutdown.signal,
-            }),
-        },
-        // Ranking is CPU- and memory-bound (a big graph holds its CSR arrays): one job at a time per process.
-        {
-          queue: RANK_QUEUE,
-          component: 'rank-worker',
-          concurrency: 1,
-          processor: (rankLog) => rankProcessor({ rankings, log: rankLog }),
-        },
-        // Text extraction is CPU-bound and runs beside the crawl's fetches: one job at a time per process.
-        {
-          queue: CRAWL_TEXT_QUEUE,
-          component: 'crawl-text-worker',
-          concurrency: 1,
-          processor: (textLog) =>
-            crawlTextProcessor({ stats: crawlStats, log: textLog, shutdown: shutdown.signal }),
-        },
-        // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches. Each
-        // holds a pooled connection for its crawl's delivery lock (a session advisory lock) while it needs more
-        // from the same pool, which the store and BullMQ share: at most a quarter of the pool, so deliveries
-        // can never take every connection and wait on each other.
-        {
-          queue: WEBHOOK_QUEUE,
-          component: 'webhook-worker',
-          concurrency: Math.max(1, Math.floor(config.dbPoolSize / 4)),
-          processor: () => webhookProcessor({ deliverer: webhooks }),
-        },
-      ];
-      for (const entry of table) {
-        const entryLog = log.child({ component: entry.component });
-        const started = jobs.worker(entry.queue, entry.processor(entryLog), {
-          concurrency: entry.concurrency,
-          lockDurationMs: config.jobLockMs,
-        });
-        started.on('failed', (job, error) =>
-          entryLog.error({ err: error, jobId: job?.id }, `${entry.queue} job failed`),
-        );
-        metrics.activeWorkers.set({ queue: entry.queue }, entry.concurrency);
-        workers.push({ queue: entry.queue, worker: started });
-      }
-      workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');
+      processWorkers.start();
     },
     async close() {
       // Stop taking jobs: crawl runners stop claiming, let in-flight fetches finish (SHUTDOWN_GRACE_MS, then
       // abort them), release their leases and go back to the queue; then the queues, pools, embedded server.
       shutdown.abort();
-      orphanSweeper?.stop();
-      if (announcer) {
-        clearInterval(announcer);
-        await workersRepository.retire(announcedId).catch(() => {});
-      }
-      const producing = workers.filter((entry) => entry.queue !== WEBHOOK_QUEUE);
-      await Promise.all(producing.map((entry) => entry.worker.close()));
-      // no runner renders any more: the browser goes before the connections its pages were served through
-      await renderer?.close();
+      await processWorkers?.stopProducing();
       // the last page batches and lifecycle events become rows (and jobs) before the queues close
-      publishing?.flush();
-      await webhookEvents?.flush();
       await apiWebhookEvents?.flush();
-      await Promise.all(
-        workers.filter((entry) => entry.queue === WEBHOOK_QUEUE).map((entry) => entry.worker.close()),
-      );
-      metrics.activeWorkers.reset();
+      await processWorkers?.stopDelivering();
       await bus.close();
       await jobs.close();
-      await fetcher?.close();
+      await processWorkers?.closeFetcher();
       await apiFetcher.close();
       await cpu.close();
       await documentPool.close();

@@ -11,7 +11,7 @@ import { embeddedUrl } from '../db/embedded.js';
 import { KeysRepository } from '../db/keys-repo.js';
 import { OPEN_TENANT } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
-import { type ApiKey, KeyService } from '../services/keys.js';
+import { type ApiKey, KeyService } from '../services/use-cases/keys.js';
 
 async function open(config: Config): Promise<Database> {
   const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -1,7 +1,9 @@
-// A crawl request as a crawl runs it: the body cap, the defaults of a request and the request with every
-// default filled in (NormalizedCrawlRequest, turned into the engine's CrawlSettings here). The API schemas
-// (schemas/crawls.ts) derive their `default`s from here and the services fill a request from here
-// (services/crawl-request.ts); the names a request chooses among live in vocabulary.ts.
+// A crawl request, its one home: the defaults of a request, the request as given (POST /v1/crawls, or a row
+// stored by an older release) turned into the request with every default filled in (NormalizedCrawlRequest,
+// normalizeCrawlRequest), the checks a schema cannot express (validateCrawlRequest), and the engine's
+// CrawlSettings made from it. The API schemas (schemas/crawls.ts) derive their `default`s from here, the
+// repository reads stored requests back through readStoredCrawlRequest; the names a request chooses among
+// live in vocabulary.ts.
 
 import { InputError } from '../errors.js';
 import type {
@@ -11,8 +13,15 @@ import type {
   PolitenessSettings,
   RenderSettings,
 } from './engine/ports.js';
-import type { ExtractionMethod } from './extract/index.js';
-import { DEFAULT_TEXT_SETTINGS, type StopWordsSetting } from './text/word-model.js';
+import { DEFAULT_EXTRACTION_METHOD, type ExtractionMethod } from './extract/index.js';
+import { canonicalizeUrl, urlTooLong } from './frontier/canonicalize.js';
+import { validateScope } from './frontier/scope.js';
+import { parseKeywordQuery } from './score/keyword-query.js';
+import {
+  DEFAULT_TEXT_SETTINGS,
+  rejectTextSettingsWithQuery,
+  type StopWordsSetting,
+} from './text/word-model.js';
 import {
   type CrawlStrategy,
   DOCUMENT_FETCH_TYPES,
@@ -53,13 +62,16 @@ const CLIENT_MANAGED_HEADERS = new Set([
 // NUL and other controls would split or end the header; characters beyond U+00FF have no one-byte form.
 const UNSENDABLE_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
-/** The request's `webhook` with defaults filled in (all events, no headers, no secret). */
-export function normalizeWebhook(webhook: {
+/** A webhook as given, or as stored (WebhookConfig, whose secret may be null). */
+export interface GivenWebhook {
   url: string;
   events?: string[];
   headers?: Record<string, string>;
-  secret?: string;
-}): WebhookConfig {
+  secret?: string | null;
+}
+
+/** The request's `webhook` with defaults filled in (all events, no headers, no secret). */
+export function normalizeWebhook(webhook: GivenWebhook): WebhookConfig {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(webhook.headers ?? {})) {
     const lower = name.toLowerCase();
@@ -101,7 +113,7 @@ export function fetchesImages(documents: DocumentSettings): boolean {
 
 /**
  * The defaults of a crawl request (POST /v1/crawls): the schema shows them as `default`s and
- * normalizeCrawlRequest (services/crawl-request.ts) fills them in, so the two cannot drift apart.
+ * normalizeCrawlRequest fills them in, so the two cannot drift apart.
  */
 export const CRAWL_REQUEST_DEFAULTS = {
   strategy: 'bfs' as CrawlStrategy,
@@ -133,9 +145,54 @@ export interface SimilarDocument {
   url?: string;
 }
 
+/** The request's `render` as given: a mode alone, or an object of which every field is optional. */
+export type GivenRender =
+  | string
+  | {
+      mode?: string;
+      waitUntil?: string | { selector: string };
+      timeoutMs?: number;
+      block?: string[];
+      screenshot?: boolean;
+    };
+
+/**
+ * A crawl request as given: the body of POST /v1/crawls (schemas/crawls.ts, whose type fits this one), or a
+ * request stored by an older release, which lacks the fields added since. Every field but the seeds optional.
+ */
+export interface GivenCrawlRequest {
+  seeds: string[];
+  strategy?: string;
+  relevance?: {
+    query?: string;
+    similarTo?: { urls?: string[]; documents?: SimilarDocument[] };
+    corpus?: string;
+    threshold?: number;
+    stopWords?: StopWordsSetting;
+    stem?: boolean;
+  } | null;
+  maxResults?: number | null;
+  ignoreInternal?: boolean;
+  topics?: string[];
+  topic?: { mainTextStartsAtFirstParagraph?: boolean; skipLinksWithHashOrColon?: boolean; cap?: string };
+  maxPages?: number;
+  maxDepth?: number | null;
+  scope?: { allowedDomains?: string[]; sameHost?: boolean; include?: string[]; exclude?: string[] };
+  politeness?: Partial<PolitenessSettings>;
+  concurrency?: number;
+  workers?: number;
+  sitemaps?: boolean;
+  fetch?: Partial<FetchSettings>;
+  store?: { html?: boolean; warc?: boolean };
+  extract?: { enabled?: boolean; method?: ExtractionMethod };
+  documents?: { fetch?: boolean; types?: string[]; maxBytes?: number };
+  webhook?: GivenWebhook | null;
+  render?: GivenRender;
+}
+
 /**
  * A crawl request with every default filled in: what the crawl runs with, as stored in crawls.request and
- * shown back (normalizeCrawlRequest in services/crawl-request.ts writes it, storedCrawlRequest reads it).
+ * shown back (normalizeCrawlRequest writes it, readStoredCrawlRequest reads it).
  */
 export interface NormalizedCrawlRequest {
   seeds: string[];
@@ -145,15 +202,14 @@ export interface NormalizedCrawlRequest {
     similarTo?: { urls: string[]; documents: SimilarDocument[] };
     corpus?: string;
     threshold: number;
-    /** TF-IDF's text settings (with similarTo; absent in requests stored before them: the defaults) */
+    /** TF-IDF's text settings: filled in with similarTo; a keyword query takes none */
     stopWords?: StopWordsSetting;
     stem?: boolean;
   } | null;
   maxResults: number | null;
   ignoreInternal: boolean;
   topics: string[];
-  /** cap: absent in requests stored before it, which ran with the reference's reading (`discovered`) */
-  topic: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean; cap?: TopicCap };
+  topic: { mainTextStartsAtFirstParagraph: boolean; skipLinksWithHashOrColon: boolean; cap: TopicCap };
   maxPages: number;
   maxDepth: number | null;
   scope: { allowedDomains?: string[]; sameHost: boolean; include: string[]; exclude: string[] };
@@ -165,11 +221,188 @@ export interface NormalizedCrawlRequest {
   /** warc: keep what a WARC export needs, every response's headers and body (implies html) */
   store: { html: boolean; warc: boolean };
   extract: { enabled: boolean; method: ExtractionMethod };
-  /** absent in requests stored before it: the defaults */
-  documents?: DocumentSettings;
+  documents: DocumentSettings;
   webhook: WebhookConfig | null;
-  /** absent in requests stored before rendering existed: never rendered */
-  render?: RenderSettings;
+  render: RenderSettings;
+}
+
+/**
+ * The request with every default filled in: what the crawl really runs with, stored and shown back. The one
+ * place defaults are applied (app.ts leaves bodies as sent); the values come from CRAWL_REQUEST_DEFAULTS,
+ * which the schema shows as its `default`s. Normalizing a normalized request changes nothing.
+ */
+export function normalizeCrawlRequest(
+  request: GivenCrawlRequest,
+  defaultUserAgent: string,
+): NormalizedCrawlRequest {
+  const DEFAULTS = CRAWL_REQUEST_DEFAULTS;
+  return {
+    seeds: request.seeds,
+    strategy: (request.strategy ?? DEFAULTS.strategy) as CrawlStrategy,
+    relevance: request.relevance
+      ? {
+          ...(request.relevance.query !== undefined ? { query: request.relevance.query } : {}),
+          ...(request.relevance.similarTo
+            ? {
+                similarTo: {
+                  urls: request.relevance.similarTo.urls ?? [],
+                  documents: request.relevance.similarTo.documents ?? [],
+                },
+              }
+            : {}),
+          ...(request.relevance.corpus ? { corpus: request.relevance.corpus } : {}),
+          threshold: request.relevance.threshold ?? DEFAULTS.relevanceThreshold,
+          // TF-IDF's text settings, stored with the request (a keyword query takes none: validateCrawlRequest)
+          ...(request.relevance.similarTo
+            ? {
+                stopWords: request.relevance.stopWords ?? DEFAULT_TEXT_SETTINGS.stopWords,
+                stem: request.relevance.stem ?? DEFAULT_TEXT_SETTINGS.stem,
+              }
+            : {
+                ...(request.relevance.stopWords !== undefined
+                  ? { stopWords: request.relevance.stopWords }
+                  : {}),
+                ...(request.relevance.stem !== undefined ? { stem: request.relevance.stem } : {}),
+              }),
+        }
+      : null,
+    maxResults: request.maxResults ?? null,
+    ignoreInternal: request.ignoreInternal ?? DEFAULTS.ignoreInternal,
+    topics: request.topics ?? [],
+    topic: {
+      mainTextStartsAtFirstParagraph:
+        request.topic?.mainTextStartsAtFirstParagraph ?? DEFAULTS.topic.mainTextStartsAtFirstParagraph,
+      skipLinksWithHashOrColon:
+        request.topic?.skipLinksWithHashOrColon ?? DEFAULTS.topic.skipLinksWithHashOrColon,
+      cap: (request.topic?.cap as TopicCap | undefined) ?? DEFAULTS.topic.cap,
+    },
+    maxPages: request.maxPages ?? DEFAULTS.maxPages,
+    maxDepth: request.maxDepth ?? null,
+    scope: {
+      ...(request.scope?.allowedDomains ? { allowedDomains: request.scope.allowedDomains } : {}),
+      sameHost: request.scope?.sameHost ?? DEFAULTS.scope.sameHost,
+      include: request.scope?.include ?? [],
+      exclude: request.scope?.exclude ?? [],
+    },
+    politeness: {
+      delayMs: request.politeness?.delayMs ?? DEFAULTS.politeness.delayMs,
+      maxCrawlDelayMs: request.politeness?.maxCrawlDelayMs ?? DEFAULTS.politeness.maxCrawlDelayMs,
+      perHostConcurrency: request.politeness?.perHostConcurrency ?? DEFAULTS.politeness.perHostConcurrency,
+      respectRobots: request.politeness?.respectRobots ?? DEFAULTS.politeness.respectRobots,
+      respectNofollow: request.politeness?.respectNofollow ?? DEFAULTS.politeness.respectNofollow,
+      userAgent: request.politeness?.userAgent ?? defaultUserAgent,
+    },
+    concurrency: request.concurrency ?? DEFAULTS.concurrency,
+    workers: request.workers ?? DEFAULTS.workers,
+    sitemaps: request.sitemaps ?? DEFAULTS.sitemaps,
+    fetch: {
+      timeoutMs: request.fetch?.timeoutMs ?? DEFAULTS.fetch.timeoutMs,
+      maxBytes: request.fetch?.maxBytes ?? DEFAULTS.fetch.maxBytes,
+      retries: request.fetch?.retries ?? DEFAULTS.fetch.retries,
+    },
+    store: {
+      // a WARC holds the HTML bodies too: store.warc keeps them whatever store.html says
+      html: (request.store?.html ?? DEFAULTS.store.html) || (request.store?.warc ?? DEFAULTS.store.warc),
+      warc: request.store?.warc ?? DEFAULTS.store.warc,
+    },
+    extract: {
+      enabled: request.extract?.enabled ?? DEFAULTS.extract.enabled,
+      method: request.extract?.method ?? DEFAULT_EXTRACTION_METHOD,
+    },
+    documents: {
+      fetch: request.documents?.fetch ?? DEFAULTS.documents.fetch,
+      types: (request.documents?.types as DocumentFetchType[] | undefined) ?? [...DEFAULTS.documents.types],
+      // bounded by fetch.maxBytes: the fetch itself stops there
+      maxBytes: Math.min(
+        request.documents?.maxBytes ?? Number.POSITIVE_INFINITY,
+        request.fetch?.maxBytes ?? DEFAULTS.fetch.maxBytes,
+      ),
+    },
+    webhook: request.webhook ? normalizeWebhook(request.webhook) : null,
+    render: normalizeRender(request.render),
+  };
+}
+
+/**
+ * A crawl's stored request (crawls.request, written by normalizeCrawlRequest) read back, for the repository
+ * that reads it: a row stored before a field existed gets that field's default rather than undefined, and a
+ * row stored since reads back unchanged. Its user agent is the one it was stored with.
+ */
+export function readStoredCrawlRequest(stored: unknown): NormalizedCrawlRequest {
+  const request = stored as GivenCrawlRequest;
+  return normalizeCrawlRequest(request, request.politeness?.userAgent ?? '');
+}
+
+/**
+ * The checks a schema cannot express, each fault an InputError naming its field: the scope (seeds, domains,
+ * patterns, depth), what the strategy needs of relevance, and each seed's canonical form. Returns the seeds
+ * canonical, with their origins, as the frontier starts from them.
+ */
+export function validateCrawlRequest(
+  request: NormalizedCrawlRequest,
+): Array<{ url: string; origin: string }> {
+  validateScope(
+    { seeds: request.seeds, ...request.scope, maxDepth: request.maxDepth },
+    { seedsField: 'seeds' },
+  );
+  validateFocus(request);
+  return request.seeds.map((seed, index) => {
+    const url = canonicalizeUrl(seed);
+    if (!url) throw new InputError('seed is not a crawlable http(s) URL', `seeds[${index}]`);
+    // percent-encoding can make a canonical URL several times longer than the seed as given
+    const tooLong = urlTooLong(url);
+    if (tooLong) throw new InputError(`seed is too long once canonical: ${tooLong}`, `seeds[${index}]`);
+    return { url, origin: new URL(url).origin };
+  });
+}
+
+/** What the strategy needs of relevance, and relevance of itself; each fault names its field. */
+function validateFocus(request: NormalizedCrawlRequest): void {
+  const { relevance, strategy } = request;
+  if (strategy === 'best-first' && !relevance) {
+    throw new InputError('best-first needs relevance: a query or a similarity set', 'relevance');
+  }
+  if (
+    strategy === 'topic' &&
+    request.topic.cap !== 'fetched' &&
+    new Set(request.seeds).size > request.maxPages
+  ) {
+    throw new InputError('a topic crawl holds maxPages pages, seeds included: give fewer seeds', 'seeds');
+  }
+  if (request.maxResults !== null && !relevance) {
+    throw new InputError('maxResults counts relevant pages, so it needs relevance', 'maxResults');
+  }
+  if (!relevance) return;
+  const hasQuery = relevance.query !== undefined;
+  const hasSimilar = relevance.similarTo !== undefined;
+  if (hasQuery === hasSimilar) {
+    throw new InputError(
+      'give exactly one of query or similarTo',
+      hasQuery ? 'relevance.similarTo' : 'relevance',
+    );
+  }
+  if (hasQuery) {
+    rejectTextSettingsWithQuery(relevance, 'relevance.');
+    try {
+      parseKeywordQuery(relevance.query ?? '');
+    } catch (error) {
+      if (error instanceof InputError) throw new InputError(error.message, 'relevance.query', error.detail);
+      throw error;
+    }
+  }
+  if (relevance.corpus && !hasSimilar)
+    throw new InputError('a corpus goes with similarTo', 'relevance.corpus');
+  if (
+    hasSimilar &&
+    (relevance.similarTo?.urls.length ?? 0) + (relevance.similarTo?.documents.length ?? 0) === 0
+  ) {
+    throw new InputError('the similarity set is empty', 'relevance.similarTo');
+  }
+  relevance.similarTo?.documents.forEach((document, index) => {
+    if ((document.text === undefined) === (document.html === undefined)) {
+      throw new InputError('give exactly one of text or html', `relevance.similarTo.documents[${index}]`);
+    }
+  });
 }
 
 /** The engine's settings of a crawl from its normalized request. */
@@ -195,6 +428,7 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
           ...(request.relevance.similarTo ? { similarTo: request.relevance.similarTo } : {}),
           ...(request.relevance.corpus ? { corpusId: request.relevance.corpus } : {}),
           threshold: request.relevance.threshold,
+          // a keyword query takes no text settings: it counts words the default way
           text: {
             stopWords: request.relevance.stopWords ?? DEFAULT_TEXT_SETTINGS.stopWords,
             stem: request.relevance.stem ?? DEFAULT_TEXT_SETTINGS.stem,
@@ -212,12 +446,8 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     raiseOnRediscovery: request.strategy === 'topic' && request.topic.cap === 'fetched',
     // and a link's priority inherits half from the page holding it (shark-search)
     inheritPriority: request.strategy === 'topic' && request.topic.cap === 'fetched',
-    documents: request.documents ?? {
-      fetch: CRAWL_REQUEST_DEFAULTS.documents.fetch,
-      types: [...CRAWL_REQUEST_DEFAULTS.documents.types],
-      maxBytes: request.fetch.maxBytes,
-    },
-    render: request.render ?? RENDER_NEVER,
+    documents: request.documents,
+    render: request.render,
   };
 }
 
@@ -231,21 +461,8 @@ export const RENDER_DEFAULTS = {
   screenshot: false,
 } as const;
 
-const RENDER_NEVER: RenderSettings = { ...RENDER_DEFAULTS, block: [...RENDER_DEFAULTS.block] };
-
 /** The request's `render` (a mode, or an object) with every default filled in. */
-export function normalizeRender(
-  render:
-    | string
-    | {
-        mode?: string;
-        waitUntil?: string | { selector: string };
-        timeoutMs?: number;
-        block?: string[];
-        screenshot?: boolean;
-      }
-    | undefined,
-): RenderSettings {
+export function normalizeRender(render: GivenRender | undefined): RenderSettings {
   const given = typeof render === 'string' ? { mode: render } : (render ?? {});
   return {
     mode: (given.mode ?? RENDER_DEFAULTS.mode) as RenderMode,

@@ -1,5 +1,7 @@
 // Reads and writes of the crawl aggregate that the API needs (the engine's writes are in crawl-store.ts).
+// A crawl's request is read back normalized here, once, so no reader re-fills a default.
 import type pg from 'pg';
+import { type NormalizedCrawlRequest, readStoredCrawlRequest } from '../crawler/crawl-request.js';
 import type { CrawlProblem } from '../crawler/engine/crawl-outcome.js';
 import type { SkippedUrl } from '../crawler/engine/ports.js';
 import { prepared, sql } from './sql.js';
@@ -8,7 +10,8 @@ import { withTransaction } from './transaction.js';
 
 export interface CrawlRow {
   id: string;
-  request: Record<string, unknown>;
+  /** As normalizeCrawlRequest stored it; a row stored before a field existed reads with its default. */
+  request: NormalizedCrawlRequest;
   strategy: string;
   status: string;
   max_pages: number;
@@ -114,13 +117,21 @@ export interface StoredResponseRow {
   original_fetched_at: Date | null;
 }
 
+/** A row as PostgreSQL gives it: the request as it was stored, perhaps by an older release. */
+type AsStored<Row extends { request: NormalizedCrawlRequest }> = Omit<Row, 'request'> & { request: unknown };
+
+/** The row with its request read back (readStoredCrawlRequest): every field there, defaults filled in. */
+function readRequest<Row extends { request: NormalizedCrawlRequest }>(row: AsStored<Row>): Row {
+  return { ...row, request: readStoredCrawlRequest(row.request) } as Row;
+}
+
 export class CrawlsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Creates the crawl with its seed sites, slots and FRONTIER pages in one transaction. */
   async create(crawl: {
     id: string;
-    request: object;
+    request: NormalizedCrawlRequest;
     strategy: string;
     maxPages: number;
     seeds: Array<{ url: string; origin: string }>;
@@ -167,7 +178,9 @@ export class CrawlsRepository {
 
   /** The crawl, or null when there is none or it belongs to another owner. */
   async get(id: string, scope: TenantScope): Promise<CrawlRow | null> {
-    return (await this.pool.query<CrawlRow>(sql('crawl_get'), [id, ...scopeParams(scope)])).rows[0] ?? null;
+    const row = (await this.pool.query<AsStored<CrawlRow>>(sql('crawl_get'), [id, ...scopeParams(scope)]))
+      .rows[0];
+    return row ? readRequest(row) : null;
   }
 
   /** Removes a crawl no runner has started; false when one has (it is then left to run). */
@@ -176,13 +189,13 @@ export class CrawlsRepository {
   }
 
   async list(limit: number, after: { createdAt: string; id: string } | null, scope: TenantScope) {
-    const result = await this.pool.query<CrawlListRow>(sql('crawl_list'), [
+    const result = await this.pool.query<AsStored<CrawlListRow>>(sql('crawl_list'), [
       after?.createdAt ?? null,
       after?.id ?? null,
       limit,
       ...scopeParams(scope),
     ]);
-    return result.rows;
+    return result.rows.map(readRequest);
   }
 
   async cancel(id: string): Promise<boolean> {
@@ -197,13 +210,13 @@ export class CrawlsRepository {
    * null when it does not exist or `scope` may not see it.
    */
   async status(id: string, scope: TenantScope) {
-    const result = await this.pool.query<CrawlRow & { counts: CrawlCountRow[] } & CrawlFound>(
+    const result = await this.pool.query<AsStored<CrawlRow> & { counts: CrawlCountRow[] } & CrawlFound>(
       prepared('crawl_status', [id, ...scopeParams(scope)]),
     );
     const found = result.rows[0];
     if (!found) return null;
     const { counts, links, images, documents, ...row } = found;
-    return { row: row as CrawlRow, counts, found: { links, images, documents } };
+    return { row: readRequest<CrawlRow>(row), counts, found: { links, images, documents } };
   }
 
   /**

@@ -35,7 +35,7 @@ export class KeysRepository {
     return (await this.pool.query(sql('api_key_by_hash'), [hash])).rows[0] ?? null;
   }
 
-  /** A key by id with its hash, which keys the links signed for it (services/keys.ts signLink). */
+  /** A key by id with its hash, which keys the links signed for it (services/use-cases/keys.ts signLink). */
   async signing(
     id: string,
   ): Promise<{ id: string; is_admin: boolean; revoked_at: Date | null; key_hash: string } | null> {

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { adminScope, type TenantScope, tenantScope } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
-import type { Principal } from '../services/keys.js';
+import type { Principal } from '../services/use-cases/keys.js';
 
 /** Who may call a route: anyone, any valid key (or anyone while open), or an admin key only. */
 export type Access = 'open' | 'key' | 'admin';

@@ -10,7 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest, FastifySchemaCompil
 import { errorCodes } from 'fastify';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
 import { InputError } from '../errors.js';
-import type { JsonBodyTask } from '../services/cpu-tasks.js';
+import type { JsonBodyTask } from '../services/pools/cpu-tasks.js';
 import {
   BODY_OPTIONS,
   finiteNumbersOnly,

@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import { InputError, TrawlError, type TrawlErrorCode } from '../errors.js';
 import { isUnreachable, RETRY_AFTER_SECS } from '../outage.js';
 import { PATTERN_MESSAGES } from '../schemas/common.js';
-import { findUnstorableText } from '../services/input-text.js';
+import { findUnstorableText } from '../services/content/input-text.js';
 import { isValidatedOnPool } from '../validation.js';
 
 const STATUS: Record<TrawlErrorCode, number> = {

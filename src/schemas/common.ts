@@ -61,7 +61,10 @@ export const Cursor = Type.String({
   description: 'opaque cursor from a previous `next` link',
 });
 
-/** A page of a cursor-paginated list, as paginate() (services/pagination.ts) answers every list endpoint. */
+/**
+ * A page of a cursor-paginated list, as paginate() (services/presentation/pagination.ts) answers every list
+ * endpoint.
+ */
 export function ListPage<T extends TSchema>(item: T) {
   return Type.Object({
     items: Type.Array(item),

@@ -1,4 +1,5 @@
-// GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines, CSV or WARC (services/crawl-export.ts).
+// GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines, CSV or WARC
+// (services/use-cases/crawl-export.ts).
 import { Type } from 'typebox';
 import { PAGE_TYPES } from '../crawler/vocabulary.js';
 import { commaListPattern, type IncludePart } from './common.js';

@@ -69,7 +69,7 @@ test('the compiled CLI runs through bin/trawl.mjs', async () => {
 test("the compiled CPU pool's thread finds cpu-tasks.js beside it", async () => {
   await runNode(['scripts/build.mjs']);
   const run = await runModule(`
-    import { CpuPool } from '${distUrl('services/cpu-pool.js')}';
+    import { CpuPool } from '${distUrl('services/pools/cpu-pool.js')}';
     const pool = new CpuPool({ threads: 1, timeoutMs: 120000, inlineMaxChars: 0 });
     const body = await pool.run('extract', { html: '<p>river harbour signal lantern</p>', options: {} }, 'html');
     process.stdout.write(JSON.parse(new TextDecoder().decode(body)).text);
@@ -85,7 +85,7 @@ test("the compiled document pool's reader process starts from document-reader.js
   writeFileSync(file, makeDocx(['squash courts']));
   const run = await runModule(`
     import { readFileSync } from 'node:fs';
-    import { DocumentPool } from '${distUrl('services/document-pool.js')}';
+    import { DocumentPool } from '${distUrl('services/pools/document-pool.js')}';
     const pool = new DocumentPool({
       processes: 1, timeoutMs: 120000, heapMb: 256, memoryMb: 1024, maxUncompressedBytes: 1 << 20,
     });

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GraphBuilder, pageRank } from '../../src/crawler/rank/index.js';
 import { TrawlError } from '../../src/errors.js';
-import { CpuPool } from '../../src/services/cpu-pool.js';
-import { type ExtractTask, graphArrays } from '../../src/services/cpu-tasks.js';
+import { CpuPool } from '../../src/services/pools/cpu-pool.js';
+import { type ExtractTask, graphArrays } from '../../src/services/pools/cpu-tasks.js';
 import { Rng } from '../support/testweb/random.js';
 
 const SMALL: ExtractTask = { html: '<p>river harbour signal lantern</p>', options: {} };

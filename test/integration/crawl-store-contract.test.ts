@@ -1,6 +1,7 @@
 // The CrawlStore contract on PostgreSQL: the same behaviours test/unit/engine/memory-store.test.ts checks on
 // the memory double, so the double cannot drift from the SQL.
 import { randomUUID } from 'node:crypto';
+import { normalizeCrawlRequest } from '../../src/crawler/crawl-request.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { CrawlsRepository } from '../../src/db/crawls-repo.js';
 import { crawlStoreContract } from '../contract/crawl-store.contract.js';
@@ -16,7 +17,7 @@ crawlStoreContract(async (t) => {
       const id = randomUUID();
       await crawls.create({
         id,
-        request: { seeds, maxPages, maxResults: maxResults ?? null },
+        request: normalizeCrawlRequest({ seeds, maxPages, maxResults: maxResults ?? null }, 'trawl-test/1.0'),
         strategy: 'bfs',
         maxPages,
         seeds: seeds.map((url) => ({ url, origin: new URL(url).origin })),

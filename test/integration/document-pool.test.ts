@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { DocumentPool } from '../../src/services/document-pool.js';
+import { DocumentPool } from '../../src/services/pools/document-pool.js';
 import {
   EXHAUST_THE_BUFFERS,
   EXHAUST_THE_HEAP,

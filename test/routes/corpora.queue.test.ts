@@ -11,7 +11,7 @@ import { CorporaRepository } from '../../src/db/corpora-repo.js';
 import { CrawlsRepository } from '../../src/db/crawls-repo.js';
 import { INTERNAL_SCOPE, tenantScope } from '../../src/db/tenant-scope.js';
 import { TrawlError } from '../../src/errors.js';
-import { parseAsCrawled } from '../../src/services/documents.js';
+import { parseAsCrawled } from '../../src/services/use-cases/documents.js';
 import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 

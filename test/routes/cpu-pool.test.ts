@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { INLINE_MAX_CHARS } from '../../src/services/cpu-pool.js';
+import { INLINE_MAX_CHARS } from '../../src/services/pools/cpu-pool.js';
 import { build, eventually } from '../helper.js';
 import { Rng } from '../support/testweb/random.js';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { renderReportHtml } from '../../src/services/report-html.js';
+import { renderReportHtml } from '../../src/services/presentation/report-html.js';
 import { build, eventually, waitForCrawl } from '../helper.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';

@@ -16,7 +16,7 @@ import {
   serialized,
   storedHeaderBlock,
   warcRecordId,
-} from '../../src/services/warc-records.js';
+} from '../../src/services/presentation/warc-records.js';
 import { build, waitForCrawl } from '../helper.js';
 import { eventually } from '../support/eventually.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';

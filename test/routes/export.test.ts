@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CrawlsRepository } from '../../src/db/crawls-repo.js';
 import { tenantScope } from '../../src/db/tenant-scope.js';
-import { csvCell } from '../../src/services/crawl-export.js';
+import { csvCell } from '../../src/services/use-cases/crawl-export.js';
 import { build, waitForCrawl } from '../helper.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 

@@ -3,7 +3,7 @@
 // DOC and PPT (OLE compound files) have no well-kept reader: their text is not read. A document is hostile until
 // read: every zip's and every PDF Flate stream's real uncompressed size is counted as it is inflated and the read
 // stops past a cap (a bomb announces small sizes and inflates to gigabytes), the text stops at maxChars, and the caller runs this on a
-// reader process with a deadline and a heap limit (services/document-pool.ts).
+// reader process with a deadline and a heap limit (services/pools/document-pool.ts).
 import { inflateSync } from 'node:zlib';
 import { Unzip, UnzipInflate } from 'fflate';
 

@@ -330,7 +330,7 @@ export interface CrawlStore {
 
 /**
  * Reads the text of a downloaded document off the event loop, within limits (time, memory, uncompressed
- * size): services/document-pool.ts runs it in reader processes.
+ * size): services/pools/document-pool.ts runs it in reader processes.
  */
 export interface DocumentTextReader {
   /** Whether documents of this data type (PDF, DOCX, …) have a reader: DOC and PPT have none. */

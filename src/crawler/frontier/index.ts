@@ -10,8 +10,10 @@ export {
 export {
   CrawlScope,
   type CrawlScopeSpec,
+  type ScopeFields,
   type ScopeRejection,
   type ScopeVerdict,
+  validateScope,
 } from './scope.js';
 export { classifyUrl, type DocumentType, documentTypeFor, pathExtension, type UrlKind } from './url-kind.js';
 export {

@@ -84,6 +84,80 @@ function parseAllowedDomain(entry: unknown, field: string, allowSubdomains: bool
   return { host, port, subdomains };
 }
 
+/**
+ * Where a scope's faults are reported: every fault is an InputError whose field is `${fieldPrefix}.<name>[<index>]`
+ * (e.g. "scope.include[2]"), so an API can pass its own path to the scope object, and `seedsField` names the
+ * seeds where the API keeps them (a crawl request has them beside its scope, as `seeds`).
+ */
+export interface ScopeFields {
+  fieldPrefix?: string;
+  seedsField?: string;
+}
+
+/** A scope's spec, checked and compiled: what CrawlScope decides with. */
+interface ScopeRules {
+  seeds: string[];
+  domains: AllowedDomain[];
+  sameHost: boolean;
+  include: UrlPatternList;
+  exclude: UrlPatternList;
+  maxDepth: number | null;
+}
+
+function scopeRules(spec: CrawlScopeSpec, fields: ScopeFields): ScopeRules {
+  const prefix = fields.fieldPrefix ?? 'scope';
+  const seedsField = fields.seedsField ?? `${prefix}.seeds`;
+  if (!Array.isArray(spec.seeds) || spec.seeds.length === 0) {
+    throw new InputError('at least one seed URL is required', seedsField);
+  }
+  const seeds = spec.seeds.map((seed, index) => {
+    const canonical = typeof seed === 'string' ? canonicalizeUrl(seed) : null;
+    if (canonical === null) {
+      throw new InputError(
+        `${seedsField}[${index}] is not an absolute http(s) URL without credentials`,
+        `${seedsField}[${index}]`,
+      );
+    }
+    return canonical;
+  });
+
+  const allowSubdomains = spec.allowSubdomains ?? true;
+  let domains: AllowedDomain[];
+  if (spec.allowedDomains === undefined) {
+    // URL.host carries the port only when it is not the scheme's default: a seed on :8080 pins the port,
+    // a seed on the default port admits both http and https.
+    domains = seeds.map((seed) => parseAllowedDomain(new URL(seed).host, seedsField, allowSubdomains));
+  } else {
+    if (!Array.isArray(spec.allowedDomains) || spec.allowedDomains.length === 0) {
+      throw new InputError(
+        'allowedDomains must list hosts: omit it for the seed hosts, or use "*" for any host',
+        `${prefix}.allowedDomains`,
+      );
+    }
+    domains = spec.allowedDomains.map((entry, index) =>
+      parseAllowedDomain(entry, `${prefix}.allowedDomains[${index}]`, allowSubdomains),
+    );
+  }
+
+  const budget = patternBudget();
+  const include = UrlPatternList.compile(spec.include, `${prefix}.include`, budget);
+  const exclude = UrlPatternList.compile(spec.exclude, `${prefix}.exclude`, budget);
+
+  const maxDepth = spec.maxDepth ?? null;
+  if (maxDepth !== null && !(Number.isInteger(maxDepth) && maxDepth >= 0)) {
+    throw new InputError('maxDepth must be a non-negative integer or null', `${prefix}.maxDepth`);
+  }
+  return { seeds, domains, sameHost: spec.sameHost ?? false, include, exclude, maxDepth };
+}
+
+/**
+ * Checks a scope before a crawl is made of it (a crawl request, before it is stored), with the checks a
+ * CrawlScope makes, so a bad seed, domain, pattern or depth is refused naming its field.
+ */
+export function validateScope(spec: CrawlScopeSpec, fields: ScopeFields = {}): void {
+  scopeRules(spec, fields);
+}
+
 export class CrawlScope {
   /** The seeds in canonical form. */
   readonly seeds: readonly string[];
@@ -95,57 +169,15 @@ export class CrawlScope {
   readonly #verdicts = new LruMap<string, ScopeVerdict>(MAX_REMEMBERED_VERDICTS);
   readonly #maxDepth: number | null;
 
-  /**
-   * Validates `spec`; every fault is an InputError whose field is `${fieldPrefix}.<name>[<index>]`
-   * (e.g. "scope.include[2]"), so an API can pass its own path to the scope object, and `seedsField` names
-   * the seeds where the API keeps them (a crawl request has them beside its scope, as `seeds`).
-   */
-  constructor(spec: CrawlScopeSpec, options: { fieldPrefix?: string; seedsField?: string } = {}) {
-    const prefix = options.fieldPrefix ?? 'scope';
-    const seedsField = options.seedsField ?? `${prefix}.seeds`;
-    if (!Array.isArray(spec.seeds) || spec.seeds.length === 0) {
-      throw new InputError('at least one seed URL is required', seedsField);
-    }
-    this.seeds = spec.seeds.map((seed, index) => {
-      const canonical = typeof seed === 'string' ? canonicalizeUrl(seed) : null;
-      if (canonical === null) {
-        throw new InputError(
-          `${seedsField}[${index}] is not an absolute http(s) URL without credentials`,
-          `${seedsField}[${index}]`,
-        );
-      }
-      return canonical;
-    });
-
-    const allowSubdomains = spec.allowSubdomains ?? true;
-    if (spec.allowedDomains === undefined) {
-      // URL.host carries the port only when it is not the scheme's default: a seed on :8080 pins the port,
-      // a seed on the default port admits both http and https.
-      this.#domains = this.seeds.map((seed) =>
-        parseAllowedDomain(new URL(seed).host, seedsField, allowSubdomains),
-      );
-    } else {
-      if (!Array.isArray(spec.allowedDomains) || spec.allowedDomains.length === 0) {
-        throw new InputError(
-          'allowedDomains must list hosts: omit it for the seed hosts, or use "*" for any host',
-          `${prefix}.allowedDomains`,
-        );
-      }
-      this.#domains = spec.allowedDomains.map((entry, index) =>
-        parseAllowedDomain(entry, `${prefix}.allowedDomains[${index}]`, allowSubdomains),
-      );
-    }
-
-    this.#sameHost = spec.sameHost ?? false;
-    const budget = patternBudget();
-    this.#include = UrlPatternList.compile(spec.include, `${prefix}.include`, budget);
-    this.#exclude = UrlPatternList.compile(spec.exclude, `${prefix}.exclude`, budget);
-
-    const maxDepth = spec.maxDepth ?? null;
-    if (maxDepth !== null && !(Number.isInteger(maxDepth) && maxDepth >= 0)) {
-      throw new InputError('maxDepth must be a non-negative integer or null', `${prefix}.maxDepth`);
-    }
-    this.#maxDepth = maxDepth;
+  /** Checks `spec` as validateScope does: every fault is an InputError naming its field (ScopeFields). */
+  constructor(spec: CrawlScopeSpec, fields: ScopeFields = {}) {
+    const rules = scopeRules(spec, fields);
+    this.seeds = rules.seeds;
+    this.#domains = rules.domains;
+    this.#sameHost = rules.sameHost;
+    this.#include = rules.include;
+    this.#exclude = rules.exclude;
+    this.#maxDepth = rules.maxDepth;
   }
 
   /**

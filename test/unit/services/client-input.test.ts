@@ -1,8 +1,8 @@
 // The pure checks behind the API's 400s: unstorable text in a parsed request, and cursor fields.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findUnstorableText, unstorableText } from '../../../src/services/input-text.js';
-import { isCreatedAtCursor, isIsoInstant, isRowId } from '../../../src/services/pagination.js';
+import { findUnstorableText, unstorableText } from '../../../src/services/content/input-text.js';
+import { isCreatedAtCursor, isIsoInstant, isRowId } from '../../../src/services/presentation/pagination.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../../../src/validation.js';
 
 test('unstorableText: NUL and lone surrogates are refused, surrogate pairs and other controls are not', () => {

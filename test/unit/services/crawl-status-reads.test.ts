@@ -1,12 +1,14 @@
-// CrawlService.status (services/crawls.ts) keeps status reads flat as a crawl grows: a finished crawl's view is
-// read from the database once per process, a running crawl's timing percentiles (a scan of its pages) at most
-// once per interval, whatever the number of pollers; another tenant still gets "not found".
+// CrawlService.status (services/use-cases/crawl-status.ts) keeps status reads flat as a crawl grows: a
+// finished crawl's view is read from the database once per process, a running crawl's timing percentiles (a
+// scan of its pages) at most once per interval, whatever the number of pollers; another tenant still gets
+// "not found".
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { normalizeCrawlRequest } from '../../../src/crawler/crawl-request.js';
 import type { CrawlRow, CrawlsRepository, CrawlTimings } from '../../../src/db/crawls-repo.js';
 import { tenantScope } from '../../../src/db/tenant-scope.js';
 import type { JobBackend } from '../../../src/jobs/queues.js';
-import { CrawlService } from '../../../src/services/crawls.js';
+import { CrawlService } from '../../../src/services/use-cases/crawls.js';
 
 const OWNER = '00000000-0000-4000-8000-000000000001';
 
@@ -42,7 +44,7 @@ function fakeRepository(row: CrawlRow) {
 function crawlRow(status: string): CrawlRow {
   return {
     id: 'c1',
-    request: { seeds: ['https://example.com/'] },
+    request: normalizeCrawlRequest({ seeds: ['https://example.com/'] }, 'trawl-test/1.0'),
     strategy: 'bfs',
     status,
     max_pages: 10,

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
-import { chunksByTurn } from '../../../src/services/event-loop-turns.js';
+import { chunksByTurn } from '../../../src/services/presentation/event-loop-turns.js';
 
 function* recorded(order: string[]): Generator<string> {
   for (const chunk of ['a', 'b', 'c']) {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InputError } from '../../../src/errors.js';
-import { isRowIdCursor, paginate } from '../../../src/services/pagination.js';
+import { isRowIdCursor, paginate } from '../../../src/services/presentation/pagination.js';
 
 const ROWS = [1, 2, 3, 4, 5].map((id) => ({ id, name: `row ${id}` }));
 

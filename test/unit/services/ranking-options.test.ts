@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { Value } from 'typebox/value';
 import { ANALYSIS_DEFAULTS, DEFAULT_EDGE_POLICY } from '../../../src/crawler/rank/index.js';
 import { RankingOptions } from '../../../src/schemas/rankings.js';
-import { normalizeRankingOptions } from '../../../src/services/rankings.js';
+import { normalizeRankingOptions } from '../../../src/services/use-cases/rankings.js';
 
 test("the schema's defaults are the ones normalizeRankingOptions fills in", () => {
   const bySchema = Value.Default(RankingOptions, {}) as RankingOptions;

@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { gunzipPrefix, gzipPrefixBytes, storedBodyPrefix } from '../../../src/services/stored-body.js';
+import {
+  gunzipPrefix,
+  gzipPrefixBytes,
+  storedBodyPrefix,
+} from '../../../src/services/content/stored-body.js';
 
 const MIB = 1024 * 1024;
 

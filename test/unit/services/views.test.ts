@@ -1,10 +1,14 @@
-// The crawl's views (services/views.ts): the status is computed once from the rows, and a live progress
+// The crawl's views (services/presentation/views.ts): the status is computed once from the rows, and a live progress
 // event and a webhook's `crawl` object are projections of that status, never numbers of their own.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { normalizeCrawlRequest } from '../../../src/crawler/crawl-request.js';
 import type { CrawlRow } from '../../../src/db/crawls-repo.js';
-import { normalizeCrawlRequest } from '../../../src/services/crawl-request.js';
-import { crawlProgressView, crawlStatusView, webhookCrawlView } from '../../../src/services/views.js';
+import {
+  crawlProgressView,
+  crawlStatusView,
+  webhookCrawlView,
+} from '../../../src/services/presentation/views.js';
 
 const STARTED = new Date('2026-01-01T00:00:00.000Z');
 

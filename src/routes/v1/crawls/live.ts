@@ -12,7 +12,7 @@ import {
   WebhookDeliveriesQuery,
   WebhookDeliveryList,
 } from '../../../schemas/live.js';
-import { formatServerSentEvent } from '../../../services/live-progress.js';
+import { formatServerSentEvent } from '../../../services/use-cases/live-progress.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import { CrawlReport, ReportHtmlQuery, ReportLink } from '../../../schemas/report.js';
-import { REPORT_CSP } from '../../../services/report-html.js';
+import { REPORT_CSP } from '../../../services/presentation/report-html.js';
 
 /** How long a signed report link works: long enough to open it, short enough that a copied one soon dies. */
 const REPORT_LINK_TTL_SECS = 300;

@@ -20,7 +20,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ExtractResult, ...problemResponses(400, 413, 415, 422, 503) },
       },
     },
-    // The body comes serialized as an ExtractResult from the CPU pool (services/cpu-tasks.ts): sent as it is.
+    // The body comes serialized as an ExtractResult from the CPU pool (services/pools/cpu-tasks.ts): sent as
+    // it is.
     async (request, reply) => {
       const body = await app.runtime.extraction.extract(request.body);
       return reply.type('application/json; charset=utf-8').send(body as never);

@@ -18,7 +18,7 @@ export class ApiProblem extends Error {
     readonly status: number,
     readonly field: string | undefined,
     detail: string,
-    readonly errors: Array<{ field: string; message: string }> = [],
+    readonly errors: NonNullable<Problem['errors']> = [],
   ) {
     super(detail);
   }

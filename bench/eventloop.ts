@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { openRuntime } from '../src/runtime.js';
+import type { CrawlCreated } from '../src/schemas/crawls.js';
 import { CpuPool, INLINE_MAX_CHARS } from '../src/services/pools/cpu-pool.js';
 import { type CpuTaskName, type CpuTasks, runTask } from '../src/services/pools/cpu-tasks.js';
 import { dropSchema } from '../test/helper.js';
@@ -79,7 +80,10 @@ async function serve(threads: string, databaseUrl: string): Promise<void> {
       })();
     }
   });
-  const ready: Ready = { port: (app.server.address() as AddressInfo).port, crawlId: created.json().id };
+  const ready: Ready = {
+    port: (app.server.address() as AddressInfo).port,
+    crawlId: created.json<CrawlCreated>().id,
+  };
   process.send?.(ready);
 }
 

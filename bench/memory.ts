@@ -25,6 +25,7 @@ import { loadConfig } from '../src/config.js';
 import { residentMemory } from '../src/crawler/render/process-memory.js';
 import { isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime } from '../src/runtime.js';
+import type { CrawlCreated } from '../src/schemas/crawls.js';
 import { numberArg } from './args.js';
 import { quantile } from './eventloop.js';
 import { dropBenchSchemas } from './peers/measure.js';
@@ -335,7 +336,7 @@ export async function run(args: string[]): Promise<void> {
       },
     });
     if (created.statusCode !== 202) throw new Error(`POST /v1/crawls: ${created.statusCode} ${created.body}`);
-    const { id } = created.json() as { id: string };
+    const { id } = created.json<CrawlCreated>();
     process.stdout.write(
       `${pages} ${hostile ? `hostile pages of ${Math.min(pageMiB, HOSTILE_MIN_MIB)}–` : 'pages of '}${pageMiB} MB ` +
         `(${chunked ? 'chunked' : 'Content-Length'}), maxBytes 100 MiB, ` +

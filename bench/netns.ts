@@ -16,6 +16,7 @@ import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime } from '../src/runtime.js';
+import type { CrawlCreated, CrawlStatus } from '../src/schemas/crawls.js';
 import { stopProcess } from '../test/support/processes.js';
 import {
   BENCHMARK_FEATURES,
@@ -178,10 +179,10 @@ export async function run(args: string[]): Promise<void> {
       },
     });
     if (created.statusCode !== 202) throw new Error(`crawl refused: ${created.body}`);
-    const id = created.json().id as string;
-    let status: { status: string; pagesFetched: number };
+    const { id } = created.json<CrawlCreated>();
+    let status: CrawlStatus;
     for (;;) {
-      status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+      status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json<CrawlStatus>();
       if (isFinished(status.status)) break;
       if (Date.now() - startedAt > 10 * 60_000) throw new Error(`crawl still ${status.status} after 10 min`);
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -17,6 +17,7 @@ import { processTreeMemory } from '../src/crawler/render/process-memory.js';
 import { isFinished } from '../src/crawler/vocabulary.js';
 import { WorkersRepository } from '../src/db/workers-repo.js';
 import { openRuntime } from '../src/runtime.js';
+import type { CrawlCreated } from '../src/schemas/crawls.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg } from './args.js';
 import { dropBenchSchemas } from './peers/measure.js';
@@ -122,7 +123,7 @@ export async function run(args: string[]): Promise<void> {
       });
       if (created.statusCode !== 202)
         throw new Error(`POST /v1/crawls: ${created.statusCode} ${created.body}`);
-      const { id } = created.json() as { id: string };
+      const { id } = created.json<CrawlCreated>();
       const samples: number[] = [];
       const pssSamples: number[] = [];
       let status = 'queued';

@@ -17,6 +17,7 @@ import { percentileCont } from '../src/crawler/stats/plot.js';
 import { isFinished } from '../src/crawler/vocabulary.js';
 import { sql } from '../src/db/sql.js';
 import { openRuntime } from '../src/runtime.js';
+import type { CrawlCreated, CrawlStatus } from '../src/schemas/crawls.js';
 import { stopProcess } from '../test/support/processes.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
@@ -169,7 +170,7 @@ export async function run(args: string[]): Promise<void> {
       }),
     });
     if (created.status !== 202) throw new Error(`crawl refused: ${await created.text()}`);
-    const id = ((await created.json()) as { id: string }).id;
+    const { id } = (await created.json()) as CrawlCreated;
     const statusUrl = `${api.base}/v1/crawls/${id}`;
     const startedAt = Date.now();
     const samples: Sample[] = [];
@@ -234,7 +235,7 @@ interface PollerRead {
   at: number;
   ms: number;
   statusCode: number;
-  body: { status: string; pagesFetched: number } | null;
+  body: Pick<CrawlStatus, 'status' | 'pagesFetched'> | null;
 }
 
 /**

@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime } from '../src/runtime.js';
+import type { CrawlCreated, CrawlStatus } from '../src/schemas/crawls.js';
 import {
   BENCHMARK_FEATURES,
   countDisallowedRequests,
@@ -100,11 +101,11 @@ async function trial(
       },
     });
     if (created.statusCode !== 202) throw new Error(`crawl refused: ${created.body}`);
-    const id = created.json().id as string;
+    const { id } = created.json<CrawlCreated>();
     const deadline = Date.now() + TRIAL_TIMEOUT_MS;
-    let status: { status: string; pagesFetched: number };
+    let status: CrawlStatus;
     for (;;) {
-      status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
+      status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json<CrawlStatus>();
       if (isFinished(status.status)) break;
       if (Date.now() > deadline) throw new Error(`crawl still ${status.status} after ${TRIAL_TIMEOUT_MS} ms`);
       await Promise.all([workerCpu.sample(), postgresCpu.sample()]);

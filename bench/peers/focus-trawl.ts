@@ -7,31 +7,16 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { isFinished } from '../../src/crawler/vocabulary.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+import type { Problem } from '../../src/schemas/common.js';
+import type { CrawlCreated, CrawlStatus, PageList, PageListItem } from '../../src/schemas/crawls.js';
 import { benchTrawlConfig, dropBenchSchemas } from './measure.js';
 
 const POLL_MS = 100;
 
-/** The fields of GET /v1/crawls/:id this bench reads; relevantPages/harvestRate only on focused builds. */
-export interface FocusCrawlStatus {
-  id: string;
-  status: string;
-  error: string | null;
-  pagesFetched: number;
-  counts: Record<string, number>;
-  relevantPages?: number;
-  harvestRate?: number;
-}
-
-export interface FocusCrawlPage {
-  url: string;
-  finalUrl: string | null;
-  type: string;
-  score?: number | null;
-}
-
+/** A crawl's final status (relevantPages and harvestRate only when it scores pages) and its pages. */
 export type FocusCrawlOutcome =
   | { rejected: string }
-  | { status: FocusCrawlStatus; pages: FocusCrawlPage[]; crawlMs: number };
+  | { status: CrawlStatus; pages: PageListItem[]; crawlMs: number };
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -73,16 +58,14 @@ export class FocusTrawl {
     const startedMs = performance.now();
     const created = await this.#app.inject({ method: 'POST', url: '/v1/crawls', payload });
     if (created.statusCode === 400) {
-      const problem = created.json() as { detail?: string; title?: string };
+      const problem = created.json<Problem>();
       return { rejected: problem.detail ?? problem.title ?? created.body };
     }
     if (created.statusCode !== 202) throw new Error(`POST /v1/crawls: ${created.statusCode} ${created.body}`);
-    const { id } = created.json() as { id: string };
-    let status: FocusCrawlStatus;
+    const { id } = created.json<CrawlCreated>();
+    let status: CrawlStatus;
     for (;;) {
-      status = (
-        await this.#app.inject({ method: 'GET', url: `/v1/crawls/${id}` })
-      ).json() as FocusCrawlStatus;
+      status = (await this.#app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json<CrawlStatus>();
       if (isFinished(status.status)) break;
       if (performance.now() - startedMs > timeoutMs) {
         await this.#app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
@@ -91,13 +74,13 @@ export class FocusTrawl {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     const crawlMs = performance.now() - startedMs;
-    const pages: FocusCrawlPage[] = [];
+    const pages: PageListItem[] = [];
     let next: string | null = `/v1/crawls/${id}/pages?limit=1000`;
     while (next !== null) {
       const response = await this.#app.inject({ method: 'GET', url: next });
       if (response.statusCode !== 200)
         throw new Error(`GET ${next}: ${response.statusCode} ${response.body}`);
-      const list = response.json() as { items: FocusCrawlPage[]; next: string | null };
+      const list: PageList = response.json();
       pages.push(...list.items);
       next = list.next;
     }

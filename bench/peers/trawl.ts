@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { isFinished } from '../../src/crawler/vocabulary.js';
 import { openRuntime } from '../../src/runtime.js';
+import type { CrawlCreated, CrawlStatus } from '../../src/schemas/crawls.js';
 import {
   benchTrawlConfig,
   CpuMeter,
@@ -120,7 +121,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
       });
       if (created.statusCode !== 202)
         throw new Error(`POST /v1/crawls: ${created.statusCode} ${created.body}`);
-      const { id } = created.json() as { id: string };
+      const { id } = created.json<CrawlCreated>();
       // Completion is watched on the crawls row itself: GET /v1/crawls/:id aggregates over every page and
       // link of the crawl, and polling it every few milliseconds would load PostgreSQL more than the crawl.
       let lastSampleMs = 0;
@@ -146,12 +147,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
       }
       await postgresCpu.sample();
       await redisCpu?.sample();
-      const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json() as {
-        status: string;
-        error: string | null;
-        pagesFetched: number;
-        counts: Record<string, number>;
-      };
+      const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json<CrawlStatus>();
       if (status.status !== 'completed') throw new Error(`crawl ended ${status.status}: ${status.error}`);
       const serverCpuSecs: Record<string, number> = { postgres: postgresCpu.secs };
       if (redisCpu) serverCpuSecs.redis = redisCpu.secs;

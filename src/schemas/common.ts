@@ -1,5 +1,5 @@
 // Schemas every route shares: RFC 9457 problem details, ids, pagination.
-import { type TSchema, type TSchemaOptions, Type } from 'typebox';
+import { type Static, type TSchema, type TSchemaOptions, Type } from 'typebox';
 import { OPEN_TENANT } from '../db/tenant-scope.js';
 
 /** A value or null (the Type.Union([schema, Type.Null()]) of OpenAPI's anyOf). */
@@ -23,6 +23,7 @@ export const Problem = Type.Object(
   },
   { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details' },
 );
+export type Problem = Static<typeof Problem>;
 
 /** Error responses as they are sent: application/problem+json bodies (RFC 9457). */
 export const problemResponses = (...statuses: number[]) =>

@@ -70,6 +70,7 @@ export const CorpusCreated = Type.Object({
   status: Type.Literal('queued'),
   links: CorpusLinks,
 });
+export type CorpusCreated = Static<typeof CorpusCreated>;
 
 const CorpusStatusName = Type.Union([
   Type.Literal('queued'),
@@ -89,6 +90,7 @@ export const CorpusProgress = Type.Object(
   },
   { description: 'written by the build at most once a second, and when it ends' },
 );
+export type CorpusProgress = Static<typeof CorpusProgress>;
 
 export const CorpusStatus = Type.Object({
   id: Uuid,
@@ -117,22 +119,26 @@ export const CorpusStatus = Type.Object({
   error: Nullable(Type.String()),
   links: CorpusLinks,
 });
+export type CorpusStatus = Static<typeof CorpusStatus>;
 
 export const CorpusListQuery = Type.Object(
   { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
   { additionalProperties: false },
 );
 
-export const CorpusList = ListPage(
-  Type.Object({
-    id: Uuid,
-    owner: Owner,
-    name: Type.String(),
-    status: CorpusStatusName,
-    documentCount: Type.Integer(),
-    termCount: Type.Integer(),
-    createdAt: Type.String({ format: 'date-time' }),
-    finishedAt: IsoDate,
-    links: CorpusLinks,
-  }),
-);
+/** A corpus as GET /v1/corpora lists it: its state and size (progress and top terms on its own document). */
+export const CorpusListItem = Type.Object({
+  id: Uuid,
+  owner: Owner,
+  name: Type.String(),
+  status: CorpusStatusName,
+  documentCount: Type.Integer(),
+  termCount: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+  finishedAt: IsoDate,
+  links: CorpusLinks,
+});
+export type CorpusListItem = Static<typeof CorpusListItem>;
+
+export const CorpusList = ListPage(CorpusListItem);
+export type CorpusList = Static<typeof CorpusList>;

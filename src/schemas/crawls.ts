@@ -543,6 +543,7 @@ export const CrawlStatus = Type.Object(
   },
   { $id: 'CrawlStatus' },
 );
+export type CrawlStatus = Static<typeof CrawlStatus>;
 
 export const CrawlCreated = Type.Object({
   id: Uuid,
@@ -550,6 +551,7 @@ export const CrawlCreated = Type.Object({
   _links: CrawlLinks,
   links: DeprecatedCrawlLinks,
 });
+export type CrawlCreated = Static<typeof CrawlCreated>;
 
 export const CrawlListQuery = Type.Object(
   { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
@@ -570,7 +572,10 @@ export const CrawlSummary = Type.Object({
   links: DeprecatedCrawlLinks,
 });
 
+export type CrawlSummary = Static<typeof CrawlSummary>;
+
 export const CrawlList = ListPage(CrawlSummary);
+export type CrawlList = Static<typeof CrawlList>;
 
 export const PageListQuery = Type.Object(
   {
@@ -659,20 +664,24 @@ export const PageSummary = Type.Object({
   }),
   ...PageRenderFields,
 });
+export type PageSummary = Static<typeof PageSummary>;
 
-export const PageList = ListPage(
-  Type.Object({
-    ...PageSummary.properties,
-    text: Type.Optional(
-      Nullable(Type.String(), { description: 'include=text: the main text; null when not extracted yet' }),
-    ),
-    markdown: Type.Optional(
-      Nullable(Type.String(), {
-        description: 'include=markdown: the main content as Markdown; null when no HTML body is stored',
-      }),
-    ),
-  }),
-);
+/** A page as GET /v1/crawls/:id/pages lists it: its summary, with the parts `include` asked for. */
+export const PageListItem = Type.Object({
+  ...PageSummary.properties,
+  text: Type.Optional(
+    Nullable(Type.String(), { description: 'include=text: the main text; null when not extracted yet' }),
+  ),
+  markdown: Type.Optional(
+    Nullable(Type.String(), {
+      description: 'include=markdown: the main content as Markdown; null when no HTML body is stored',
+    }),
+  ),
+});
+export type PageListItem = Static<typeof PageListItem>;
+
+export const PageList = ListPage(PageListItem);
+export type PageList = Static<typeof PageList>;
 
 export const PageParams = Type.Object(
   { id: Uuid, pageId: RowId({ minimum: 1 }) },
@@ -746,6 +755,7 @@ export const PageDetail = Type.Object({
     }),
   ),
 });
+export type PageDetail = Static<typeof PageDetail>;
 
 export const HostListQuery = Type.Object(
   { limit: Defaulted(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) },
@@ -774,3 +784,4 @@ export const HostList = Type.Object({
     }),
   ),
 });
+export type HostList = Static<typeof HostList>;

@@ -13,6 +13,7 @@ export const ApiKey = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ApiKey = Static<typeof ApiKey>;
 
 export const ApiKeyCreated = Type.Object(
   {
@@ -21,6 +22,7 @@ export const ApiKeyCreated = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ApiKeyCreated = Static<typeof ApiKeyCreated>;
 
 export const ApiKeyRequest = Type.Object(
   {
@@ -32,6 +34,7 @@ export const ApiKeyRequest = Type.Object(
 export type ApiKeyRequest = Static<typeof ApiKeyRequest>;
 
 export const ApiKeyList = Type.Object({ items: Type.Array(ApiKey) }, { additionalProperties: false });
+export type ApiKeyList = Static<typeof ApiKeyList>;
 
 export const ApiKeyParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64, description: 'the key id, or its display prefix' }) },

@@ -1,5 +1,5 @@
 // GET /v1/crawls/:id/events (server-sent events) and GET /v1/crawls/:id/webhooks.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { WEBHOOK_EVENTS } from '../crawler/vocabulary.js';
 import { Cursor, Defaulted, ListPage, Nullable, RowId } from './common.js';
 import { PageSummary } from './crawls.js';
@@ -27,12 +27,14 @@ export const ProgressEvent = Type.Object(
   },
   { description: '`event: progress`, at most every 500 ms while the crawl is queued or running' },
 );
+export type ProgressEvent = Static<typeof ProgressEvent>;
 
 export const PageEvent = Type.Pick(
   PageSummary,
   ['id', 'url', 'type', 'status', 'contentType', 'bytes', 'loadMs', 'depth', 'score', 'title', 'fetchedAt'],
   { description: '`event: page` (with ?pages=true), once per written page; dedupe on id after a resume' },
 );
+export type PageEvent = Static<typeof PageEvent>;
 
 export const WebhookDeliveriesQuery = Type.Object(
   {
@@ -63,3 +65,4 @@ export const WebhookDeliveryList = ListPage(
     attemptedAt: Type.String({ format: 'date-time' }),
   }),
 );
+export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;

@@ -142,6 +142,7 @@ export const Ranking = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   links: Type.Object({ self: Type.String(), vertices: Type.String() }),
 });
+export type Ranking = Static<typeof Ranking>;
 
 /** A ranking computed by a `rank` job that has not completed: queued, running, or failed with its error. */
 export const RankingJob = Type.Object({
@@ -166,35 +167,40 @@ export const RankingJob = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   links: Type.Object({ self: Type.String(), vertices: Type.String() }),
 });
+export type RankingJob = Static<typeof RankingJob>;
 
 /** GET /v1/rankings/:id: the completed ranking, or the state of its job. */
 export const RankingOrJob = Type.Union([Ranking, RankingJob]);
+export type RankingOrJob = Static<typeof RankingOrJob>;
 
 export const RankingListQuery = Type.Object(
   { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
   { additionalProperties: false },
 );
 
-/** GET /v1/rankings: the caller's rankings newest first, each its state and size (top lists on its own document). */
-export const RankingList = ListPage(
-  Type.Object({
-    id: Uuid,
-    owner: Owner,
-    status: Type.Union([
-      Type.Literal('queued'),
-      Type.Literal('running'),
-      Type.Literal('completed'),
-      Type.Literal('failed'),
-    ]),
-    crawlId: Nullable(Uuid, { description: 'the crawl whose link graph was ranked; null for an upload' }),
-    vertices: Nullable(Type.Integer(), { description: 'null until completed' }),
-    edges: Nullable(Type.Integer(), { description: 'null until completed' }),
-    iterations: Nullable(Type.Integer(), { description: 'null until completed' }),
-    error: Nullable(Type.String(), { description: "a failed ranking's problem detail" }),
-    createdAt: Type.String({ format: 'date-time' }),
-    links: Type.Object({ self: Type.String(), vertices: Type.String() }),
-  }),
-);
+/** A ranking as GET /v1/rankings lists it: its state and size (top lists on its own document). */
+export const RankingListItem = Type.Object({
+  id: Uuid,
+  owner: Owner,
+  status: Type.Union([
+    Type.Literal('queued'),
+    Type.Literal('running'),
+    Type.Literal('completed'),
+    Type.Literal('failed'),
+  ]),
+  crawlId: Nullable(Uuid, { description: 'the crawl whose link graph was ranked; null for an upload' }),
+  vertices: Nullable(Type.Integer(), { description: 'null until completed' }),
+  edges: Nullable(Type.Integer(), { description: 'null until completed' }),
+  iterations: Nullable(Type.Integer(), { description: 'null until completed' }),
+  error: Nullable(Type.String(), { description: "a failed ranking's problem detail" }),
+  createdAt: Type.String({ format: 'date-time' }),
+  links: Type.Object({ self: Type.String(), vertices: Type.String() }),
+});
+export type RankingListItem = Static<typeof RankingListItem>;
+
+/** GET /v1/rankings: the caller's rankings newest first. */
+export const RankingList = ListPage(RankingListItem);
+export type RankingList = Static<typeof RankingList>;
 
 export const VerticesQuery = Type.Object(
   {
@@ -218,8 +224,10 @@ export const RankedVertex = Type.Object({
   inDegree: Type.Integer(),
   outDegree: Type.Integer(),
 });
+export type RankedVertex = Static<typeof RankedVertex>;
 
 export const VertexPage = ListPage(RankedVertex);
+export type VertexPage = Static<typeof VertexPage>;
 
 /** GET /v1/crawls/:id/graph: the crawl's graph formats, GEXF (for Gephi) carrying PageRank and degrees. */
 export const GraphExportQuery = Type.Object(
@@ -230,3 +238,10 @@ export const GraphExportQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** GET /v1/crawls/:id/graph?format=json: the crawl's pages as vertices by page id, its links as [from, to] pairs. */
+export const LinkGraph = Type.Object({
+  vertices: Type.Array(Type.Object({ id: Type.Integer(), url: Type.String() })),
+  edges: Type.Array(Type.Array(Type.Integer(), { minItems: 2, maxItems: 2 })),
+});
+export type LinkGraph = Static<typeof LinkGraph>;

@@ -121,3 +121,4 @@ export const ReportLink = Type.Object({
     description: 'when the token stops working; null when the service runs open (no token)',
   }),
 });
+export type ReportLink = Static<typeof ReportLink>;

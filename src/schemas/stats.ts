@@ -28,6 +28,7 @@ export const RankedWord = Type.Object({
   frequency: Type.Integer({ minimum: 1 }),
   zipf: Type.Number({ description: 'rank · frequency / totalWords (about 0.1 for English)' }),
 });
+export type RankedWord = Static<typeof RankedWord>;
 
 export const WordStats = Type.Object(
   {

@@ -1,5 +1,6 @@
 // The dashboard's one way into trawl: the /v1 API with the key the person entered (sessionStorage), as any
 // client. Problems come back as ApiProblem with the API's field, for the form to show beside that field.
+import type { Problem } from '../../src/schemas/common.js';
 
 const KEY_STORAGE = 'trawl.apiKey';
 
@@ -17,7 +18,7 @@ export class ApiProblem extends Error {
     readonly status: number,
     readonly field: string | undefined,
     detail: string,
-    readonly errors: Array<{ field: string; message: string }> = [],
+    readonly errors: NonNullable<Problem['errors']> = [],
   ) {
     super(detail);
   }
@@ -31,12 +32,7 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
 export async function request(path: string, init: RequestInit = {}): Promise<Response> {
   const response = await fetch(path, { ...init, headers: headers(init.headers as Record<string, string>) });
   if (response.ok) return response;
-  let problem: {
-    detail?: string;
-    title?: string;
-    field?: string;
-    errors?: Array<{ field: string; message: string }>;
-  } = {};
+  let problem: Partial<Problem> = {};
   try {
     problem = await response.json();
   } catch {

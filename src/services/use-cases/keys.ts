@@ -7,6 +7,10 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRow, KeysRepository } from '../../db/keys-repo.js';
 import { InputError, TrawlError } from '../../errors.js';
+import type { ApiKey, ApiKeyCreated } from '../../schemas/keys.js';
+
+/** A key as the API shows it (schemas/keys.ts), named here too for the CLI's `trawl keys`. */
+export type { ApiKey };
 
 const KEY_PREFIX = 'trawl_';
 /** Characters of a key shown in listings: `trawl_` and 8 of the random part (48 bits, enough to tell keys apart). */
@@ -26,15 +30,6 @@ export function displayPrefix(key: string): string {
 
 function linkSignature(keyHash: string, path: string, expiresSecs: number): string {
   return createHmac('sha256', keyHash).update(`${path}\n${expiresSecs}`).digest('base64url');
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  admin: boolean;
-  createdAt: string;
-  revokedAt: string | null;
 }
 
 /** Who a request is: the key's id and whether it may use the admin endpoints. */
@@ -58,7 +53,7 @@ export class KeyService {
   constructor(private readonly repository: KeysRepository) {}
 
   /** Issues a key; the returned `key` is the only time its text exists outside the caller. */
-  async create(options: { name: string; admin?: boolean }): Promise<ApiKey & { key: string }> {
+  async create(options: { name: string; admin?: boolean }): Promise<ApiKeyCreated> {
     const name = options.name.trim();
     if (!name || name.length > 200) throw new InputError('name must be 1 to 200 characters', 'name');
     const key = generateKey();

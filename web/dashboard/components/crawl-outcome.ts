@@ -1,11 +1,12 @@
 // A crawl's outcome as the list of crawls and the crawl's own view show it.
+import type { CrawlSummary } from '../../../src/schemas/crawls.js';
 import { h } from '../dom.js';
 
 /**
  * A crawl's status as a badge, with why it failed or why it fetched nothing beneath: a crawl that completed
  * with warnings is not shown as a plain success.
  */
-export function outcome(crawl: { status: string; error: string | null; warnings: string[] }): HTMLElement {
+export function outcome(crawl: Pick<CrawlSummary, 'status' | 'error' | 'warnings'>): HTMLElement {
   const warned = crawl.warnings.length > 0;
   return h(
     'div',

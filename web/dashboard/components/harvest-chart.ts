@@ -2,12 +2,8 @@
 // docs/guide.md#focused-crawling): the report's series (GET /v1/crawls/:id/report, focused.harvestOverTime)
 // to start from, then one point per progress event while the crawl runs. Drawn as SVG built with the DOM (no
 // inline style: the CSP allows none).
+import type { HarvestPoint } from '../../../src/crawler/stats/plot.js';
 import { h, number } from '../dom.js';
-
-export interface HarvestPoint {
-  pagesFetched: number;
-  harvestRate: number;
-}
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 640;

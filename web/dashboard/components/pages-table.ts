@@ -1,23 +1,12 @@
 // The pages table of one crawl (GET /v1/crawls/:id/pages): filters by type and HTTP status, "More pages"
 // following the cursor, and a rendered page's screenshot shown in place.
 import { PAGE_TYPES } from '../../../src/crawler/vocabulary.js';
+import type { PageList, PageListItem } from '../../../src/schemas/crawls.js';
 import { blobUrl, getJson } from '../api.js';
 import { h, pageLink, problemBanner } from '../dom.js';
 
-interface PageRow {
-  id: number;
-  url: string;
-  type: string;
-  status: number | null;
-  score: number | null;
-  title: string | null;
-  /** Its DOM came from headless Chromium; `screenshot` links its PNG when one was stored. */
-  rendered?: boolean;
-  screenshot?: string | null;
-}
-
 /** Whether a page was rendered and, when a screenshot was stored, a button that shows it in place. */
-function renderedCell(page: PageRow): HTMLElement | string {
+function renderedCell(page: PageListItem): HTMLElement | string {
   if (!page.rendered) return '';
   const shot = page.screenshot;
   if (!shot) return 'yes';
@@ -57,7 +46,7 @@ export async function pagesTable(
   let appended = false;
   const load = async (path: string, append: boolean) => {
     try {
-      const list = await getJson<{ items: PageRow[]; next: string | null }>(path);
+      const list = await getJson<PageList>(path);
       const rows = list.items.map((page) =>
         h(
           'tr',

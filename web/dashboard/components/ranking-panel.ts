@@ -1,47 +1,15 @@
 // A ranking as the dashboard shows it, beside the link graph and on its own page: the top-k lists (PageRank,
 // in-degree, out-degree) and the Jaccard overlaps of its top sets; and the wait for a ranking a job computes.
 // Vertex names are URLs for a crawl's graph and any string for an upload: links only when http(s).
+import type { Ranking, RankingJob, RankingOrJob } from '../../../src/schemas/rankings.js';
 import { getJson } from '../api.js';
 import { h, number, pageLink } from '../dom.js';
-
-export interface Ranking {
-  id: string;
-  status: 'completed';
-  crawlId: string | null;
-  iterations: number;
-  converged: boolean;
-  vertices: number;
-  unnamedVertices: number;
-  edges: number;
-  droppedSelfLoops: number;
-  droppedDuplicates: number;
-  damping: number;
-  topK: number;
-  jaccardK: number;
-  top: {
-    pageRank: Array<{ vertex: string; rank: number }>;
-    inDegree: Array<{ vertex: string; degree: number }>;
-    outDegree: Array<{ vertex: string; degree: number }>;
-  };
-  jaccard: Record<string, number>;
-  createdAt: string;
-  links: { self: string; vertices: string };
-}
-
-export interface RankingJob {
-  id: string;
-  status: 'queued' | 'running' | 'failed';
-  crawlId: string | null;
-  error: { detail: string; field?: string; line?: number } | null;
-  createdAt: string;
-  links: { self: string; vertices: string };
-}
 
 export class RankingFailed extends Error {}
 
 /** Polls a ranking ranked by a job (202) until it completes; a failed one throws with the job's problem. */
 export async function completedRanking(
-  first: Ranking | RankingJob,
+  first: RankingOrJob,
   signal: AbortSignal,
   onWait: (job: RankingJob) => void = () => {},
 ): Promise<Ranking> {
@@ -54,7 +22,7 @@ export async function completedRanking(
     onWait(ranking);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     if (signal.aborted) throw new DOMException('left the view', 'AbortError');
-    ranking = await getJson<Ranking | RankingJob>(ranking.links.self);
+    ranking = await getJson<RankingOrJob>(ranking.links.self);
   }
   return ranking;
 }

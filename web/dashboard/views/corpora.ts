@@ -1,22 +1,14 @@
 // Corpora (docs/reference.md#tfidf): #/corpora lists them and builds one from pasted texts, a list of URLs or a
 // finished crawl (#/corpora/<id>, corpus.ts, follows one).
+import type { CorpusCreated, CorpusList } from '../../../src/schemas/corpora.js';
+import type { CrawlList, CrawlSummary } from '../../../src/schemas/crawls.js';
 import { getJson, postJson } from '../api.js';
 import { createOnSubmit, field, h, moreButton, number, problemBanner, show, when } from '../dom.js';
-
-export interface CorpusListItem {
-  id: string;
-  name: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  documentCount: number;
-  termCount: number;
-  createdAt: string;
-  finishedAt: string | null;
-}
 
 type Source = 'documents' | 'urls' | 'fromCrawl';
 
 /** The build form: a name and one source, the fields named as the API names them. */
-function corpusForm(crawls: Array<{ id: string; seeds: string[]; finishedAt: string | null }>): HTMLElement {
+function corpusForm(crawls: CrawlSummary[]): HTMLElement {
   const name = h('input', { type: 'text', required: true, maxlength: 200, placeholder: 'tennis pages' });
   const source = h(
     'select',
@@ -70,7 +62,7 @@ function corpusForm(crawls: Array<{ id: string; seeds: string[]; finishedAt: str
         } else {
           body.fromCrawl = fromCrawl.value;
         }
-        const created = await postJson<{ id: string }>('/v1/corpora', body);
+        const created = await postJson<CorpusCreated>('/v1/corpora', body);
         return `#/corpora/${created.id}`;
       }),
     },
@@ -103,7 +95,7 @@ export async function corporaView(signal: AbortSignal): Promise<void> {
   const formSlot = h('section', {}, h('p', { class: 'muted' }, 'Loading…'));
   const load = async (path: string, append: boolean) => {
     try {
-      const page = await getJson<{ items: CorpusListItem[]; next: string | null }>(path);
+      const page = await getJson<CorpusList>(path);
       if (signal.aborted) return;
       const rows = page.items.map((c) =>
         h(
@@ -159,9 +151,9 @@ export async function corporaView(signal: AbortSignal): Promise<void> {
     ),
   );
   // the finished crawls a corpus can be built from
-  let crawls: Array<{ id: string; status: string; seeds: string[]; finishedAt: string | null }> = [];
+  let crawls: CrawlSummary[] = [];
   try {
-    crawls = (await getJson<{ items: typeof crawls }>('/v1/crawls?limit=50')).items.filter(
+    crawls = (await getJson<CrawlList>('/v1/crawls?limit=50')).items.filter(
       (crawl) => crawl.status === 'completed' || crawl.status === 'cancelled',
     );
   } catch (error) {

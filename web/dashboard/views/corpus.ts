@@ -1,20 +1,8 @@
 // #/corpora/<id> (docs/reference.md#tfidf): follows a corpus's build and shows its top terms. Terms and skipped
 // URLs come from crawled pages: text only, links only when http(s).
+import type { CorpusStatus } from '../../../src/schemas/corpora.js';
 import { getJson } from '../api.js';
 import { h, number, pageLink, problemBanner, show } from '../dom.js';
-import type { CorpusListItem } from './corpora.js';
-
-interface CorpusStatus extends CorpusListItem {
-  progress: {
-    documentsDone: number;
-    documentsTotal: number | null;
-    skipped: number;
-    skippedDocuments: Array<{ url: string; error: string }>;
-  };
-  textSettings: { tokenizer: string; stopWords: string | string[]; stem: boolean } | null;
-  topTerms: Array<{ term: string; documentFrequency: number }>;
-  error: string | null;
-}
 
 export async function corpusView(id: string, signal: AbortSignal): Promise<void> {
   const heading = h('h2', {}, 'Corpus', h('small', {}, id));

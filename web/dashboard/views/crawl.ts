@@ -1,33 +1,20 @@
 // #/crawls/<id>: one crawl, live while it runs (its event stream): the counters, the harvest rate of a scoring
 // crawl, the pages table, then, once it ends, its outcome, downloads, the report and the plots.
 import { isFinished } from '../../../src/crawler/vocabulary.js';
+import type { CrawlStatus } from '../../../src/schemas/crawls.js';
+import type { ProgressEvent } from '../../../src/schemas/live.js';
+import type { CrawlReport, ReportLink } from '../../../src/schemas/report.js';
+import type { WordStats } from '../../../src/schemas/stats.js';
 import { blobUrl, getJson, postJson, request, streamEvents } from '../api.js';
 import { outcome } from '../components/crawl-outcome.js';
-import { HarvestChart, type HarvestPoint } from '../components/harvest-chart.js';
+import { HarvestChart } from '../components/harvest-chart.js';
 import { pagesTable } from '../components/pages-table.js';
 import { h, number, problemBanner, show } from '../dom.js';
-
-/** What the plot waits for: GET /v1/crawls/:id/stats/words (only these fields). */
-interface WordCount {
-  complete: boolean;
-  pagesCounted: number;
-  htmlPages: number;
-}
-
-interface Progress {
-  status: string;
-  counts: Record<string, number>;
-  pagesFetched: number;
-  pagesPerSecond: number;
-  frontier: number;
-  relevantPages?: number;
-  harvestRate?: number;
-}
 
 /** How often a running crawl's pages table is read again, at most. */
 const PAGES_REFRESH_MS = 2000;
 
-function counters(progress: Progress): HTMLElement {
+function counters(progress: ProgressEvent): HTMLElement {
   const tiles: Array<[string, string]> = [
     ['status', progress.status],
     ['pages fetched', number(progress.pagesFetched)],
@@ -62,7 +49,7 @@ async function download(path: string, name: string): Promise<void> {
 async function openReport(base: string, problems: HTMLElement): Promise<void> {
   const tab = window.open('', '_blank');
   try {
-    const { url } = await postJson<{ url: string }>(`${base}/report-link`, {});
+    const { url } = await postJson<ReportLink>(`${base}/report-link`, {});
     if (!tab) {
       window.location.assign(url);
       return;
@@ -85,12 +72,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
   const heading = h('h2', {}, 'Crawl', h('small', {}, id));
   show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, harvestSlot, pages, plots);
 
-  let status: Progress & {
-    request: { seeds: string[] };
-    scoring?: unknown;
-    error: string | null;
-    warnings: string[];
-  };
+  let status: CrawlStatus;
   try {
     status = await getJson(base);
   } catch (error) {
@@ -103,7 +85,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
   const loadHarvest = async () => {
     if (!harvest) return;
     try {
-      const report = await getJson<{ focused: { harvestOverTime: HarvestPoint[] } | null }>(`${base}/report`);
+      const report = await getJson<CrawlReport>(`${base}/report`);
       harvest.set(report.focused?.harvestOverTime ?? []);
     } catch (error) {
       if (!signal.aborted) harvestSlot.append(problemBanner(error));
@@ -111,7 +93,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
   };
   if (harvest) harvestSlot.replaceChildren(harvest.element);
   await loadHarvest();
-  const render = (progress: Progress) => {
+  const render = (progress: ProgressEvent) => {
     live.replaceChildren(counters(progress));
     if (isFinished(progress.status)) live.append(outcome(status));
     if (harvest && progress.harvestRate !== undefined)
@@ -168,7 +150,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
       const counting = h('p', { class: 'muted', role: 'status' }, 'Counting words…');
       plots.append(counting);
       for (;;) {
-        const words = await getJson<WordCount>(`${base}/stats/words?top=1`);
+        const words = await getJson<WordStats>(`${base}/stats/words?top=1`);
         if (words.complete || signal.aborted) break;
         counting.textContent = `Counting words: ${number(words.pagesCounted)} of ${number(words.htmlPages)} pages so far…`;
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -195,14 +177,14 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
     `${base}/events`,
     async (event, data) => {
       if (event === 'progress') {
-        render(JSON.parse(data) as Progress);
+        render(JSON.parse(data) as ProgressEvent);
         if (Date.now() - pagesReadAt >= PAGES_REFRESH_MS) {
           pagesReadAt = Date.now();
           await reloadPages();
         }
       }
       if (event === 'status') {
-        const final = JSON.parse(data) as typeof status;
+        const final = JSON.parse(data) as CrawlStatus;
         status = final;
         render(final);
         finishedActions();

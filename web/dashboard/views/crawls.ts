@@ -1,18 +1,8 @@
 // #/ : the crawls, newest first (read again every few seconds), beside the form that starts one.
+import type { CrawlCreated, CrawlList } from '../../../src/schemas/crawls.js';
 import { getJson, postJson } from '../api.js';
 import { outcome } from '../components/crawl-outcome.js';
 import { createOnSubmit, field, h, number, problemBanner, show, when } from '../dom.js';
-
-interface CrawlSummary {
-  id: string;
-  status: string;
-  seeds: string[];
-  createdAt: string;
-  finishedAt: string | null;
-  pagesFetched: number;
-  error: string | null;
-  warnings: string[];
-}
 
 function crawlForm(): HTMLElement {
   const seeds = h('textarea', { rows: 2, required: true, placeholder: 'https://example.org/' });
@@ -46,7 +36,7 @@ function crawlForm(): HTMLElement {
             .split(',')
             .map((t) => t.trim())
             .filter(Boolean);
-        const created = await postJson<{ id: string }>('/v1/crawls', body);
+        const created = await postJson<CrawlCreated>('/v1/crawls', body);
         return `#/crawls/${created.id}`;
       }),
     },
@@ -93,7 +83,7 @@ export async function crawlsView(signal: AbortSignal): Promise<void> {
   );
   const refresh = async () => {
     try {
-      const page = await getJson<{ items: CrawlSummary[] }>('/v1/crawls?limit=50');
+      const page = await getJson<CrawlList>('/v1/crawls?limit=50');
       list.replaceChildren(
         ...page.items.map((crawl) =>
           h(

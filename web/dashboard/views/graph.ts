@@ -5,13 +5,18 @@
 import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
+import type { CrawlStatus } from '../../../src/schemas/crawls.js';
+import type {
+  LinkGraph,
+  RankedVertex,
+  Ranking,
+  RankingJob,
+  RankingList,
+  RankingOrJob,
+  VertexPage,
+} from '../../../src/schemas/rankings.js';
 import { getJson, postJson } from '../api.js';
-import {
-  completedRanking,
-  type Ranking,
-  type RankingJob,
-  rankingPanel,
-} from '../components/ranking-panel.js';
+import { completedRanking, rankingPanel } from '../components/ranking-panel.js';
 import { h, httpUrl, number, pageLink, problemBanner, show } from '../dom.js';
 
 /** Nodes drawn at most: the top pages by PageRank beyond this (a force layout of more is slow and unreadable). */
@@ -32,18 +37,6 @@ const PALETTE = [
   '#bab0ac',
 ];
 const OTHER_HOSTS = '#5f6670';
-
-interface Vertex {
-  vertex: string;
-  pageRank: number;
-  inDegree: number;
-  outDegree: number;
-}
-
-interface CrawlGraph {
-  vertices: Array<{ id: number; url: string }>;
-  edges: Array<[number, number]>;
-}
 
 const hostOf = (url: string) => {
   try {
@@ -76,15 +69,13 @@ async function crawlRanking(
   onWait: (job: RankingJob) => void,
 ): Promise<Ranking> {
   if (finishedAt) {
-    const list = await getJson<{
-      items: Array<{ id: string; crawlId: string | null; status: string; createdAt: string }>;
-    }>('/v1/rankings?limit=100');
+    const list = await getJson<RankingList>('/v1/rankings?limit=100');
     const reusable = list.items.find(
       (r) => r.crawlId === id && r.status === 'completed' && r.createdAt >= finishedAt,
     );
     if (reusable) return getJson<Ranking>(`/v1/rankings/${reusable.id}`);
   }
-  const first = await postJson<Ranking | RankingJob>(`/v1/crawls/${encodeURIComponent(id)}/rank`, {});
+  const first = await postJson<RankingOrJob>(`/v1/crawls/${encodeURIComponent(id)}/rank`, {});
   return completedRanking(first, signal, onWait);
 }
 
@@ -114,22 +105,20 @@ export async function graphView(id: string, signal: AbortSignal): Promise<void> 
   );
 
   let ranking: Ranking;
-  let vertices: Vertex[];
-  let links: CrawlGraph;
+  let vertices: RankedVertex[];
+  let links: LinkGraph;
   try {
-    const crawl = await getJson<{ status: string; finishedAt: string | null; request: { seeds: string[] } }>(
-      base,
-    );
+    const crawl = await getJson<CrawlStatus>(base);
     heading.replaceChildren(`Link graph of ${crawl.request.seeds[0] ?? id}`, h('small', {}, id));
     ranking = await crawlRanking(id, crawl.finishedAt, signal, (job) => {
       state.textContent = `Ranking the link graph (${job.status})…`;
     });
     state.textContent = 'Loading the pages and their links…';
     [vertices, links] = await Promise.all([
-      getJson<{ items: Vertex[] }>(`${ranking.links.vertices}?sort=-pageRank&limit=${MAX_NODES}`).then(
+      getJson<VertexPage>(`${ranking.links.vertices}?sort=-pageRank&limit=${MAX_NODES}`).then(
         (page) => page.items,
       ),
-      getJson<CrawlGraph>(`${base}/graph?format=json`),
+      getJson<LinkGraph>(`${base}/graph?format=json`),
     ]);
   } catch (error) {
     if (!signal.aborted) state.replaceChildren(problemBanner(error));
@@ -160,7 +149,8 @@ export async function graphView(id: string, signal: AbortSignal): Promise<void> 
     });
   });
   const urlOf = new Map(links.vertices.map((v) => [v.id, v.url]));
-  for (const [from, to] of links.edges) {
+  // an edge is a [from, to] pair: the schema says so with minItems and maxItems, which its type cannot carry
+  for (const [from, to] of links.edges as Array<[number, number]>) {
     const source = urlOf.get(from);
     const target = urlOf.get(to);
     if (!source || !target || source === target) continue;

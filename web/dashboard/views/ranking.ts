@@ -1,11 +1,7 @@
 // #/rankings/<id>: one ranking, waited for while its job runs (components/ranking-panel.ts draws it).
+import type { RankingOrJob } from '../../../src/schemas/rankings.js';
 import { getJson } from '../api.js';
-import {
-  completedRanking,
-  type Ranking,
-  type RankingJob,
-  rankingPanel,
-} from '../components/ranking-panel.js';
+import { completedRanking, rankingPanel } from '../components/ranking-panel.js';
 import { h, number, problemBanner, show, when } from '../dom.js';
 
 export async function rankingView(id: string, signal: AbortSignal): Promise<void> {
@@ -18,7 +14,7 @@ export async function rankingView(id: string, signal: AbortSignal): Promise<void
     content,
   );
   try {
-    const first = await getJson<Ranking | RankingJob>(`/v1/rankings/${encodeURIComponent(id)}`);
+    const first = await getJson<RankingOrJob>(`/v1/rankings/${encodeURIComponent(id)}`);
     const ranking = await completedRanking(first, signal, (job) => {
       state.textContent = `The ranking job is ${job.status}…`;
     });

@@ -1,17 +1,7 @@
 // #/rankings: the rankings, newest first, and the upload of an edges file to rank.
+import type { RankingList, RankingOrJob } from '../../../src/schemas/rankings.js';
 import { getJson, request } from '../api.js';
 import { createOnSubmit, field, h, moreButton, number, problemBanner, show, when } from '../dom.js';
-
-interface RankingListItem {
-  id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  crawlId: string | null;
-  vertices: number | null;
-  edges: number | null;
-  iterations: number | null;
-  error: string | null;
-  createdAt: string;
-}
 
 /** The upload of an edges file (the file, or the edges pasted), with the options the API takes in the query. */
 function uploadForm(): HTMLElement {
@@ -39,7 +29,7 @@ function uploadForm(): HTMLElement {
           body,
           headers: { 'content-type': 'text/plain; charset=utf-8' },
         });
-        const created = (await response.json()) as { id: string };
+        const created = (await response.json()) as RankingOrJob;
         return `#/rankings/${created.id}`;
       }),
     },
@@ -64,7 +54,7 @@ export async function rankingsView(signal: AbortSignal): Promise<void> {
   const state = h('div', { role: 'status', class: 'muted' });
   const load = async (path: string, append: boolean) => {
     try {
-      const page = await getJson<{ items: RankingListItem[]; next: string | null }>(path);
+      const page = await getJson<RankingList>(path);
       if (signal.aborted) return;
       const rows = page.items.map((r) =>
         h(

@@ -5,7 +5,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
-import { GraphExportQuery, Ranking, RankingJob, RankingOptions } from '../../../schemas/rankings.js';
+import {
+  GraphExportQuery,
+  LinkGraph,
+  Ranking,
+  RankingJob,
+  RankingOptions,
+} from '../../../schemas/rankings.js';
 import { sendCreated } from '../../created.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -24,12 +30,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
             content: {
               'text/plain': { schema: Type.String() },
               'application/gexf+xml': { schema: Type.String() },
-              'application/json': {
-                schema: Type.Object({
-                  vertices: Type.Array(Type.Object({ id: Type.Integer(), url: Type.String() })),
-                  edges: Type.Array(Type.Array(Type.Integer(), { minItems: 2, maxItems: 2 })),
-                }),
-              },
+              'application/json': { schema: LinkGraph },
             },
           },
           ...problemResponses(400, 404),

@@ -1,6 +1,6 @@
-// The process surroundings of the CLI in one value: where it writes, what it reads, its environment and where
-// Ctrl-C comes from. The `trawl` entry (trawl.ts) passes the real process; a test passes streams of its own and
-// runs a command in-process, reading what it printed and the exit code `main` returns.
+// The process surroundings of the CLI in one value: where it writes, what it reads, its environment and
+// where Ctrl-C comes from. The `trawl` entry (trawl.ts) passes the real process; a test passes streams of its
+// own and runs a command in-process, reading what it printed and the exit code `main` returns.
 
 /** A stream the CLI writes to; `isTTY` and `columns` say whether a person reads it, and how wide it is. */
 export type CliOutput = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };

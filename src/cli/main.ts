@@ -1,6 +1,6 @@
 // `trawl`: the command-line client of trawl's /v1 API (`npx trawl …`, or `npm run cli -- …` in a checkout).
 // Human output on a terminal, JSON lines when piped or with --json. This file assembles the program from one
-// file per command in commands/ and turns a failure into its message and exit code (exit-codes.ts). Everything it
+// file per command in commands/ and turns a failure into its message and exit code (exit-codes.ts). All it
 // prints or reads goes through the io it is given (io.ts), commander's help and usage errors too.
 import { Command, Option } from 'commander';
 import { DEFAULT_API_URL } from './api-client.js';

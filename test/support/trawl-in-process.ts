@@ -1,8 +1,8 @@
-// Runs a `trawl` command in the test's own process, through `main(argv, io)` (src/cli/io.ts): what it prints to
-// stdout and stderr is captured as text, stdin is given (or empty) and, like stdout and stderr, not a terminal,
-// its environment is the test's with `env` over it, and no Ctrl-C reaches it. A command seen as a script sees
-// it, without the start-up of a process; what only a process shows (its exit status, a signal, a terminal) is
-// tested by spawning the entry (`entryArgs('src/cli/trawl')`, paths.ts).
+// Runs a `trawl` command in the test's own process, through `main(argv, io)` (src/cli/io.ts): what it prints
+// to stdout and stderr is captured as text, stdin is given (or empty) and, like stdout and stderr, not a
+// terminal, its environment is the test's with `env` over it, and no Ctrl-C reaches it. The command sees what
+// a script would show it, without the start-up of a process; what only a process shows (its exit status, a
+// signal, a terminal) is tested by spawning the entry (`entryArgs('src/cli/trawl')`, paths.ts).
 import { EventEmitter } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli/main.js';

@@ -2,6 +2,7 @@
 // them (a wrong one is a usage error naming the flag), and file arguments where `-` means stdin.
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
+import type { CliIo } from './io.js';
 
 export function integer(flag: string) {
   return (value: string): number => {
@@ -24,13 +25,13 @@ export function decimal(flag: string) {
 
 export const isUrl = (value: string) => /^https?:\/\//i.test(value);
 
-async function readStdin(): Promise<string> {
+async function readStdin(stdin: CliIo['stdin']): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A file argument's text, or stdin's for `-`. */
-export function readFileOrStdin(file: string): Promise<string> {
-  return file === '-' ? readStdin() : readFile(file, 'utf8');
+export function readFileOrStdin(file: string, stdin: CliIo['stdin']): Promise<string> {
+  return file === '-' ? readStdin(stdin) : readFile(file, 'utf8');
 }

@@ -49,12 +49,9 @@ function ms(value: number | null | undefined): string {
   return value == null ? '–' : `${Math.round(value)} ms`;
 }
 
-/** Rows cut to the terminal's width: the URL column takes what the others leave. */
-export function formatTable(
-  header: string[],
-  rows: string[][],
-  width = process.stdout.columns || 120,
-): string {
+/** Rows cut to the terminal's width (`columns` of stdout): the URL column takes what the others leave. */
+export function formatTable(header: string[], rows: string[][], columns: number | undefined): string {
+  const width = columns || 120;
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );

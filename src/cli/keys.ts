@@ -12,9 +12,10 @@ import { KeysRepository } from '../db/keys-repo.js';
 import { OPEN_TENANT } from '../db/tenant-scope.js';
 import { TrawlError } from '../errors.js';
 import { type ApiKey, KeyService } from '../services/use-cases/keys.js';
+import type { CliIo } from './io.js';
 
-async function open(config: Config): Promise<Database> {
-  const log = (message: string) => process.stderr.write(`${message}\n`);
+async function open(config: Config, io: CliIo): Promise<Database> {
+  const log = (message: string) => io.stderr.write(`${message}\n`);
   if (!config.databaseUrl) {
     // the embedded server `npm start` runs (EMBEDDED_PG_PORT) is reused when it is up
     const url = embeddedUrl(config.embeddedPort);
@@ -49,10 +50,10 @@ const OPEN_CONFIRMATION = 'open';
  * Whether the operator confirms returning to open mode: `--yes`, or "open" typed at the terminal. A script
  * (stdin not a terminal) without `--yes` is refused rather than left waiting for an answer.
  */
-async function confirmOpen(confirmed: boolean, activeKeys: number): Promise<boolean> {
+async function confirmOpen(confirmed: boolean, activeKeys: number, io: CliIo): Promise<boolean> {
   if (confirmed) return true;
-  if (!process.stdin.isTTY) return false;
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  if (!io.stdin.isTTY) return false;
+  const prompt = createInterface({ input: io.stdin, output: io.stderr });
   const answer = await new Promise<string | null>((resolve) => {
     prompt.once('SIGINT', () => resolve(null));
     prompt.once('close', () => resolve(null));
@@ -66,51 +67,49 @@ async function confirmOpen(confirmed: boolean, activeKeys: number): Promise<bool
   return answer?.trim() === OPEN_CONFIRMATION;
 }
 
-async function openService(keys: KeyService, config: Config, confirmed: boolean): Promise<void> {
+async function openService(keys: KeyService, config: Config, confirmed: boolean, io: CliIo): Promise<void> {
   const active = (await keys.list()).filter((key) => !key.revokedAt).length;
-  if (!(await confirmOpen(confirmed, active))) {
+  if (!(await confirmOpen(confirmed, active, io))) {
     throw new TrawlError(
       'forbidden',
       `keys open: not confirmed, nothing changed (type "${OPEN_CONFIRMATION}" at the prompt, or pass --yes)`,
     );
   }
   const released = await keys.openService();
-  process.stdout.write(
+  io.stdout.write(
     `revoked and released ${released.length} key(s): the service runs open from its next request, ` +
       `and what is made without a key belongs to the tenant "${OPEN_TENANT}". ` +
       'Creating a key closes it again (trawl keys create --name admin --admin).\n',
   );
-  if (released.length > 0) process.stderr.write(`${released.map(describe).join('\n')}\n`);
+  if (released.length > 0) io.stderr.write(`${released.map(describe).join('\n')}\n`);
   if (config.requireApiKey) {
-    process.stderr.write(
-      'REQUIRE_API_KEY=true is set: /v1 refuses requests without a key until it is unset\n',
-    );
+    io.stderr.write('REQUIRE_API_KEY=true is set: /v1 refuses requests without a key until it is unset\n');
   }
 }
 
-export async function runKeys(action: KeysAction): Promise<void> {
-  const config = loadConfig();
-  const db = await open(config);
+export async function runKeys(action: KeysAction, io: CliIo): Promise<void> {
+  const config = loadConfig(io.env);
+  const db = await open(config, io);
   try {
     const keys = new KeyService(new KeysRepository(db.pool));
     if ('create' in action) {
       const created = await keys.create(action.create);
-      process.stderr.write(`created ${describe(created)}\nthe key (shown this once, store it now):\n`);
-      process.stdout.write(`${created.key}\n`);
+      io.stderr.write(`created ${describe(created)}\nthe key (shown this once, store it now):\n`);
+      io.stdout.write(`${created.key}\n`);
     } else if ('list' in action) {
       const all = await keys.list();
-      if (all.length) process.stdout.write(`${all.map(describe).join('\n')}\n`);
+      if (all.length) io.stdout.write(`${all.map(describe).join('\n')}\n`);
       if (!(await keys.closedByKeys())) {
-        process.stderr.write(
+        io.stderr.write(
           all.length
             ? 'no key holds the service closed (trawl keys open released them): it runs open\n'
             : 'no API keys: the service runs open\n',
         );
       }
     } else if ('open' in action) {
-      await openService(keys, config, action.open.confirmed);
+      await openService(keys, config, action.open.confirmed, io);
     } else {
-      process.stdout.write(`revoked ${describe(await keys.revoke(action.revoke))}\n`);
+      io.stdout.write(`revoked ${describe(await keys.revoke(action.revoke))}\n`);
     }
   } finally {
     await db.close();

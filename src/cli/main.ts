@@ -1,6 +1,7 @@
 // `trawl`: the command-line client of trawl's /v1 API (`npx trawl …`, or `npm run cli -- …` in a checkout).
 // Human output on a terminal, JSON lines when piped or with --json. This file assembles the program from one
-// file per command in commands/ and turns a failure into its message and exit code (exit-codes.ts).
+// file per command in commands/ and turns a failure into its message and exit code (exit-codes.ts). All it
+// prints or reads goes through the io it is given (io.ts), commander's help and usage errors too.
 import { Command, Option } from 'commander';
 import { DEFAULT_API_URL } from './api-client.js';
 import { addCancelCommand } from './commands/cancel.js';
@@ -15,8 +16,9 @@ import { addStatusCommand } from './commands/status.js';
 import { addWatchCommand } from './commands/watch.js';
 import type { SetExitCode } from './context.js';
 import { EXIT, explain } from './exit-codes.js';
+import type { CliIo, CliOutput } from './io.js';
 
-export function buildProgram(setExitCode: SetExitCode): Command {
+export function buildProgram(io: CliIo, setExitCode: SetExitCode): Command {
   const program = new Command('trawl')
     .description('Command-line client of the trawl crawl service (its /v1 API).')
     .addOption(
@@ -25,24 +27,57 @@ export function buildProgram(setExitCode: SetExitCode): Command {
     .addOption(new Option('--key <key>', 'API key, sent as Authorization: Bearer').env('TRAWL_KEY'))
     .option('--json', 'print JSON (the default when stdout is not a terminal)')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // before the commands are added: each copies its parent's output settings
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // commander's own choice, on the io's streams: a terminal's width, else its default (its types say
+      // number, but undefined is what it returns itself when the stream is not a terminal)
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
+      // the help is plain text: nothing in it is styled
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    })
+    .hook('preAction', () => optionsFromEnv(program, io.env));
   // the order of `trawl --help`
-  addCrawlCommand(program, setExitCode);
-  addWatchCommand(program, setExitCode);
-  addStatusCommand(program);
-  addPagesCommand(program);
-  addCancelCommand(program);
-  addExportCommand(program);
-  addRankCommand(program);
-  addScoreCommand(program);
-  addExtractCommand(program);
-  addKeysCommands(program);
+  addCrawlCommand(program, io, setExitCode);
+  addWatchCommand(program, io, setExitCode);
+  addStatusCommand(program, io);
+  addPagesCommand(program, io);
+  addCancelCommand(program, io);
+  addExportCommand(program, io);
+  addRankCommand(program, io);
+  addScoreCommand(program, io);
+  addExtractCommand(program, io);
+  addKeysCommands(program, io);
   return program;
 }
 
-export async function main(argv: string[]): Promise<number> {
+function helpWidth(stream: CliOutput): number {
+  return (stream.isTTY ? stream.columns : undefined) as number;
+}
+
+/**
+ * The global options' variables (--api from TRAWL_API, --key from TRAWL_KEY) read from `env`. Commander reads
+ * them from process.env, which is `env` itself for the real command; a flag given still wins over both.
+ */
+function optionsFromEnv(program: Command, env: CliIo['env']): void {
+  for (const option of program.options) {
+    if (!option.envVar) continue;
+    const name = option.attributeName();
+    const source = program.getOptionValueSource(name);
+    if (source !== undefined && source !== 'default' && source !== 'env') continue;
+    const value = env[option.envVar];
+    if (value !== undefined) program.setOptionValueWithSource(name, value, 'env');
+    else if (source === 'env') program.setOptionValueWithSource(name, option.defaultValue, 'default');
+  }
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram((code) => {
+  const program = buildProgram(io, (code) => {
     exitCode = code;
   });
   try {
@@ -50,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     const { message, code } = explain(error);
-    if (message) process.stderr.write(`${message}\n`);
+    if (message) io.stderr.write(`${message}\n`);
     return code;
   }
 }

@@ -1,6 +1,7 @@
 // How a running crawl or a download looks: on a terminal a progress bar redrawn in place (cli-progress), when
 // piped or with --json one JSON line per progress event, so scripts read the same numbers people see.
 import cliProgress from 'cli-progress';
+import type { CliOutput } from './io.js';
 import type { CrawlProgress } from './watch-crawl.js';
 
 // a CommonJS package: its named exports are read off the default one
@@ -17,7 +18,7 @@ export interface ProgressView {
  * whose frontier runs dry ends sooner than the budget says.
  */
 export function crawlProgressView(
-  options: { tty: boolean; maxPages: number | undefined },
+  options: { tty: boolean; maxPages: number | undefined; stream: CliOutput },
   write: (line: string) => void,
 ): ProgressView {
   if (!options.tty) {
@@ -41,7 +42,7 @@ export function crawlProgressView(
     hideCursor: true,
     clearOnComplete: false,
     etaBuffer: 20,
-    stream: process.stderr,
+    stream: options.stream,
   });
   let started = false;
   return {
@@ -77,14 +78,17 @@ interface Payload {
 }
 
 /** Bytes written so far, their rate, and the total when the server announced one. */
-export function byteProgressView(tty: boolean): { update(bytes: number): void; stop(): void } {
+export function byteProgressView(
+  tty: boolean,
+  stream: CliOutput,
+): { update(bytes: number): void; stop(): void } {
   if (!tty) return { update() {}, stop() {} };
   const started = Date.now();
   let last = 0;
   let shown = 0;
   const draw = (bytes: number) => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-    process.stderr.write(`\r\x1b[2K${formatBytes(bytes)} · ${formatBytes(bytes / seconds)}/s`);
+    stream.write(`\r\x1b[2K${formatBytes(bytes)} · ${formatBytes(bytes / seconds)}/s`);
   };
   return {
     update(bytes) {
@@ -95,7 +99,7 @@ export function byteProgressView(tty: boolean): { update(bytes: number): void; s
     },
     stop() {
       draw(last);
-      process.stderr.write('\n');
+      stream.write('\n');
     },
   };
 }

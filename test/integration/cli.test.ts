@@ -1,6 +1,8 @@
 // The `trawl` command against the real API (the app the server runs, listening on a port, with its worker):
 // JSON lines when piped, human text under a pseudo-terminal (`script`), the documented exit codes, problem
 // details shown with the field and the flag, Ctrl-C from a script cancelling nothing, and `trawl keys`.
+// Commands run in-process (trawlInProcess: main with captured streams) unless what is tested is the process
+// itself: its exit status for each kind of code, a real SIGINT, a terminal. Those spawn the entry.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,6 +13,7 @@ import { test } from 'node:test';
 import { build } from '../helper.js';
 import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
+import { trawlInProcess as trawl } from '../support/trawl-in-process.js';
 
 const CLI = entryArgs('src/cli/trawl');
 
@@ -56,8 +59,8 @@ function runProcess(
   });
 }
 
-/** The CLI as a script runs it: stdout and stderr are pipes. */
-function trawl(
+/** The CLI as a script runs it, as a process: stdout and stderr are pipes. */
+function trawlProcess(
   args: string[],
   env: Record<string, string>,
   options: { onStdout?: (text: string, child: ChildProcess) => void } = {},
@@ -156,13 +159,14 @@ test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys 
       const tooMany = await trawl(['crawl', web.seeds[0]!, '--max-pages', '0'], env);
       assert.equal(tooMany.code, 2);
       assert.match(tooMany.stderr, /maxPages \(--max-pages\): must be >= 1 \[HTTP 400\]/);
-      const usage = await trawl(['crawl', web.seeds[0]!, '--max-pages', 'many'], env);
+      // the exit status of the process, for a usage error and an API out of reach
+      const usage = await trawlProcess(['crawl', web.seeds[0]!, '--max-pages', 'many'], env);
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /--max-pages takes a whole number/);
       const missing = await trawl(['status', '00000000-0000-4000-8000-000000000000'], env);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /HTTP 404/);
-      const down = await trawl(['status', id], { ...env, TRAWL_API: 'http://127.0.0.1:1' });
+      const down = await trawlProcess(['status', id], { ...env, TRAWL_API: 'http://127.0.0.1:1' });
       assert.equal(down.code, 3);
       assert.match(down.stderr, /cannot reach the trawl API/);
     },
@@ -172,7 +176,7 @@ test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys 
     const slowRequest = path.join(work, 'slow.json');
     writeFileSync(slowRequest, JSON.stringify({ scope: scopeOf(web), politeness: { delayMs: 2000 } }));
     let interrupted = false;
-    const run = await trawl(['crawl', web.seeds[0]!, '--request', slowRequest, '--wait'], env, {
+    const run = await trawlProcess(['crawl', web.seeds[0]!, '--request', slowRequest, '--wait'], env, {
       onStdout: (text, child) => {
         // the first progress line: the crawl is being watched
         if (!interrupted && text.includes('"event":"progress"')) {
@@ -188,7 +192,8 @@ test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys 
     const cancel = await trawl(['cancel', slowId], env);
     assert.equal(cancel.code, 0, cancel.stderr);
     assert.equal(JSON.parse(cancel.stdout).status, 'cancelled');
-    const watch = await trawl(['watch', slowId], env);
+    // the exit status of the process for a crawl that did not complete
+    const watch = await trawlProcess(['watch', slowId], env);
     assert.equal(watch.code, 1);
     assert.equal(jsonLines(watch.stdout).at(-1)!.status, 'cancelled');
   });

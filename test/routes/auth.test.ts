@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { serverOptions } from '../../src/app.js';
 import { build, eventually, TEST_DATABASE_URL, waitUntilReady } from '../helper.js';
 import { entryArgs, REPO_ROOT } from '../support/paths.js';
+import { trawlInProcess } from '../support/trawl-in-process.js';
 
-const run = promisify(execFile);
 const SEEDS = { seeds: ['https://example.org/'] };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -373,12 +372,13 @@ test('MAX_RUNNING_CRAWLS_PER_KEY caps a key’s queued and running crawls with a
 
 test('npm run keys: create prints the key once, list shows it, revoke by prefix refuses it', async (t) => {
   const { app, config } = await build(t, { worker: false });
-  const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
-  const cli = (...args: string[]) =>
-    run(process.execPath, [...entryArgs('src/cli/trawl'), 'keys', ...args], {
-      env,
-      cwd: REPO_ROOT,
-    });
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
+  // in-process; like the process it stands for, a command that fails fails the test
+  const cli = async (...args: string[]) => {
+    const done = await trawlInProcess(['keys', ...args], env);
+    assert.equal(done.code, 0, done.stderr);
+    return done;
+  };
   const created = await cli('create', '--name', 'ci', '--admin');
   const key = created.stdout.trim();
   assert.match(key, /^trawl_[A-Za-z0-9_-]{43}$/);
@@ -394,12 +394,9 @@ test('npm run keys: create prints the key once, list shows it, revoke by prefix 
 
 test('trawl keys open: refused without confirmation; with it the service runs open until a key is made', async (t) => {
   const { app, config, runtime } = await build(t, { worker: false });
-  const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
-  const keys = (...args: string[]) =>
-    run(process.execPath, [...entryArgs('src/cli/trawl'), 'keys', ...args], {
-      env,
-      cwd: REPO_ROOT,
-    });
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DB_SCHEMA: config.dbSchema };
+  // in-process, stdin not a terminal; a command that fails is returned with its exit code
+  const keys = (...args: string[]) => trawlInProcess(['keys', ...args], env);
   const keyless = () => app.inject({ method: 'GET', url: '/v1/crawls' });
   const admin = await runtime.keys.create({ name: 'root', admin: true });
   await runtime.keys.revoke(admin.id);
@@ -407,16 +404,15 @@ test('trawl keys open: refused without confirmation; with it the service runs op
   await problemOf(await keyless(), 401);
 
   // a script that does not confirm changes nothing (stdin is not a terminal: no prompt to wait on)
-  const refused = await keys('open').then(
-    () => assert.fail('keys open without confirmation succeeded'),
-    (error: { code: number; stderr: string }) => error,
-  );
+  const refused = await keys('open');
+  assert.notEqual(refused.code, 0, 'keys open without confirmation succeeded');
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /not confirmed, nothing changed .*--yes/);
   await problemOf(await keyless(), 401);
 
   const user = await runtime.keys.create({ name: 'user' });
   const opened = await keys('open', '--yes');
+  assert.equal(opened.code, 0, opened.stderr);
   assert.match(opened.stdout, /revoked and released 2 key\(s\): the service runs open/);
   assert.match(opened.stdout, /tenant "open"/);
   // the running service sees it at its next request
@@ -425,7 +421,9 @@ test('trawl keys open: refused without confirmation; with it the service runs op
   const made = await app.inject({ method: 'POST', url: '/v1/crawls', payload: SEEDS });
   assert.equal(made.statusCode, 202, made.body);
   await problemOf(await app.inject({ method: 'GET', url: '/v1/crawls', headers: bearer(user.key) }), 401);
-  assert.match((await keys('list')).stderr, /it runs open/);
+  const openList = await keys('list');
+  assert.equal(openList.code, 0, openList.stderr);
+  assert.match(openList.stderr, /it runs open/);
 
   // creating a key closes it again, and an admin key finds what open mode made
   const next = await runtime.keys.create({ name: 'root again', admin: true });

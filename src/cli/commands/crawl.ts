@@ -3,6 +3,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { decimal, integer, readFileOrStdin } from '../arguments.js';
 import { context, type SetExitCode } from '../context.js';
+import type { CliIo } from '../io.js';
 import { waitForCrawl } from './watch.js';
 
 interface CrawlOptions {
@@ -20,7 +21,7 @@ interface CrawlOptions {
   wait?: boolean;
 }
 
-export function addCrawlCommand(program: Command, setExitCode: SetExitCode): void {
+export function addCrawlCommand(program: Command, io: CliIo, setExitCode: SetExitCode): void {
   program
     .command('crawl')
     .description('start a crawl; prints its id (with --wait, follows it to the end)')
@@ -38,24 +39,28 @@ export function addCrawlCommand(program: Command, setExitCode: SetExitCode): voi
     .option('--request <file>', 'a JSON crawl request (any field of POST /v1/crawls); flags override it')
     .option('--wait', 'follow the crawl with a live progress bar until it ends')
     .action(async (seeds: string[], options: CrawlOptions, command: Command) => {
-      const ctx = context(command);
-      const request = await crawlRequest(seeds, options);
+      const ctx = context(command, io);
+      const request = await crawlRequest(seeds, options, io.stdin);
       const created = await ctx.client.json<{ id: string }>('POST', '/v1/crawls', {
         json: request,
         idempotent: true,
       });
       if (ctx.json) ctx.out(JSON.stringify(created));
       else if (!options.wait) ctx.out(`crawl ${created.id} queued\nfollow it: trawl watch ${created.id}`);
-      else process.stderr.write(`crawl ${created.id} queued\n`);
+      else ctx.note(`crawl ${created.id} queued`);
       if (options.wait) setExitCode(await waitForCrawl(ctx, created.id));
     });
 }
 
 /** The crawl request: --request's JSON, then the flags over it (only those given). */
-async function crawlRequest(seeds: string[], options: CrawlOptions): Promise<Record<string, unknown>> {
+async function crawlRequest(
+  seeds: string[],
+  options: CrawlOptions,
+  stdin: CliIo['stdin'],
+): Promise<Record<string, unknown>> {
   let base: Record<string, unknown> = {};
   if (options.request) {
-    const text = await readFileOrStdin(options.request);
+    const text = await readFileOrStdin(options.request, stdin);
     try {
       base = JSON.parse(text) as Record<string, unknown>;
     } catch (error) {

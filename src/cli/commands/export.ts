@@ -2,13 +2,14 @@
 // streamed to the file (or stdout) with a byte count on a terminal.
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Readable, Transform, type Writable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type Command, Option } from 'commander';
 import { EXPORT_INCLUDES } from '../../schemas/export.js';
 import { crawlPath } from '../api-client.js';
 import { decimal, integer } from '../arguments.js';
 import { context } from '../context.js';
+import type { CliIo } from '../io.js';
 import { byteProgressView, formatBytes } from '../progress-view.js';
 
 interface ExportOptions {
@@ -21,7 +22,7 @@ interface ExportOptions {
   include?: string;
 }
 
-export function addExportCommand(program: Command): void {
+export function addExportCommand(program: Command, io: CliIo): void {
   program
     .command('export')
     .description("download a crawl's pages as JSONL, CSV or WARC")
@@ -36,7 +37,7 @@ export function addExportCommand(program: Command): void {
     .option('--min-score <x>', 'pages scored at least this', decimal('--min-score'))
     .option('--include <parts>', `JSONL: comma list of ${EXPORT_INCLUDES.join(', ')}`)
     .action(async (id: string, options: ExportOptions, command: Command) => {
-      const ctx = context(command);
+      const ctx = context(command, io);
       const response = await ctx.client.request('GET', crawlPath(id, '/export'), {
         accept: '*/*',
         query: {
@@ -49,7 +50,7 @@ export function addExportCommand(program: Command): void {
         },
       });
       const toStdout = options.output === '-';
-      const progress = byteProgressView(!toStdout && Boolean(process.stderr.isTTY));
+      const progress = byteProgressView(!toStdout && Boolean(io.stderr.isTTY), io.stderr);
       let bytes = 0;
       // counts the bytes on their way to the file, for the progress line
       const counted = new Transform({
@@ -59,7 +60,7 @@ export function addExportCommand(program: Command): void {
           done(null, chunk);
         },
       });
-      const sink: Writable = toStdout ? process.stdout : createWriteStream(options.output);
+      const sink: NodeJS.WritableStream = toStdout ? io.stdout : createWriteStream(options.output);
       await pipeline(Readable.fromWeb(response.body as never), counted, sink);
       progress.stop();
       if (!toStdout) {

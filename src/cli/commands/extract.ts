@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { ExtractResult } from '../../schemas/extract.js';
 import { isUrl, readFileOrStdin } from '../arguments.js';
 import { context } from '../context.js';
+import type { CliIo } from '../io.js';
 
 interface ExtractOptions {
   method?: string;
@@ -11,7 +12,7 @@ interface ExtractOptions {
   markdown?: boolean;
 }
 
-export function addExtractCommand(program: Command): void {
+export function addExtractCommand(program: Command, io: CliIo): void {
   program
     .command('extract')
     .description('the main content of a page (URL or HTML file)')
@@ -20,10 +21,10 @@ export function addExtractCommand(program: Command): void {
     .option('--base-url <url>', 'with a file: the URL its links resolve against')
     .option('--markdown', 'print the main content as Markdown (headings, lists, tables, links)')
     .action(async (page: string, options: ExtractOptions, command: Command) => {
-      const ctx = context(command);
+      const ctx = context(command, io);
       const source = isUrl(page)
         ? { url: page }
-        : { html: await readFileOrStdin(page), baseUrl: options.baseUrl };
+        : { html: await readFileOrStdin(page, io.stdin), baseUrl: options.baseUrl };
       const extracted = await ctx.client.json<ExtractResult>('POST', '/v1/extract', {
         json: { ...source, method: options.method, ...(options.markdown ? { format: 'markdown' } : {}) },
       });
@@ -33,6 +34,6 @@ export function addExtractCommand(program: Command): void {
         ctx.out(
           `${extracted.title}\n${'='.repeat(Math.min(extracted.title.length, 80))}\n\n${extracted.text}`,
         );
-      process.stderr.write(`(${extracted.wordCount} words, ${extracted.method})\n`);
+      ctx.note(`(${extracted.wordCount} words, ${extracted.method})`);
     });
 }

@@ -1,11 +1,12 @@
 // `trawl keys create | list | revoke | open`: manages API keys directly in the database. The work is in
 // ../keys.ts, loaded only when one of these runs: it brings the database layer, which no other command needs.
 import type { Command } from 'commander';
+import type { CliIo } from '../io.js';
 import type { KeysAction } from '../keys.js';
 
-const runKeys = async (action: KeysAction): Promise<void> => (await import('../keys.js')).runKeys(action);
-
-export function addKeysCommands(program: Command): void {
+export function addKeysCommands(program: Command, io: CliIo): void {
+  const runKeys = async (action: KeysAction): Promise<void> =>
+    (await import('../keys.js')).runKeys(action, io);
   const keys = program
     .command('keys')
     .description('manage API keys directly in the database (DATABASE_URL or the embedded one)');

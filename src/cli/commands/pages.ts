@@ -8,6 +8,7 @@ import { crawlPath, pathOf } from '../api-client.js';
 import { decimal, integer } from '../arguments.js';
 import { context } from '../context.js';
 import { clip, formatScore, formatTable } from '../format.js';
+import type { CliIo } from '../io.js';
 
 interface PagesOptions {
   type?: string;
@@ -22,7 +23,7 @@ interface PagesOptions {
 
 type PageRow = Static<typeof PageSummary>;
 
-export function addPagesCommand(program: Command): void {
+export function addPagesCommand(program: Command, io: CliIo): void {
   program
     .command('pages')
     .description("a crawl's pages, in discovery order (or best score first)")
@@ -36,7 +37,7 @@ export function addPagesCommand(program: Command): void {
     .option('--limit <n>', 'pages to list (following the cursor)', integer('--limit'), 50)
     .option('--all', 'every page (follows the cursor to the end)')
     .action(async (id: string, options: PagesOptions, command: Command) => {
-      const ctx = context(command);
+      const ctx = context(command, io);
       const wanted = options.all ? Number.POSITIVE_INFINITY : options.limit;
       const rows: PageRow[] = [];
       let path: string | null = crawlPath(id, '/pages');
@@ -70,9 +71,10 @@ export function addPagesCommand(program: Command): void {
               clip(page.title ?? '', 32),
               page.url,
             ]),
+            io.stdout.columns,
           ),
         );
-        if (path) process.stderr.write(`… more: --limit N or --all\n`);
+        if (path) ctx.note('… more: --limit N or --all');
       }
     });
 }

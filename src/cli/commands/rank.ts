@@ -10,6 +10,7 @@ import { ApiProblem } from '../api-client.js';
 import { decimal, integer } from '../arguments.js';
 import { context } from '../context.js';
 import { formatTable } from '../format.js';
+import type { CliIo } from '../io.js';
 
 interface RankOptions {
   damping?: number;
@@ -20,7 +21,7 @@ interface RankOptions {
 
 type RankingBody = Static<typeof Ranking> | Static<typeof RankingJob>;
 
-export function addRankCommand(program: Command): void {
+export function addRankCommand(program: Command, io: CliIo): void {
   program
     .command('rank')
     .description('PageRank, degrees, top-k and Jaccard of an edges file (first line: the vertex count)')
@@ -30,7 +31,7 @@ export function addRankCommand(program: Command): void {
     .option('--max-iterations <n>', 'iteration cap', integer('--max-iterations'))
     .option('--top-k <n>', 'length of each top list', integer('--top-k'))
     .action(async (file: string, options: RankOptions, command: Command) => {
-      const ctx = context(command);
+      const ctx = context(command, io);
       await stat(file); // a missing file is the user's mistake, said before anything is sent
       let ranking = await ctx.client.json<RankingBody>('POST', '/v1/rankings', {
         body: {
@@ -73,6 +74,7 @@ export function addRankCommand(program: Command): void {
             String(ranking.top?.outDegree.find((other) => other.vertex === entry.vertex)?.degree ?? ''),
             entry.vertex,
           ]),
+          io.stdout.columns,
         ),
       );
       const jaccard = Object.entries(ranking.jaccard)

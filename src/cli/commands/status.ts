@@ -3,15 +3,16 @@ import type { Command } from 'commander';
 import { crawlPath } from '../api-client.js';
 import { context } from '../context.js';
 import { formatCrawlStatus } from '../format.js';
+import type { CliIo } from '../io.js';
 import type { CrawlStatusBody } from '../watch-crawl.js';
 
-export function addStatusCommand(program: Command): void {
+export function addStatusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
     .description("a crawl's status: counts by type and HTTP status, pages/s, load times")
     .argument('<id>', 'crawl id')
     .action(async (id: string, _options: unknown, command: Command) => {
-      const ctx = context(command);
+      const ctx = context(command, io);
       const status = await ctx.client.json<CrawlStatusBody>('GET', crawlPath(id));
       ctx.out(ctx.json ? JSON.stringify(status) : formatCrawlStatus(status));
     });

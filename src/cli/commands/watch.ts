@@ -7,16 +7,17 @@ import { crawlPath } from '../api-client.js';
 import { type Context, context, type SetExitCode } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { formatCrawlStatus } from '../format.js';
+import type { CliIo } from '../io.js';
 import { crawlProgressView } from '../progress-view.js';
 import { type CrawlStatusBody, watchCrawl } from '../watch-crawl.js';
 
-export function addWatchCommand(program: Command, setExitCode: SetExitCode): void {
+export function addWatchCommand(program: Command, io: CliIo, setExitCode: SetExitCode): void {
   program
     .command('watch')
     .description('follow a crawl with a live progress bar until it ends')
     .argument('<id>', 'crawl id')
     .action(async (id: string, _options: unknown, command: Command) => {
-      setExitCode(await waitForCrawl(context(command), id));
+      setExitCode(await waitForCrawl(context(command, io), id));
     });
 }
 
@@ -24,7 +25,11 @@ export function addWatchCommand(program: Command, setExitCode: SetExitCode): voi
 export async function waitForCrawl(ctx: Context, id: string): Promise<number> {
   const first = await ctx.client.json<CrawlStatusBody>('GET', crawlPath(id));
   const view = crawlProgressView(
-    { tty: !ctx.json && Boolean(process.stderr.isTTY), maxPages: first.request.maxPages },
+    {
+      tty: !ctx.json && Boolean(ctx.io.stderr.isTTY),
+      maxPages: first.request.maxPages,
+      stream: ctx.io.stderr,
+    },
     ctx.out,
   );
   const interrupted = new AbortController();
@@ -32,7 +37,7 @@ export async function waitForCrawl(ctx: Context, id: string): Promise<number> {
     view.stop();
     interrupted.abort();
   };
-  process.once('SIGINT', onInterrupt);
+  ctx.io.interrupts.once('SIGINT', onInterrupt);
   try {
     const final = isFinished(first.status)
       ? first
@@ -45,17 +50,17 @@ export async function waitForCrawl(ctx: Context, id: string): Promise<number> {
     if (!interrupted.signal.aborted) throw error;
     return askToCancel(ctx, id);
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
+    ctx.io.interrupts.removeListener('SIGINT', onInterrupt);
   }
 }
 
 /** Ctrl-C while waiting: a person at a terminal is asked; a script (stdin not a terminal) cancels nothing. */
 async function askToCancel(ctx: Context, id: string): Promise<number> {
-  if (!process.stdin.isTTY) {
-    process.stderr.write(`\ninterrupted; crawl ${id} goes on (trawl cancel ${id} stops it)\n`);
+  if (!ctx.io.stdin.isTTY) {
+    ctx.note(`\ninterrupted; crawl ${id} goes on (trawl cancel ${id} stops it)`);
     return EXIT.interrupted;
   }
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const prompt = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
   const answer = await new Promise<string | null>((resolve) => {
     prompt.once('SIGINT', () => resolve(null));
     prompt.question(`\ncancel crawl ${id}? [y/N] `, resolve);
@@ -63,9 +68,9 @@ async function askToCancel(ctx: Context, id: string): Promise<number> {
   prompt.close();
   if (answer !== null && /^y(es)?$/i.test(answer.trim())) {
     const status = await ctx.client.json<CrawlStatusBody>('DELETE', crawlPath(id));
-    process.stderr.write(`crawl ${id} ${status.status}\n`);
+    ctx.note(`crawl ${id} ${status.status}`);
   } else {
-    process.stderr.write(`crawl ${id} goes on: trawl watch ${id}\n`);
+    ctx.note(`crawl ${id} goes on: trawl watch ${id}`);
   }
   return EXIT.interrupted;
 }

@@ -1,9 +1,9 @@
 // Human-readable renderings of the API's answers for a terminal. Every command prints the API's JSON instead
 // when piped or given --json; these are only what a person reads.
 import { PAGE_TYPES } from '../crawler/vocabulary.js';
-import type { CrawlStatusBody } from './watch-crawl.js';
+import type { CrawlStatus } from '../schemas/crawls.js';
 
-export function formatCrawlStatus(status: CrawlStatusBody): string {
+export function formatCrawlStatus(status: CrawlStatus): string {
   const lines: string[] = [];
   const strategy =
     typeof status.strategy === 'string' ? status.strategy : String(status.request.strategy ?? 'bfs');

@@ -1,14 +1,14 @@
 // How a running crawl or a download looks: on a terminal a progress bar redrawn in place (cli-progress), when
 // piped or with --json one JSON line per progress event, so scripts read the same numbers people see.
 import cliProgress from 'cli-progress';
+import type { ProgressEvent } from '../schemas/live.js';
 import type { CliOutput } from './io.js';
-import type { CrawlProgress } from './watch-crawl.js';
 
 // a CommonJS package: its named exports are read off the default one
 const { Format, SingleBar } = cliProgress;
 
 export interface ProgressView {
-  update(progress: CrawlProgress): void;
+  update(progress: ProgressEvent): void;
   stop(): void;
 }
 

@@ -2,27 +2,20 @@
 // the same body as GET /v1/crawls/:id. A stream cut short (a restarted API, a proxy's idle timeout) is opened
 // again (progress events carry whole counts, so nothing needs replaying); after a few failed tries in a row
 // the API counts as unavailable.
-import type { Static } from 'typebox';
 import { isFinished } from '../crawler/vocabulary.js';
 import type { CrawlStatus } from '../schemas/crawls.js';
 import type { ProgressEvent } from '../schemas/live.js';
 import { type ApiClient, ApiUnavailable, crawlPath } from './api-client.js';
 import { readServerSentEvents } from './sse.js';
 
-/** A `progress` event of the live stream. */
-export type CrawlProgress = Static<typeof ProgressEvent>;
-
-/** The crawl status object (GET /v1/crawls/:id). */
-export type CrawlStatusBody = Static<typeof CrawlStatus>;
-
 const RECONNECTS = 5;
 
 export async function watchCrawl(
   client: ApiClient,
   id: string,
-  onProgress: (progress: CrawlProgress) => void,
+  onProgress: (progress: ProgressEvent) => void,
   signal?: AbortSignal,
-): Promise<CrawlStatusBody> {
+): Promise<CrawlStatus> {
   let failures = 0;
   for (;;) {
     try {
@@ -32,8 +25,8 @@ export async function watchCrawl(
       });
       for await (const event of readServerSentEvents(response.body!)) {
         failures = 0;
-        if (event.event === 'progress') onProgress(JSON.parse(event.data) as CrawlProgress);
-        else if (event.event === 'status') return JSON.parse(event.data) as CrawlStatusBody;
+        if (event.event === 'progress') onProgress(JSON.parse(event.data) as ProgressEvent);
+        else if (event.event === 'status') return JSON.parse(event.data) as CrawlStatus;
       }
     } catch (error) {
       if (signal?.aborted || !(error instanceof ApiUnavailable || error instanceof TypeError)) throw error;
@@ -43,7 +36,7 @@ export async function watchCrawl(
       throw new ApiUnavailable(`lost the live stream of crawl ${id} and could not resume it`);
     }
     const status = await client
-      .json<CrawlStatusBody>('GET', crawlPath(id), { signal })
+      .json<CrawlStatus>('GET', crawlPath(id), { signal })
       .catch((error: unknown) => {
         if (error instanceof ApiUnavailable) return null;
         throw error;

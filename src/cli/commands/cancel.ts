@@ -1,9 +1,9 @@
 // `trawl cancel <id>`: cancels a crawl; the pages it fetched stay.
 import type { Command } from 'commander';
+import type { CrawlStatus } from '../../schemas/crawls.js';
 import { crawlPath } from '../api-client.js';
 import { context } from '../context.js';
 import type { CliIo } from '../io.js';
-import type { CrawlStatusBody } from '../watch-crawl.js';
 
 export function addCancelCommand(program: Command, io: CliIo): void {
   program
@@ -12,7 +12,7 @@ export function addCancelCommand(program: Command, io: CliIo): void {
     .argument('<id>', 'crawl id')
     .action(async (id: string, _options: unknown, command: Command) => {
       const ctx = context(command, io);
-      const status = await ctx.client.json<CrawlStatusBody>('DELETE', crawlPath(id));
+      const status = await ctx.client.json<CrawlStatus>('DELETE', crawlPath(id));
       ctx.out(ctx.json ? JSON.stringify(status) : `crawl ${id} ${status.status}`);
     });
 }

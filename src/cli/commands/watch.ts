@@ -3,13 +3,14 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { isFinished } from '../../crawler/vocabulary.js';
+import type { CrawlStatus } from '../../schemas/crawls.js';
 import { crawlPath } from '../api-client.js';
 import { type Context, context, type SetExitCode } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { formatCrawlStatus } from '../format.js';
 import type { CliIo } from '../io.js';
 import { crawlProgressView } from '../progress-view.js';
-import { type CrawlStatusBody, watchCrawl } from '../watch-crawl.js';
+import { watchCrawl } from '../watch-crawl.js';
 
 export function addWatchCommand(program: Command, io: CliIo, setExitCode: SetExitCode): void {
   program
@@ -23,7 +24,7 @@ export function addWatchCommand(program: Command, io: CliIo, setExitCode: SetExi
 
 /** Watches a crawl to its end; on a terminal Ctrl-C asks whether to cancel it. Resolves to the exit code. */
 export async function waitForCrawl(ctx: Context, id: string): Promise<number> {
-  const first = await ctx.client.json<CrawlStatusBody>('GET', crawlPath(id));
+  const first = await ctx.client.json<CrawlStatus>('GET', crawlPath(id));
   const view = crawlProgressView(
     {
       tty: !ctx.json && Boolean(ctx.io.stderr.isTTY),
@@ -67,7 +68,7 @@ async function askToCancel(ctx: Context, id: string): Promise<number> {
   });
   prompt.close();
   if (answer !== null && /^y(es)?$/i.test(answer.trim())) {
-    const status = await ctx.client.json<CrawlStatusBody>('DELETE', crawlPath(id));
+    const status = await ctx.client.json<CrawlStatus>('DELETE', crawlPath(id));
     ctx.note(`crawl ${id} ${status.status}`);
   } else {
     ctx.note(`crawl ${id} goes on: trawl watch ${id}`);

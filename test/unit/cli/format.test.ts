@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCrawlStatus } from '../../../src/cli/format.js';
-import type { CrawlStatusBody } from '../../../src/cli/watch-crawl.js';
+import type { CrawlStatus } from '../../../src/schemas/crawls.js';
 
-function status(fields: Partial<CrawlStatusBody>): CrawlStatusBody {
+function status(fields: Partial<CrawlStatus>): CrawlStatus {
   return {
     id: 'c1',
     status: 'completed',
@@ -19,7 +19,7 @@ function status(fields: Partial<CrawlStatusBody>): CrawlStatusBody {
     images: 0,
     documents: 0,
     ...fields,
-  } as CrawlStatusBody;
+  } as CrawlStatus;
 }
 
 test('a completed crawl that fetched nothing prints its warnings; a failed one its error', () => {

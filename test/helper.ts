@@ -9,7 +9,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
-import { isFinished } from '../src/crawler/vocabulary.js';
+import { type CrawlStatusName, isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
 import { eventually } from './support/eventually.js';
 
@@ -129,6 +129,29 @@ export async function waitForCrawl(
     },
     { message: `crawl ${id} to end`, timeoutMs, intervalMs: 100 },
   );
+}
+
+/** POSTs a crawl request to /v1/crawls and returns the new crawl's id; any answer but 202 fails with its body. */
+export async function startCrawl(app: FastifyInstance, request: object): Promise<string> {
+  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: request });
+  assert.equal(created.statusCode, 202, `POST /v1/crawls answered ${created.statusCode}: ${created.body}`);
+  return (created.json() as { id: string }).id;
+}
+
+/**
+ * Starts a crawl, waits for it to end and checks that it ended `expect` (completed unless told); returns its final
+ * status (GET /v1/crawls/:id). A crawl that ends otherwise fails with that status in the message.
+ */
+export async function crawlToEnd(
+  app: FastifyInstance,
+  request: object,
+  options: { expect?: CrawlStatusName; timeoutMs?: number } = {},
+): Promise<Record<string, unknown> & { id: string; status: string }> {
+  const id = await startCrawl(app, request);
+  const status = await waitForCrawl(app, id, options.timeoutMs);
+  const expected = options.expect ?? 'completed';
+  assert.equal(status.status, expected, `crawl ${id} ended ${status.status}: ${JSON.stringify(status)}`);
+  return status as typeof status & { id: string };
 }
 
 /**

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 
 function page(title: string, body: string, links: Array<[string, string]>): string {
   const anchors = links.map(([href, text]) => `<p>More: <a href="${href}">${text}</a></p>`).join('\n');
@@ -64,20 +64,13 @@ before(async () => {
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function crawl(app: FastifyInstance, extra: Record<string, unknown>) {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: [`${origin}/`],
-      politeness: { delayMs: 0 },
-      concurrency: 1,
-      workers: 1,
-      ...extra,
-    },
+  const status = await crawlToEnd(app, {
+    seeds: [`${origin}/`],
+    politeness: { delayMs: 0 },
+    concurrency: 1,
+    workers: 1,
+    ...extra,
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const status = await waitForCrawl(app, created.json().id);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
   return status as unknown as Record<string, unknown> & { id: string; pagesFetched: number };
 }
 

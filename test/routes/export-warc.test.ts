@@ -17,7 +17,7 @@ import {
   storedHeaderBlock,
   warcRecordId,
 } from '../../src/services/warc-records.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, waitForCrawl } from '../helper.js';
 import { eventually } from '../support/eventually.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
@@ -257,18 +257,15 @@ test('a crawl exported as WARC, read back record by record', { timeout: 240_000 
   });
   t.after(() => web.close());
   const { app, runtime } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, {
+  const { id } = await crawlToEnd(
+    app,
+    crawlRequestFor(web, {
       maxPages: 400,
       store: { warc: true },
       fetch: { maxBytes: 200_000 },
     }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const id = created.json().id as string;
-  assert.equal((await waitForCrawl(app, id, 180_000)).status, 'completed');
+    { timeoutMs: 180_000 },
+  );
   const shown = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
   assert.deepEqual(shown.request.store, { html: true, warc: true }, 'warc implies html');
 

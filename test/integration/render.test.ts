@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { WorkersRepository } from '../../src/db/workers-repo.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually } from '../helper.js';
 import { chromiumProcesses, skipWithoutChromium } from '../support/browser.js';
 import { startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
@@ -45,10 +45,9 @@ async function pagesOf(app: FastifyInstance, id: string): Promise<PageItem[]> {
 }
 
 async function crawl(app: FastifyInstance, seeds: string[], render: unknown, maxDepth = 1) {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const status = await crawlToEnd(
+    app,
+    {
       seeds,
       maxDepth,
       maxPages: 50,
@@ -58,11 +57,9 @@ async function crawl(app: FastifyInstance, seeds: string[], render: unknown, max
       fetch: { timeoutMs: 10_000, retries: 0 },
       ...(render === undefined ? {} : { render }),
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json() as { id: string };
-  const status = await waitForCrawl(app, id, 90_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+    { timeoutMs: 90_000 },
+  );
+  const { id } = status;
   const pages = await pagesOf(app, id);
   return { id, pages, byPath: (path: string) => pages.find((page) => new URL(page.url).pathname === path) };
 }
@@ -234,24 +231,22 @@ test('a crawl asking to render is a 422 when no live worker can; a worker withou
   // another live worker says it can render: the crawl is accepted, and this worker's runner fails it once,
   // at its start, saying why
   await new WorkersRepository(runtime.db.pool).announce('elsewhere:1', true);
-  const accepted = await post({ mode: 'always' });
-  assert.equal(accepted.statusCode, 202, accepted.body);
-  const status = await waitForCrawl(app, (accepted.json() as { id: string }).id, 60_000);
-  assert.equal(status.status, 'failed');
+  const status = await crawlToEnd(
+    app,
+    { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render: { mode: 'always' } },
+    { expect: 'failed' },
+  );
   assert.match(String(status.error), /^render: .*Chromium/);
   assert.equal(status.pagesFetched, 0);
 });
 
 test('a Chromium that will not start fails the crawl at its start with the reason', async (t) => {
   const { app } = await build(t, { env: { ...ENV, CHROMIUM_PATH: '/bin/false' } });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render: 'always' },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const status = await waitForCrawl(app, (created.json() as { id: string }).id, 60_000);
-  assert.equal(status.status, 'failed');
+  const status = await crawlToEnd(
+    app,
+    { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render: 'always' },
+    { expect: 'failed' },
+  );
   assert.match(String(status.error), /^render: Chromium at \/bin\/false did not start/);
 });
 

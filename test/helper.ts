@@ -2,14 +2,14 @@
 // dropped on teardown. DATABASE_URL (default: the local test database) and REDIS_URL pick the backends.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { TestContext } from 'node:test';
+import { after, before, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
-import { isFinished } from '../src/crawler/vocabulary.js';
+import { type CrawlStatusName, isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
 import { eventually } from './support/eventually.js';
 
@@ -87,17 +87,20 @@ export interface Built {
   config: Config;
 }
 
-export async function build(
-  t: TestContext,
-  options: { worker?: boolean; env?: Record<string, string> } = {},
-): Promise<Built> {
+export interface BuildOptions {
+  worker?: boolean;
+  env?: Record<string, string>;
+}
+
+/** Opens the app and its runtime; `close` closes both and drops the schema once its last runtime is closed. */
+async function open(options: BuildOptions): Promise<{ built: Built; close: () => Promise<void> }> {
   const config = testConfig(options.env);
   const log = pino({ level: config.logLevel });
   const runtime = await openRuntime(config, log);
   if (options.worker ?? true) runtime.startWorker();
   const app = await buildApp({ runtime, logger: log });
   runtimesOnSchema.set(config.dbSchema, (runtimesOnSchema.get(config.dbSchema) ?? 0) + 1);
-  t.after(async () => {
+  const close = async () => {
     try {
       await app.close();
       await runtime.close();
@@ -109,8 +112,34 @@ export async function build(
         await dropSchema(config.dbSchema);
       }
     }
+  };
+  return { built: { app, runtime, config }, close };
+}
+
+/** The app for one test, closed when that test ends. */
+export async function build(t: TestContext, options: BuildOptions = {}): Promise<Built> {
+  const { built, close } = await open(options);
+  t.after(close);
+  return built;
+}
+
+/**
+ * One app for all the tests of a file that isolate themselves by their own ids (crawl, ranking, key): built in
+ * the file's `before`, closed in its `after`. Call it at the top of the file; its fields are there once `before`
+ * has run, so read them inside a test. Tests that need their own environment keep build(t).
+ */
+export function buildShared(options: BuildOptions = {}): Built {
+  const shared = {} as Built;
+  let close: (() => Promise<void>) | undefined;
+  before(async () => {
+    const opened = await open(options);
+    Object.assign(shared, opened.built);
+    close = opened.close;
   });
-  return { app, runtime, config };
+  after(async () => {
+    await close?.();
+  });
+  return shared;
 }
 
 /** Polls GET /v1/crawls/:id until the crawl ends (or `timeoutMs` passes, which fails the test). */
@@ -129,6 +158,29 @@ export async function waitForCrawl(
     },
     { message: `crawl ${id} to end`, timeoutMs, intervalMs: 100 },
   );
+}
+
+/** POSTs a crawl request to /v1/crawls and returns the new crawl's id; any answer but 202 fails with its body. */
+export async function startCrawl(app: FastifyInstance, request: object): Promise<string> {
+  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: request });
+  assert.equal(created.statusCode, 202, `POST /v1/crawls answered ${created.statusCode}: ${created.body}`);
+  return (created.json() as { id: string }).id;
+}
+
+/**
+ * Starts a crawl, waits for it to end and checks that it ended `expect` (completed unless told); returns its final
+ * status (GET /v1/crawls/:id). A crawl that ends otherwise fails with that status in the message.
+ */
+export async function crawlToEnd(
+  app: FastifyInstance,
+  request: object,
+  options: { expect?: CrawlStatusName; timeoutMs?: number } = {},
+): Promise<Record<string, unknown> & { id: string; status: string }> {
+  const id = await startCrawl(app, request);
+  const status = await waitForCrawl(app, id, options.timeoutMs);
+  const expected = options.expect ?? 'completed';
+  assert.equal(status.status, expected, `crawl ${id} ended ${status.status}: ${JSON.stringify(status)}`);
+  return status as typeof status & { id: string };
 }
 
 /**

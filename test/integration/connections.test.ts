@@ -11,7 +11,14 @@ import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
 import { openDedicatedClient } from '../../src/jobs/queues.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { dropSchema, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
+import {
+  dropSchema,
+  eventually,
+  startCrawl,
+  TEST_DATABASE_URL,
+  testConfig,
+  waitForCrawl,
+} from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 const POOL_SIZE = 4;
@@ -63,13 +70,7 @@ test('an API and two workers running a crawl hold at most DB_POOL_SIZE + 1 conne
   assert.match(names[0]!, /^trawl-api:\d+/);
   assert.match(names[1]!, /^trawl-worker:\d+/);
 
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 160, workers: 4, concurrency: 16 }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const id = created.json().id as string;
+  const id = await startCrawl(app, crawlRequestFor(web, { maxPages: 160, workers: 4, concurrency: 16 }));
   // a live stream on the API makes it LISTEN too
   const stream = app.inject({ method: 'GET', url: `/v1/crawls/${id}/events` });
 

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 
 interface Logged {
   origin: string;
@@ -107,31 +107,28 @@ before(async () => {
 });
 after(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
 
-async function startCrawl(app: FastifyInstance, payload: Record<string, unknown>): Promise<string> {
-  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload });
-  assert.equal(created.statusCode, 202, created.body);
-  return created.json().id;
-}
-
 test('a topic crawl holds exactly maxPages vertices under any concurrency, none of them disallowed', {
   timeout: 240_000,
 }, async (t) => {
   const { app } = await build(t);
   const maxPages = 60;
   for (let run = 1; run <= 5; run++) {
-    const id = await startCrawl(app, {
-      seeds: [`${origins[0]}/p/1`, `${origins[0]}/p/2`, `${origins[1]}/p/3`],
-      strategy: 'topic',
-      topics: ['tennis'],
-      // the reference's reading: the graph holds the first maxPages pages discovered
-      topic: { mainTextStartsAtFirstParagraph: false, cap: 'discovered' },
-      maxPages,
-      workers: 3,
-      concurrency: 8,
-      politeness: { delayMs: 0, perHostConcurrency: 4 },
-    });
-    const status = await waitForCrawl(app, id, 120_000);
-    assert.equal(status.status, 'completed', JSON.stringify(status));
+    const status = await crawlToEnd(
+      app,
+      {
+        seeds: [`${origins[0]}/p/1`, `${origins[0]}/p/2`, `${origins[1]}/p/3`],
+        strategy: 'topic',
+        topics: ['tennis'],
+        // the reference's reading: the graph holds the first maxPages pages discovered
+        topic: { mainTextStartsAtFirstParagraph: false, cap: 'discovered' },
+        maxPages,
+        workers: 3,
+        concurrency: 8,
+        politeness: { delayMs: 0, perHostConcurrency: 4 },
+      },
+      { timeoutMs: 120_000 },
+    );
+    const { id } = status;
     const graph = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}/graph?format=json` })).json() as {
       vertices: Array<{ id: number; url: string }>;
       edges: Array<[number, number]>;
@@ -185,18 +182,21 @@ test('maxResults with fetches in parallel: exactly maxResults results, the rest 
   const { app } = await build(t);
   for (let run = 1; run <= 3; run++) {
     // every page scores 1/2 (its anchors say "tennis"); one in three also says "slam" and scores 1
-    const id = await startCrawl(app, {
-      seeds: [`${origins[0]}/p/1`, `${origins[1]}/p/2`],
-      strategy: 'best-first',
-      relevance: { query: 'tennis slam', threshold: 1 },
-      maxResults: 3,
-      maxPages: 400,
-      workers: 2,
-      concurrency: 8,
-      politeness: { delayMs: 0, perHostConcurrency: 4 },
-    });
-    const status = await waitForCrawl(app, id, 120_000);
-    assert.equal(status.status, 'completed', JSON.stringify(status));
+    const status = await crawlToEnd(
+      app,
+      {
+        seeds: [`${origins[0]}/p/1`, `${origins[1]}/p/2`],
+        strategy: 'best-first',
+        relevance: { query: 'tennis slam', threshold: 1 },
+        maxResults: 3,
+        maxPages: 400,
+        workers: 2,
+        concurrency: 8,
+        politeness: { delayMs: 0, perHostConcurrency: 4 },
+      },
+      { timeoutMs: 120_000 },
+    );
+    const { id } = status;
     assert.equal(status.relevantPages, 3, `run ${run}: relevantPages`);
     const results = await allPages(app, id, '&result=true');
     assert.equal(results.length, 3, `run ${run}: the result list`);
@@ -235,17 +235,19 @@ test('every request to a host (robots.txt, sitemaps, pages, redirect hops) waits
   });
   const delayMs = 500;
   const from = log.length;
-  const id = await startCrawl(app, {
-    // a chain of three same-host hops, pages with same-host and cross-host redirects
-    seeds: [`${origins[0]}/chain/1`, `${origins[0]}/p/1`, `${origins[1]}/p/2`, `${origins[1]}/x/3`],
-    maxPages: 16,
-    workers: 2,
-    concurrency: 4,
-    sitemaps: true,
-    politeness: { delayMs: 0, maxCrawlDelayMs: delayMs, perHostConcurrency: 1 },
-  });
-  const status = await waitForCrawl(app, id, 120_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+  await crawlToEnd(
+    app,
+    {
+      // a chain of three same-host hops, pages with same-host and cross-host redirects
+      seeds: [`${origins[0]}/chain/1`, `${origins[0]}/p/1`, `${origins[1]}/p/2`, `${origins[1]}/x/3`],
+      maxPages: 16,
+      workers: 2,
+      concurrency: 4,
+      sitemaps: true,
+      politeness: { delayMs: 0, maxCrawlDelayMs: delayMs, perHostConcurrency: 1 },
+    },
+    { timeoutMs: 120_000 },
+  );
   const requests = log.slice(from);
   assert.ok(
     requests.some((entry) => entry.path.startsWith('/chain/')) &&

@@ -4,7 +4,7 @@
 // first read and read back the same.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 test('counters equal a full scan after a real crawl; timings are kept once finished', {
@@ -26,15 +26,10 @@ test('counters equal a full scan after a real crawl; timings are kept once finis
   });
   t.after(() => web.close());
   const { app, runtime } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 150, workers: 2, concurrency: 8 }),
+  const status = await crawlToEnd(app, crawlRequestFor(web, { maxPages: 150, workers: 2, concurrency: 8 }), {
+    timeoutMs: 180_000,
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const id = created.json().id as string;
-  const status = await waitForCrawl(app, id, 180_000);
-  assert.equal(status.status, 'completed');
+  const { id } = status;
 
   // the oracle: the scans the counters spare the status on every read
   const db = runtime.db.pool;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import type { DiscoveredUrl } from '../../src/crawler/engine/ports.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { sql } from '../../src/db/sql.js';
-import { build, eventually } from '../helper.js';
+import { build, eventually, startCrawl } from '../helper.js';
 import { htmlPageOutcome } from '../support/page-outcome.js';
 
 type SentQuery = string | { name?: string; text: string };
@@ -37,13 +37,7 @@ function recording(
 
 test('queuing pages past the table’s last estimated size refreshes its statistics', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: ['http://127.0.0.1:9/'], maxPages: 5000 },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
+  const crawlId = await startCrawl(app, { seeds: ['http://127.0.0.1:9/'], maxPages: 5000 });
   const pool = runtime.db.pool;
   const rowEstimate = async () =>
     (await pool.query<{ rows: number }>(sql('pages_row_estimate'))).rows[0]!.rows;
@@ -82,19 +76,13 @@ test('queuing pages past the table’s last estimated size refreshes its statist
 test('maxResults: claims stop at the result that reaches it; relevant pages recorded later are not results', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
   const origin = 'http://127.0.0.1:9';
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: [`${origin}/`],
-      maxPages: 50,
-      maxResults: 1,
-      relevance: { query: 'tennis' },
-      politeness: { delayMs: 0, perHostConcurrency: 4 },
-    },
+  const crawlId = await startCrawl(app, {
+    seeds: [`${origin}/`],
+    maxPages: 50,
+    maxResults: 1,
+    relevance: { query: 'tennis' },
+    politeness: { delayMs: 0, perHostConcurrency: 4 },
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
   const store = new PgCrawlStore(runtime.db.pool);
   await store.markRunning(crawlId);
   const frontier = { slots: 4, maxDiscovered: null };
@@ -149,13 +137,7 @@ test('maxResults: claims stop at the result that reaches it; relevant pages reco
 
 test('text from the web is stored without NUL or lone surrogates: robots.txt, disallow reasons, crawl errors', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: ['http://127.0.0.1:9/'], maxPages: 10 },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
+  const crawlId = await startCrawl(app, { seeds: ['http://127.0.0.1:9/'], maxPages: 10 });
   const pool = runtime.db.pool;
   const store = new PgCrawlStore(pool);
   const sites = await store.ensureSites(crawlId, ['http://127.0.0.1:9'], 1);
@@ -191,13 +173,12 @@ test('text from the web is stored without NUL or lone surrogates: robots.txt, di
 test('pages recorded together share one statement, count results in order, and a bad page fails alone', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
   const origin = 'http://127.0.0.1:9';
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: [`${origin}/`], maxPages: 50, maxResults: 4, relevance: { query: 'tennis' } },
+  const crawlId = await startCrawl(app, {
+    seeds: [`${origin}/`],
+    maxPages: 50,
+    maxResults: 4,
+    relevance: { query: 'tennis' },
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
   const sent: string[] = [];
   const pool = runtime.db.pool;
   const recordingPool = recording(pool, (query) => {
@@ -331,13 +312,7 @@ test('deleting a crawl takes every link of its pages along, links across its sit
   // Two crawls of the same two hosts; every page links to every other page of its crawl, on both hosts, so
   // whichever host's pages a cascade deletes first, links point into the pages deleted after them.
   const crawlWithLinks = async (): Promise<string> => {
-    const created = await app.inject({
-      method: 'POST',
-      url: '/v1/crawls',
-      payload: { seeds: origins.map((origin) => `${origin}/`), maxPages: 50 },
-    });
-    assert.equal(created.statusCode, 202, created.body);
-    const crawlId: string = created.json().id;
+    const crawlId = await startCrawl(app, { seeds: origins.map((origin) => `${origin}/`), maxPages: 50 });
     const urls: DiscoveredUrl[] = origins.flatMap((origin) =>
       [0, 1, 2].map((i) => ({ url: `${origin}/p${i}`, origin, depth: 1, priority: 0, anchor: `p${i}` })),
     );
@@ -401,13 +376,7 @@ test('deleting a crawl takes every link of its pages along, links across its sit
 test('a claim or a page write that PostgreSQL aborts as a deadlock is run again', async (t) => {
   const { app, runtime } = await build(t, { worker: false });
   const origin = 'http://127.0.0.1:9';
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: [`${origin}/`], maxPages: 10 },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
+  const crawlId = await startCrawl(app, { seeds: [`${origin}/`], maxPages: 10 });
   // The first claim and the first lone page write are aborted the way PostgreSQL aborts a lock cycle's victim
   // (SQLSTATE 40P01): a real cycle needs three transactions meeting in one order, which a test cannot force.
   const aborted = new Set(['claim_frontier', 'page_complete']);
@@ -462,13 +431,7 @@ test('a dead worker’s pages are claimed again by another within about the defa
   const { app, runtime } = await build(t, { worker: false });
   const { leaseSecs } = loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db' });
   assert.equal(leaseSecs, 10, 'LEASE_SECS default');
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: ['http://127.0.0.1:9/'], maxPages: 5 },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
+  const crawlId = await startCrawl(app, { seeds: ['http://127.0.0.1:9/'], maxPages: 5 });
   const store = new PgCrawlStore(runtime.db.pool);
   await store.markRunning(crawlId);
   // a worker claims the seed and dies without releasing or renewing it

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 import {
   countDisallowedRequests,
   countRepeatedRequests,
@@ -54,10 +54,9 @@ test('a BFS crawl of the test web fetches exactly what a correct crawler fetches
   web.resetLog();
   const maxDepth = 6;
   const truth = web.groundTruth({ maxDepth, sitemaps: false });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const status = await crawlToEnd(
+    app,
+    {
       seeds: web.seeds,
       maxPages: 5000,
       maxDepth,
@@ -67,11 +66,9 @@ test('a BFS crawl of the test web fetches exactly what a correct crawler fetches
       workers: 2,
       fetch: { timeoutMs: 10_000, retries: 2 },
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  const status = await waitForCrawl(app, id, 120_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+    { timeoutMs: 120_000 },
+  );
+  const { id } = status;
 
   // politeness and robots: nothing disallowed was requested, nothing twice
   assert.equal(countDisallowedRequests(web), 0, 'robots.txt-disallowed URLs requested');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 import { eventually } from '../support/eventually.js';
 import {
   DOCUMENT_COPY,
@@ -38,21 +38,18 @@ const get = (app: FastifyInstance, url: string) => app.inject({ method: 'GET', u
 
 test('documents are downloaded, hashed, read, scored, counted and made a corpus of', async (t) => {
   const { app } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const status = await crawlToEnd(
+    app,
+    {
       seeds: web.seeds,
       maxDepth: 3,
       scope: scopeOf(web),
       politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
       relevance: { query: 'lighthouse lamp', threshold: 0.1 },
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  const status = await waitForCrawl(app, id, 120_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+    { timeoutMs: 120_000 },
+  );
+  const { id } = status;
 
   const listed = (await get(app, `/v1/crawls/${id}/pages?limit=200`)).json() as { items: PageItem[] };
   const origin = new URL(web.seeds[0]!).origin;

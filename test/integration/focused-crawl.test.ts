@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, buildShared, crawlToEnd } from '../helper.js';
 
 function page(title: string, body: string, links: Array<[string, string]>): string {
   const anchors = links.map(([href, text]) => `<p>More: <a href="${href}">${text}</a></p>`).join('\n');
@@ -64,27 +64,23 @@ before(async () => {
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function crawl(app: FastifyInstance, extra: Record<string, unknown>) {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: [`${origin}/`],
-      politeness: { delayMs: 0 },
-      concurrency: 1,
-      workers: 1,
-      ...extra,
-    },
+  const status = await crawlToEnd(app, {
+    seeds: [`${origin}/`],
+    politeness: { delayMs: 0 },
+    concurrency: 1,
+    workers: 1,
+    ...extra,
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const status = await waitForCrawl(app, created.json().id);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
   return status as unknown as Record<string, unknown> & { id: string; pagesFetched: number };
 }
 
 const relevance = { query: 'tennis', threshold: 0.5 };
 
-test('best-first finds more relevant pages than BFS with the same budget', async (t) => {
-  const { app } = await build(t);
+// each test reads only its own crawls, by id: one app (and worker) serves them all
+const shared = buildShared();
+
+test('best-first finds more relevant pages than BFS with the same budget', async () => {
+  const { app } = shared;
   const bfs = await crawl(app, { maxPages: 8, relevance });
   const focused = await crawl(app, { maxPages: 8, relevance, strategy: 'best-first' });
   assert.equal(bfs.pagesFetched, 8);
@@ -178,8 +174,8 @@ test('best-first finds more relevant pages than BFS with the same budget', async
   assert.equal(relevant.items.length, focused.relevantPages);
 });
 
-test('a page scores the same in a crawl and through POST /v1/score', async (t) => {
-  const { app } = await build(t);
+test('a page scores the same in a crawl and through POST /v1/score', async () => {
+  const { app } = shared;
   const status = await crawl(app, { maxPages: 6, relevance: { query: 'tennis (wimbledon racket)' } });
   const pages = (await app.inject({ method: 'GET', url: `/v1/crawls/${status.id}/pages?type=HTML` })).json();
   const scored = await app.inject({
@@ -203,15 +199,15 @@ test('a page scores the same in a crawl and through POST /v1/score', async (t) =
   );
 });
 
-test('a focused crawl stops at maxResults relevant pages', async (t) => {
-  const { app } = await build(t);
+test('a focused crawl stops at maxResults relevant pages', async () => {
+  const { app } = shared;
   const status = await crawl(app, { maxPages: 50, maxResults: 3, relevance, strategy: 'best-first' });
   assert.equal(status.relevantPages, 3);
   assert.ok(status.pagesFetched < 50);
 });
 
-test('TF-IDF best-first with a similarity set given as documents', async (t) => {
-  const { app } = await build(t);
+test('TF-IDF best-first with a similarity set given as documents', async () => {
+  const { app } = shared;
   const status = await crawl(app, {
     maxPages: 8,
     strategy: 'best-first',
@@ -238,8 +234,8 @@ test('TF-IDF best-first with a similarity set given as documents', async (t) => 
   );
 });
 
-test("the reference's topic crawl (cap discovered) keeps its graph to the first maxPages discovered pages", async (t) => {
-  const { app } = await build(t);
+test("the reference's topic crawl (cap discovered) keeps its graph to the first maxPages discovered pages", async () => {
+  const { app } = shared;
   const status = await crawl(app, {
     maxPages: 10,
     strategy: 'topic',
@@ -266,8 +262,8 @@ test("the reference's topic crawl (cap discovered) keeps its graph to the first 
   assert.ok(tennis >= 4, `${tennis} tennis pages among the first 10`);
 });
 
-test('a topic crawl capped by pages fetched (the default) fetches maxPages, discovers on, graphs the fetched', async (t) => {
-  const { app } = await build(t);
+test('a topic crawl capped by pages fetched (the default) fetches maxPages, discovers on, graphs the fetched', async () => {
+  const { app } = shared;
   const status = await crawl(app, {
     maxPages: 10,
     strategy: 'topic',

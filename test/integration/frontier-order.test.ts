@@ -12,7 +12,7 @@ import { after, before, type TestContext, test } from 'node:test';
 import { canonicalizeUrl } from '../../src/crawler/frontier/canonicalize.js';
 import { WeightedQueue } from '../../src/crawler/frontier/weighted-queue.js';
 import { topicLinkWeightsFromHtml } from '../../src/crawler/score/topic-weights.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 import { Rng } from '../support/testweb/random.js';
 
 const PAGE_COUNT = 120;
@@ -75,15 +75,13 @@ interface Row {
  */
 async function crawlOneClaimAtATime(t: TestContext, payload: Record<string, unknown>) {
   const { app, runtime } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { ...payload, maxPages: 60, concurrency: 1, workers: 1, politeness: { delayMs: 0 } },
+  const { id: crawlId } = await crawlToEnd(app, {
+    ...payload,
+    maxPages: 60,
+    concurrency: 1,
+    workers: 1,
+    politeness: { delayMs: 0 },
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId = created.json().id as string;
-  const status = await waitForCrawl(app, crawlId);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
   const { rows } = await runtime.db.pool.query<Row>(
     `SELECT id, canonical_url, priority, score, discovered_from, attempts FROM pages WHERE crawl_id = $1
      ORDER BY id`,

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { PARSE_MAX_BYTES } from '../../src/crawler/engine/crawl-runner.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually } from '../helper.js';
 
 /** A page of 1.5 × PARSE_MAX_BYTES: one word before the cap, another only after it. */
 function hugePage(): Buffer {
@@ -34,19 +34,16 @@ test('the text job reads a huge page’s first PARSE_MAX_BYTES, on the CPU pool'
   const { port } = server.address() as AddressInfo;
 
   const { app, runtime } = await build(t, { env: { CPU_POOL_THREADS: '1' } });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const { id } = await crawlToEnd(
+    app,
+    {
       seeds: [`http://127.0.0.1:${port}/`],
       maxPages: 1,
       politeness: { delayMs: 0, respectRobots: false },
       fetch: { maxBytes: 2 * PARSE_MAX_BYTES },
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  assert.equal((await waitForCrawl(app, id, 120_000)).status, 'completed');
+    { timeoutMs: 120_000 },
+  );
 
   const stats = await eventually(
     async () => {

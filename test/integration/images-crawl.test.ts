@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 import { GALLERY_IMAGES, GALLERY_PAGES, IMAGE_COPIES } from '../support/testweb/features/images.js';
 import { crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 import { ALL_FEATURES } from '../support/testweb/types.js';
@@ -37,15 +37,8 @@ const requestsOf = (path: string) =>
   web.log.filter((entry) => entry.method === 'GET' && entry.url === `${origin}${path}`).length;
 
 async function crawl(app: FastifyInstance, extra: Record<string, unknown>) {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, extra),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json() as { id: string };
-  const status = await waitForCrawl(app, id, 120_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+  const status = await crawlToEnd(app, crawlRequestFor(web, extra), { timeoutMs: 120_000 });
+  const { id } = status;
   const listed = (await get(app, `/v1/crawls/${id}/pages?limit=200`)).json() as { items: PageItem[] };
   const report = (await get(app, `/v1/crawls/${id}/report`)).json() as {
     duplicates: { pages: number; documents: number; images: number | null; note: string };

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { openRuntime } from '../../src/runtime.js';
-import { build, eventually, testConfig, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually, testConfig } from '../helper.js';
 
 test('a crawl runner logs with its crawl id and job id', { timeout: 120_000 }, async (t) => {
   const server = createServer((request, response) => {
@@ -44,19 +44,12 @@ test('a crawl runner logs with its crawl id and job id', { timeout: 120_000 }, a
   t.after(() => worker.close());
   worker.startWorker();
 
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: [`${origin}/`],
-      workers: 1,
-      sitemaps: true,
-      politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
-    },
+  const { id } = await crawlToEnd(app, {
+    seeds: [`${origin}/`],
+    workers: 1,
+    sitemaps: true,
+    politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  assert.equal((await waitForCrawl(app, id)).status, 'completed');
 
   const warning = await eventually(
     () => {

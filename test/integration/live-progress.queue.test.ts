@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { build, waitForCrawl } from '../helper.js';
+import { build, startCrawl, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 
 interface ServerSentEvent {
@@ -98,19 +98,13 @@ test('live progress of a crawl run by another runtime, resumed with Last-Event-I
   await a.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(a.app.server.address() as AddressInfo).port}`;
 
-  const created = await a.app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: web.seeds,
-      scope: scopeOf(web),
-      // slow enough that the first connection ends mid-crawl
-      politeness: { delayMs: 60, maxCrawlDelayMs: 60 },
-      maxPages: 60,
-    },
+  const id = await startCrawl(a.app, {
+    seeds: web.seeds,
+    scope: scopeOf(web),
+    // slow enough that the first connection ends mid-crawl
+    politeness: { delayMs: 60, maxCrawlDelayMs: 60 },
+    maxPages: 60,
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
   const url = `${base}/v1/crawls/${id}/events?pages=true`;
 
   // first connection: leave after a few page events and a progress event

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
 import { StatsRepository } from '../../src/db/stats-repo.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, startCrawl } from '../helper.js';
 import { htmlPageOutcome } from '../support/page-outcome.js';
 
 const BUDGET_BYTES = 1024 * 1024;
@@ -78,10 +78,9 @@ test('pages over the body budget wait or are cut and marked; the crawl completes
     site.server.close();
   });
   const { app, runtime } = await build(t, { env: { FETCH_MEMORY_BUDGET_BYTES: String(BUDGET_BYTES) } });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const { id } = await crawlToEnd(
+    app,
+    {
       seeds: [`${site.origin}/`],
       maxPages: 10,
       politeness: { delayMs: 0, perHostConcurrency: 8 },
@@ -89,11 +88,8 @@ test('pages over the body budget wait or are cut and marked; the crawl completes
       workers: 1,
       fetch: { maxBytes: 10 * 1024 * 1024, retries: 0 },
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  const final = await waitForCrawl(app, id, 90_000);
-  assert.equal(final.status, 'completed', JSON.stringify(final));
+    { timeoutMs: 90_000 },
+  );
 
   const { rows: pages } = await runtime.db.pool.query<{
     url: string;
@@ -124,13 +120,7 @@ test('pages over the body budget wait or are cut and marked; the crawl completes
 
 test('the text job reads stored bodies in batches of bounded bytes', { timeout: 120_000 }, async (t) => {
   const { app, runtime } = await build(t, { worker: false });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: ['http://127.0.0.1:9/'], maxPages: 10 },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
+  const crawlId = await startCrawl(app, { seeds: ['http://127.0.0.1:9/'], maxPages: 10 });
   const store = new PgCrawlStore(runtime.db.pool);
   await store.markRunning(crawlId);
   const urls = [1, 2, 3].map((n) => `http://127.0.0.1:9/big-${n}`);

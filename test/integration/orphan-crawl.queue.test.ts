@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, startCrawl, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 
 test('a running crawl whose jobs were lost is re-queued and completes', { timeout: 120_000 }, async (t) => {
@@ -12,13 +12,7 @@ test('a running crawl whose jobs were lost is re-queued and completes', { timeou
   t.after(() => web.close());
   const schema = `t_${randomBytes(5).toString('hex')}`;
   const api = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
-  const created = await api.app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: web.seeds, politeness: { delayMs: 0 }, maxPages: 100 },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
+  const id = await startCrawl(api.app, { seeds: web.seeds, politeness: { delayMs: 0 }, maxPages: 100 });
 
   // the queue loses the runners; the crawl row says it was running, with no heartbeat for an hour
   await api.runtime.jobs.queue(CRAWL_QUEUE).obliterate({ force: true });

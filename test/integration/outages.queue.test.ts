@@ -13,7 +13,16 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
 import { openRuntime } from '../../src/runtime.js';
-import { build, dropSchema, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
+import {
+  build,
+  crawlToEnd,
+  dropSchema,
+  eventually,
+  startCrawl,
+  TEST_DATABASE_URL,
+  testConfig,
+  waitForCrawl,
+} from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 /** A port nothing listens on (taken from the OS, then let go). */
@@ -185,13 +194,7 @@ test('Redis going down and coming back: 503s while down, a quiet log, then work 
 
   redis = await startRedis(port);
   await untilReady(app);
-  const again = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 5 }),
-  });
-  assert.equal(again.statusCode, 202, again.body);
-  assert.equal((await waitForCrawl(app, again.json().id, 60_000)).status, 'completed');
+  await crawlToEnd(app, crawlRequestFor(web, { maxPages: 5 }));
 });
 
 test('PostgreSQL unreachable: /v1 is a 503 problem with Retry-After, /readyz a 503 at once', {
@@ -242,13 +245,7 @@ test('a crawl left queued without runner jobs is queued again by a worker and co
   t.after(() => web.close());
   const schema = `t_${randomBytes(5).toString('hex')}`;
   const api = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
-  const created = await api.app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 20 }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
+  const id = await startCrawl(api.app, crawlRequestFor(web, { maxPages: 20 }));
   // as if the enqueue after the insert had failed and the API died before undoing the crawl
   await api.runtime.jobs.queue(CRAWL_QUEUE).obliterate({ force: true });
   await api.runtime.db.pool.query("UPDATE crawls SET created_at = now() - interval '1 hour' WHERE id = $1", [

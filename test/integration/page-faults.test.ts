@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../src/runtime.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually } from '../helper.js';
 import {
   BENCHMARK_FEATURES,
   crawlRequestFor,
@@ -44,15 +44,7 @@ async function get(app: FastifyInstance, url: string) {
 }
 
 async function crawl(app: FastifyInstance): Promise<{ id: string; pages: Map<string, PageItem> }> {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 100, maxDepth: 3 }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  const status = await waitForCrawl(app, id, 60_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+  const { id } = await crawlToEnd(app, crawlRequestFor(web, { maxPages: 100, maxDepth: 3 }));
   const list = (await get(app, `/v1/crawls/${id}/pages?limit=200`)).json() as { items: PageItem[] };
   return { id, pages: new Map(list.items.map((page) => [new URL(page.canonicalUrl).pathname, page])) };
 }

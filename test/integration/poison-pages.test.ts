@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type { Pool } from 'pg';
 import { MAX_LEASE_EXPIRIES, WORKER_LOST } from '../../src/crawler/engine/crawl-runner.js';
 import { PgCrawlStore } from '../../src/db/crawl-store.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually, startCrawl, waitForCrawl } from '../helper.js';
 
 interface Site {
   servers: Server[];
@@ -74,19 +74,13 @@ test('a page its workers died on twice is recorded worker-lost; its neighbours a
     }
   });
   const { app, runtime } = await build(t, { worker: false, env: { LEASE_SECS: '2' } });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: site.origins.map((origin) => `${origin}/page`),
-      maxPages: 10,
-      politeness: { delayMs: 0 },
-      concurrency: 8,
-      workers: 1,
-    },
+  const crawlId = await startCrawl(app, {
+    seeds: site.origins.map((origin) => `${origin}/page`),
+    maxPages: 10,
+    politeness: { delayMs: 0 },
+    concurrency: 8,
+    workers: 1,
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
   const store = new PgCrawlStore(runtime.db.pool);
   await store.markRunning(crawlId);
 
@@ -142,21 +136,17 @@ test('a page that outlives its lease while its worker is alive is not taken for 
   });
   // each page takes 5 s, the lease 2 s: the worker renews its leases, so nobody retakes them
   const { app, runtime } = await build(t, { env: { LEASE_SECS: '2' } });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const { id: crawlId } = await crawlToEnd(
+    app,
+    {
       seeds: site.origins.map((origin) => `${origin}/page`),
       maxPages: 10,
       politeness: { delayMs: 0 },
       concurrency: 8,
       workers: 1,
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const crawlId: string = created.json().id;
-  const final = await waitForCrawl(app, crawlId, 90_000);
-  assert.equal(final.status, 'completed', JSON.stringify(final));
+    { timeoutMs: 90_000 },
+  );
   const { rows } = await runtime.db.pool.query<{ type: string; lease_expiries: number }>(
     'SELECT type, lease_expiries FROM pages WHERE crawl_id = $1',
     [crawlId],

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 import { skipWithoutChromium } from '../support/browser.js';
 import { startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
@@ -48,21 +48,17 @@ async function renderOne(
   path: string,
   timeoutMs = RENDER_TIMEOUT_MS,
 ): Promise<{ page: PageItem; html: string }> {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const { id } = await crawlToEnd(
+    app,
+    {
       seeds: [`${web.hosts[0]}${path}`],
       maxDepth: 0,
       politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
       fetch: { timeoutMs: 10_000, retries: 0 },
       render: { mode: 'always', timeoutMs },
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json() as { id: string };
-  const status = await waitForCrawl(app, id, 90_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+    { timeoutMs: 90_000 },
+  );
   const listed = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages?limit=10` });
   assert.equal(listed.statusCode, 200, listed.body);
   const page = (listed.json() as { items: PageItem[] }).items.find(

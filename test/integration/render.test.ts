@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { WorkersRepository } from '../../src/db/workers-repo.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, buildShared, crawlToEnd, eventually } from '../helper.js';
 import { chromiumProcesses, skipWithoutChromium } from '../support/browser.js';
 import { startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
@@ -37,6 +37,9 @@ before(async () => {
 after(async () => {
   await web.close();
 });
+// the tests that render share one app, so one Chromium serves the file; those that need another
+// CHROMIUM_PATH build their own
+const shared = buildShared({ env: ENV });
 
 async function pagesOf(app: FastifyInstance, id: string): Promise<PageItem[]> {
   const response = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages?limit=200` });
@@ -45,10 +48,9 @@ async function pagesOf(app: FastifyInstance, id: string): Promise<PageItem[]> {
 }
 
 async function crawl(app: FastifyInstance, seeds: string[], render: unknown, maxDepth = 1) {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const status = await crawlToEnd(
+    app,
+    {
       seeds,
       maxDepth,
       maxPages: 50,
@@ -58,17 +60,15 @@ async function crawl(app: FastifyInstance, seeds: string[], render: unknown, max
       fetch: { timeoutMs: 10_000, retries: 0 },
       ...(render === undefined ? {} : { render }),
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json() as { id: string };
-  const status = await waitForCrawl(app, id, 90_000);
-  assert.equal(status.status, 'completed', JSON.stringify(status));
+    { timeoutMs: 90_000 },
+  );
+  const { id } = status;
   const pages = await pagesOf(app, id);
   return { id, pages, byPath: (path: string) => pages.find((page) => new URL(page.url).pathname === path) };
 }
 
-test('a BFS crawl finds the links scripts build only when it renders', { skip }, async (t) => {
-  const { app } = await build(t, { env: ENV });
+test('a BFS crawl finds the links scripts build only when it renders', { skip }, async () => {
+  const { app } = shared;
   const seeds = [`${web.hosts[0]}/scripted/app.html`, `${web.hosts[0]}/scripted/xhr.html`];
 
   const plain = await crawl(app, seeds, undefined);
@@ -114,8 +114,8 @@ test('a BFS crawl finds the links scripts build only when it renders', { skip },
 
 test('render: auto renders the pages that look script-built, and says which rule held', {
   skip,
-}, async (t) => {
-  const { app } = await build(t, { env: ENV });
+}, async () => {
+  const { app } = shared;
   const result = await crawl(
     app,
     [`${web.hosts[0]}/scripted/app.html`, `${web.hosts[0]}/scripted/static.html`],
@@ -139,8 +139,8 @@ test('render: auto renders the pages that look script-built, and says which rule
 
 test('a script inside a rendered page cannot reach an address the SSRF guard refuses', {
   skip,
-}, async (t) => {
-  const { app } = await build(t, { env: ENV });
+}, async () => {
+  const { app } = shared;
   web.resetLog();
   // the script's fetch does not hold the load event back: its refusal is counted only if the render waits
   // for the network to go idle (with "load", a loaded machine can read the DOM before the crawl answered)
@@ -158,8 +158,8 @@ test('a script inside a rendered page cannot reach an address the SSRF guard ref
 
 test('a page that never settles ends at its render timeout; one that navigates away is recorded where it ended', {
   skip,
-}, async (t) => {
-  const { app } = await build(t, { env: ENV });
+}, async () => {
+  const { app } = shared;
   const result = await crawl(
     app,
     [`${web.hosts[0]}/scripted/hang.html`, `${web.hosts[0]}/scripted/away.html`],
@@ -180,8 +180,8 @@ test('a page that never settles ends at its render timeout; one that navigates a
 
 test('render.screenshot stores a PNG per rendered page, at most 1280×2000, served beside the page', {
   skip,
-}, async (t) => {
-  const { app } = await build(t, { env: ENV });
+}, async () => {
+  const { app } = shared;
   const result = await crawl(
     app,
     [`${web.hosts[0]}/scripted/app.html`],
@@ -234,31 +234,29 @@ test('a crawl asking to render is a 422 when no live worker can; a worker withou
   // another live worker says it can render: the crawl is accepted, and this worker's runner fails it once,
   // at its start, saying why
   await new WorkersRepository(runtime.db.pool).announce('elsewhere:1', true);
-  const accepted = await post({ mode: 'always' });
-  assert.equal(accepted.statusCode, 202, accepted.body);
-  const status = await waitForCrawl(app, (accepted.json() as { id: string }).id, 60_000);
-  assert.equal(status.status, 'failed');
+  const status = await crawlToEnd(
+    app,
+    { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render: { mode: 'always' } },
+    { expect: 'failed' },
+  );
   assert.match(String(status.error), /^render: .*Chromium/);
   assert.equal(status.pagesFetched, 0);
 });
 
 test('a Chromium that will not start fails the crawl at its start with the reason', async (t) => {
   const { app } = await build(t, { env: { ...ENV, CHROMIUM_PATH: '/bin/false' } });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render: 'always' },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const status = await waitForCrawl(app, (created.json() as { id: string }).id, 60_000);
-  assert.equal(status.status, 'failed');
+  const status = await crawlToEnd(
+    app,
+    { seeds: [`${web.hosts[0]}/scripted/app.html`], maxDepth: 0, render: 'always' },
+    { expect: 'failed' },
+  );
   assert.match(String(status.error), /^render: Chromium at \/bin\/false did not start/);
 });
 
 test('Chromium killed in the middle of a crawl: the page in flight is recorded with the fault, and the crawl goes on rendering', {
   skip,
-}, async (t) => {
-  const { app } = await build(t, { env: ENV });
+}, async () => {
+  const { app } = shared;
   web.resetLog();
   const crawling = crawl(app, [`${web.hosts[0]}/scripted/stall.html`], { mode: 'always', timeoutMs: 30_000 });
   // the browser asked for the stalled script: the page is in flight in it

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { CRAWL_QUEUE, WEBHOOK_QUEUE } from '../../src/jobs/queues.js';
 import { openRuntime } from '../../src/runtime.js';
-import { build, eventually, testConfig, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually, startCrawl, testConfig } from '../helper.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
 
 interface Received {
@@ -57,26 +57,16 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000): Pr
   await eventually(check, { message: what, timeoutMs });
 }
 
-async function startCrawl(
-  app: Awaited<ReturnType<typeof build>>['app'],
-  seeds: string[],
-  hosts: string[],
-  url: string,
-) {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds,
-      scope: { allowedDomains: hosts.map((origin) => new URL(origin).host) },
-      politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
-      maxPages: 40,
-      workers: 1,
-      webhook: { url, headers: { 'x-team': 'search' }, secret: 's3cret-s3cret' },
-    },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  return created.json().id as string;
+/** A crawl of `seeds` that reports to the webhook at `url`. */
+function hookedCrawl(seeds: string[], hosts: string[], url: string) {
+  return {
+    seeds,
+    scope: { allowedDomains: hosts.map((origin) => new URL(origin).host) },
+    politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
+    maxPages: 40,
+    workers: 1,
+    webhook: { url, headers: { 'x-team': 'search' }, secret: 's3cret-s3cret' },
+  };
 }
 
 test('a receiver gets every event once, in order, signed; one failing twice still gets it', {
@@ -87,9 +77,8 @@ test('a receiver gets every event once, in order, signed; one failing twice stil
   const { app } = await build(t, { env: { WEBHOOK_RETRY_BASE_MS: '50' } });
   // the first two requests fail: the started event is delivered on its third attempt
   const hook = await receiver(t, (index, response) => response.writeHead(index < 2 ? 503 : 204).end());
-  const id = await startCrawl(app, web.seeds, web.hosts, hook.url);
-  const final = await waitForCrawl(app, id);
-  assert.equal(final.status, 'completed');
+  const final = await crawlToEnd(app, hookedCrawl(web.seeds, web.hosts, hook.url));
+  const { id } = final;
   await until(() => hook.received.some((r) => r.body.event === 'completed'), 'the completed event');
 
   const events = hook.received.map((r) => r.body.event);
@@ -176,9 +165,7 @@ test('a receiver that does not answer does not hold up the crawl', { timeout: 60
     if (release) response.writeHead(204).end();
     else held.push(response);
   });
-  const id = await startCrawl(app, web.seeds, web.hosts, hook.url);
-  const final = await waitForCrawl(app, id);
-  assert.equal(final.status, 'completed');
+  await crawlToEnd(app, hookedCrawl(web.seeds, web.hosts, hook.url));
   // the crawl finished while the receiver still sat on the first delivery
   assert.equal(hook.received.length, 0);
   assert.ok(held.length >= 1);
@@ -197,9 +184,7 @@ test('a retried event carries the crawl as it was when the event happened', {
   // every delivery fails until the crawl has completed: the started event is sent again after its end
   let crawlEnded = false;
   const hook = await receiver(t, (_index, response) => response.writeHead(crawlEnded ? 204 : 503).end());
-  const id = await startCrawl(app, web.seeds, web.hosts, hook.url);
-  const final = await waitForCrawl(app, id);
-  assert.equal(final.status, 'completed');
+  const final = await crawlToEnd(app, hookedCrawl(web.seeds, web.hosts, hook.url));
   crawlEnded = true;
   await until(() => hook.received.some((r) => r.body.event === 'completed'), 'the completed event');
   const started = hook.received.find((r) => r.body.event === 'started');
@@ -217,7 +202,7 @@ test('a crawl cancelled while still queued sends its cancelled event', { timeout
   const schema = `t_${randomBytes(5).toString('hex')}`;
   // no worker yet: the crawl stays queued, and the API records the cancel itself
   const { app, runtime } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
-  const id = await startCrawl(app, ['http://127.0.0.1:9/'], ['http://127.0.0.1:9'], hook.url);
+  const id = await startCrawl(app, hookedCrawl(['http://127.0.0.1:9/'], ['http://127.0.0.1:9'], hook.url));
   const cancelled = await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
   assert.equal(cancelled.statusCode, 200, cancelled.body);
   // a worker comes up later: it delivers the event and finds nothing to crawl
@@ -258,7 +243,7 @@ test('a worker stops within its grace while a receiver sits on a delivery; the e
   });
   const schema = `t_${randomBytes(5).toString('hex')}`;
   const { app, runtime } = await build(t, { worker: false, env: { DB_SCHEMA: schema } });
-  const id = await startCrawl(app, ['http://127.0.0.1:9/'], ['http://127.0.0.1:9'], hook.url);
+  const id = await startCrawl(app, hookedCrawl(['http://127.0.0.1:9/'], ['http://127.0.0.1:9'], hook.url));
   await app.inject({ method: 'DELETE', url: `/v1/crawls/${id}` });
   // a delivery's own deadline far past the shutdown grace: the grace must be what ends it
   const worker = await openRuntime(

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { build, eventually, TEST_DATABASE_URL, waitForCrawl } from '../helper.js';
+import { build, eventually, startCrawl, TEST_DATABASE_URL, waitForCrawl } from '../helper.js';
 import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import {
   BENCHMARK_FEATURES,
@@ -44,21 +44,15 @@ test('a crawl survives SIGKILL of a worker process', { timeout: 180_000 }, async
   });
 
   const truth = web.groundTruth({ maxDepth: null });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: web.seeds,
-      maxPages: 10_000,
-      scope: scopeOf(web),
-      // slow enough that the kill lands mid-crawl
-      politeness: { delayMs: 25, maxCrawlDelayMs: 50 },
-      concurrency: 8,
-      workers: 2,
-    },
+  const id = await startCrawl(app, {
+    seeds: web.seeds,
+    maxPages: 10_000,
+    scope: scopeOf(web),
+    // slow enough that the kill lands mid-crawl
+    politeness: { delayMs: 25, maxCrawlDelayMs: 50 },
+    concurrency: 8,
+    workers: 2,
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
 
   // wait until a quarter of the pages are fetched, then kill the first worker without warning
   const quarter = await eventually(

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { CRAWL_QUEUE } from '../../src/jobs/queues.js';
 import { openRuntime } from '../../src/runtime.js';
-import { build, eventually, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
+import { build, eventually, startCrawl, TEST_DATABASE_URL, testConfig, waitForCrawl } from '../helper.js';
 import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import {
   BENCHMARK_FEATURES,
@@ -60,21 +60,15 @@ test('SIGTERM to a worker hands its runners to another at once', { timeout: 180_
   });
 
   const truth = web.groundTruth({ maxDepth: null });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: web.seeds,
-      maxPages: 10_000,
-      scope: scopeOf(web),
-      // slow enough that the SIGTERM lands mid-crawl
-      politeness: { delayMs: 300, maxCrawlDelayMs: 300 },
-      concurrency: 4,
-      workers: 2,
-    },
+  const id = await startCrawl(app, {
+    seeds: web.seeds,
+    maxPages: 10_000,
+    scope: scopeOf(web),
+    // slow enough that the SIGTERM lands mid-crawl
+    politeness: { delayMs: 300, maxCrawlDelayMs: 300 },
+    concurrency: 4,
+    workers: 2,
   });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
 
   const leasedBy = async () =>
     (
@@ -169,13 +163,7 @@ test('a fetch still running when the grace ends is aborted and its URL given bac
   });
   worker.startWorker();
   const slowUrl = `${web.hosts[0]}/slow/page.html`;
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { seeds: [slowUrl], workers: 1 }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
+  const id = await startCrawl(app, crawlRequestFor(web, { seeds: [slowUrl], workers: 1 }));
   await eventually(() => web.log.some((entry) => entry.url === slowUrl), {
     message: 'the slow page to be requested',
     timeoutMs: 60_000,

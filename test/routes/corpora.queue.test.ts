@@ -12,7 +12,8 @@ import { CrawlsRepository } from '../../src/db/crawls-repo.js';
 import { INTERNAL_SCOPE, tenantScope } from '../../src/db/tenant-scope.js';
 import { TrawlError } from '../../src/errors.js';
 import { parseAsCrawled } from '../../src/services/use-cases/documents.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually } from '../helper.js';
+
 import { BENCHMARK_FEATURES, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 // A local site for URL corpora: two readable documents, one that answers 404.
@@ -200,20 +201,13 @@ test('a corpus from URLs: fetched (robots.txt obeyed); a URL that fails is skipp
 
 test('a corpus from a finished crawl of the test web counts each stored HTML page once', async (t) => {
   const { app, runtime } = await build(t);
-  const crawl = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: web.seeds,
-      maxPages: 12,
-      scope: { allowedDomains: web.hosts.map((host) => new URL(host).host) },
-      politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
-    },
+  const crawled = await crawlToEnd(app, {
+    seeds: web.seeds,
+    maxPages: 12,
+    scope: { allowedDomains: web.hosts.map((host) => new URL(host).host) },
+    politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
   });
-  assert.equal(crawl.statusCode, 202, crawl.body);
-  const crawlId = crawl.json().id as string;
-  const crawled = await waitForCrawl(app, crawlId);
-  assert.equal(crawled.status, 'completed', JSON.stringify(crawled));
+  const crawlId = crawled.id;
 
   // The expected corpus, built independently: every HTML page's stored body (read one by one, as
   // GET …/pages/:id?include=html reads it), parsed as the crawl parses it.

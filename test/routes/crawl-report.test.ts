@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { renderReportHtml } from '../../src/services/presentation/report-html.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually } from '../helper.js';
+
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
@@ -28,15 +29,12 @@ test('the report of a focused crawl agrees with its status and pages; report.htm
   });
   t.after(() => web.close());
   const { app, runtime } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 80, relevance: { query: 'harbour', threshold: 0.5 } }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const id = created.json().id as string;
-  const status = await waitForCrawl(app, id, 180_000);
-  assert.equal(status.status, 'completed');
+  const status = await crawlToEnd(
+    app,
+    crawlRequestFor(web, { maxPages: 80, relevance: { query: 'harbour', threshold: 0.5 } }),
+    { timeoutMs: 180_000 },
+  );
+  const { id } = status;
 
   const response = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/report` });
   assert.equal(response.statusCode, 200, response.body);

@@ -8,7 +8,7 @@ import { tokenize } from '../../src/crawler/text/tokenize.js';
 import { queueCrawlText } from '../../src/jobs/producers.js';
 import { CRAWL_TEXT_QUEUE } from '../../src/jobs/queues.js';
 import type { Runtime } from '../../src/runtime.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually, startCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
 let web: TestWeb;
@@ -53,11 +53,8 @@ function assertWellFormedSvg(svg: string): void {
 
 test('a crawl’s main text is extracted by the text job and its words counted once, with Zipf ranks and plots', async (t) => {
   const { app, runtime } = await build(t);
-  const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload: crawlOf({ maxPages: 20 }) });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  const status = await waitForCrawl(app, id);
-  assert.equal(status.status, 'completed');
+  const status = await crawlToEnd(app, crawlOf({ maxPages: 20 }));
+  const { id } = status;
   assert.deepEqual((status.request as { extract: unknown }).extract, { enabled: true, method: 'auto' });
 
   const stats = await waitForWords(app, id);
@@ -178,13 +175,7 @@ test('extract options: validated on POST, disabled extraction answers 409, unkno
   });
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.json().field, 'extract.method');
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlOf({ extract: { enabled: false, method: 'cetd' } }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
+  const id = await startCrawl(app, crawlOf({ extract: { enabled: false, method: 'cetd' } }));
   const status = (await get(app, `/v1/crawls/${id}`)).json();
   assert.deepEqual(status.request.extract, { enabled: false, method: 'cetd' });
   const disabled = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/stats/words` });

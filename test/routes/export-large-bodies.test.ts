@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually } from '../helper.js';
 
 const BODY_MAX_BYTES = 1024 * 1024;
 const PAGE_BYTES = 4 * BODY_MAX_BYTES;
@@ -51,20 +51,17 @@ test('a crawl of huge pages exports with every include: cut, marked, parseable',
   const { app } = await build(t, {
     env: { EXPORT_BODY_MAX_BYTES: String(BODY_MAX_BYTES), CPU_POOL_THREADS: '1' },
   });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  const { id } = await crawlToEnd(
+    app,
+    {
       seeds: [`${origin}/`],
       maxPages: 10,
       maxDepth: 1,
       politeness: { delayMs: 0, respectRobots: false },
       fetch: { maxBytes: 2 * PAGE_BYTES },
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json();
-  assert.equal((await waitForCrawl(app, id, 180_000)).status, 'completed');
+    { timeoutMs: 180_000 },
+  );
   // the main texts are the text job's: wait until it stored them all
   await eventually(
     async () => (await app.inject({ method: 'GET', url: `/v1/crawls/${id}/stats/words` })).json().complete,

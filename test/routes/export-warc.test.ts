@@ -17,7 +17,8 @@ import {
   storedHeaderBlock,
   warcRecordId,
 } from '../../src/services/presentation/warc-records.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, startCrawl, waitForCrawl } from '../helper.js';
+
 import { eventually } from '../support/eventually.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
@@ -257,18 +258,15 @@ test('a crawl exported as WARC, read back record by record', { timeout: 240_000 
   });
   t.after(() => web.close());
   const { app, runtime } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, {
+  const { id } = await crawlToEnd(
+    app,
+    crawlRequestFor(web, {
       maxPages: 400,
       store: { warc: true },
       fetch: { maxBytes: 200_000 },
     }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const id = created.json().id as string;
-  assert.equal((await waitForCrawl(app, id, 180_000)).status, 'completed');
+    { timeoutMs: 180_000 },
+  );
   const shown = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json();
   assert.deepEqual(shown.request.store, { html: true, warc: true }, 'warc implies html');
 
@@ -359,16 +357,8 @@ test('a crawl that kept no responses is a 409; store.html alone keeps HTML bodie
   });
   t.after(() => web.close());
   const { app, runtime } = await build(t);
-  const bare = (
-    await app.inject({
-      method: 'POST',
-      url: '/v1/crawls',
-      payload: crawlRequestFor(web, { maxPages: 5, store: { html: false } }),
-    })
-  ).json().id as string;
-  const plain = (
-    await app.inject({ method: 'POST', url: '/v1/crawls', payload: crawlRequestFor(web, { maxPages: 30 }) })
-  ).json().id as string;
+  const bare = await startCrawl(app, crawlRequestFor(web, { maxPages: 5, store: { html: false } }));
+  const plain = await startCrawl(app, crawlRequestFor(web, { maxPages: 30 }));
   await waitForCrawl(app, bare, 180_000);
   await waitForCrawl(app, plain, 180_000);
 
@@ -407,17 +397,14 @@ test('a running crawl and a cancelled crawl export what they have', { timeout: 2
   });
   t.after(() => web.close());
   const { app, runtime } = await build(t);
-  const id = (
-    await app.inject({
-      method: 'POST',
-      url: '/v1/crawls',
-      payload: crawlRequestFor(web, {
-        maxPages: 1000,
-        store: { warc: true },
-        politeness: { delayMs: 150, maxCrawlDelayMs: 0 },
-      }),
-    })
-  ).json().id as string;
+  const id = await startCrawl(
+    app,
+    crawlRequestFor(web, {
+      maxPages: 1000,
+      store: { warc: true },
+      politeness: { delayMs: 150, maxCrawlDelayMs: 0 },
+    }),
+  );
   await eventually(
     async () => (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json().pagesFetched >= 5,
     { message: `crawl ${id} to fetch 5 pages`, timeoutMs: 120_000 },
@@ -465,10 +452,7 @@ test('include=markdown in the JSON lines export is the page route’s Markdown',
   });
   t.after(() => web.close());
   const { app } = await build(t);
-  const id = (
-    await app.inject({ method: 'POST', url: '/v1/crawls', payload: crawlRequestFor(web, { maxPages: 20 }) })
-  ).json().id as string;
-  assert.equal((await waitForCrawl(app, id, 180_000)).status, 'completed');
+  const { id } = await crawlToEnd(app, crawlRequestFor(web, { maxPages: 20 }), { timeoutMs: 180_000 });
   const exported = await app.inject({
     method: 'GET',
     url: `/v1/crawls/${id}/export?fields=id,type&include=markdown`,

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { CrawlsRepository } from '../../src/db/crawls-repo.js';
 import { tenantScope } from '../../src/db/tenant-scope.js';
 import { csvCell } from '../../src/services/use-cases/crawl-export.js';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
+
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 /** RFC 4180 rows back into cells (quoted cells may hold commas, quotes and line breaks). */
@@ -58,13 +59,7 @@ test('a crawl exported as JSON lines and CSV', { timeout: 240_000 }, async (t) =
   });
   t.after(() => web.close());
   const { app, runtime } = await build(t, { env: { EXPORT_CONCURRENCY: '1' } });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 60 }),
-  });
-  const id = created.json().id as string;
-  assert.equal((await waitForCrawl(app, id, 180_000)).status, 'completed');
+  const { id } = await crawlToEnd(app, crawlRequestFor(web, { maxPages: 60 }), { timeoutMs: 180_000 });
   const pages = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages?limit=1000` })).json().items;
 
   const jsonl = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/export` });

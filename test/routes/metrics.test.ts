@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { startMetricsServer } from '../../src/jobs/metrics.js';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd, eventually } from '../helper.js';
 import { skipWithoutChromium } from '../support/browser.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
@@ -53,14 +53,7 @@ test('/metrics parses as Prometheus text and its counters move when a crawl runs
   assert.equal(total(family(start, 'trawl_pages_fetched_total')), 0);
   assert.equal(family(start, 'trawl_frontier_size').type, 'GAUGE');
 
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 40 }),
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  const final = await waitForCrawl(app, created.json().id);
-  assert.equal(final.status, 'completed');
+  const final = await crawlToEnd(app, crawlRequestFor(web, { maxPages: 40 }));
 
   const after = parsePrometheusTextFormat((await app.inject({ method: 'GET', url: '/metrics' })).body);
   const pages = family(after, 'trawl_pages_fetched_total');
@@ -136,19 +129,16 @@ test("a rendered crawl moves the render metrics: pages, failures by reason, rend
   assert.equal(total(family(before, 'trawl_rendered_pages_total')), 0);
   assert.equal(total(family(before, 'trawl_renderer_memory_bytes')), 0, 'no browser yet');
 
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
+  await crawlToEnd(
+    app,
+    {
       seeds: [`${web.hosts[0]}/scripted/app.html`, `${web.hosts[0]}/scripted/hang.html`],
       maxDepth: 0,
       politeness: { delayMs: 0, maxCrawlDelayMs: 0 },
       render: { mode: 'always', timeoutMs: 5000 },
     },
-  });
-  assert.equal(created.statusCode, 202, created.body);
-  assert.equal((await waitForCrawl(app, created.json().id, 90_000)).status, 'completed');
-
+    { timeoutMs: 90_000 },
+  );
   const after = parsePrometheusTextFormat((await app.inject({ method: 'GET', url: '/metrics' })).body);
   // app.html rendered and read; hang.html never settled, and its hung page could not be read
   assert.equal(total(family(after, 'trawl_rendered_pages_total')), 1);

@@ -2,7 +2,7 @@
 // the same as each page's own ?include= gives; bounded (limit ≤ 100 with include) and carried by the next link.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build, waitForCrawl } from '../helper.js';
+import { build, crawlToEnd } from '../helper.js';
 import { eventually } from '../support/eventually.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
@@ -17,13 +17,7 @@ test('a page of results with its text and Markdown', { timeout: 240_000 }, async
   const web = await startTestWeb({ seed: 41, hosts: 1, pagesPerHost: 12, crawlDelaySeconds: 0 });
   t.after(() => web.close());
   const { app } = await build(t);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: crawlRequestFor(web, { maxPages: 20 }),
-  });
-  const id = created.json().id as string;
-  assert.equal((await waitForCrawl(app, id, 180_000)).status, 'completed');
+  const { id } = await crawlToEnd(app, crawlRequestFor(web, { maxPages: 20 }), { timeoutMs: 180_000 });
 
   // the crawl-text job runs once the crawl has finished: wait until it has stored every page's text
   const first = await eventually(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, eventually, waitForCrawl } from '../helper.js';
+import { build, buildShared, crawlToEnd, eventually } from '../helper.js';
 import { ringFile, streamed, waitForRanking } from '../support/rankings.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 
@@ -74,8 +74,12 @@ function assertHandComputed(ranking: RankingDoc) {
   });
 }
 
-test('POST /v1/rankings ranks JSON edges, stores the ranking and answers its location', async (t) => {
-  const { app } = await build(t, { worker: false });
+// the tests that only rank and read back their own rankings, by id, share one app; those that change its
+// limits, start a crawl, list rankings or need their own env build their own
+const shared = buildShared({ worker: false });
+
+test('POST /v1/rankings ranks JSON edges, stores the ranking and answers its location', async () => {
+  const { app } = shared;
   const created = await app.inject({
     method: 'POST',
     url: '/v1/rankings',
@@ -109,8 +113,8 @@ test('POST /v1/rankings ranks JSON edges, stores the ranking and answers its loc
   assert.equal(missing.statusCode, 404);
 });
 
-test('POST /v1/rankings reads a text/plain edges file with options in the query string', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('POST /v1/rankings reads a text/plain edges file with options in the query string', async () => {
+  const { app } = shared;
   const file = '# a comment\n4\na b\na c\nb c\nc a\nb c\n';
   const rejected = await app.inject({
     method: 'POST',
@@ -149,8 +153,8 @@ test('POST /v1/rankings reads a text/plain edges file with options in the query 
   assertHandComputed(full.json());
 });
 
-test('vertices an edges file declares but no edge names are ranked, counted and never listed', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('vertices an edges file declares but no edge names are ranked, counted and never listed', async () => {
+  const { app } = shared;
   const fixture = readFileSync(new URL('../fixtures/rank/isolated.edges', import.meta.url));
   const expected = JSON.parse(
     readFileSync(new URL('../fixtures/rank/isolated.networkx.json', import.meta.url), 'utf8'),
@@ -192,8 +196,8 @@ test('vertices an edges file declares but no edge names are ranked, counted and 
   assert.ok(Math.abs(listedSum + unnamedSum - 1) < 1e-9, 'the unnamed vertices hold the rest');
 });
 
-test('personalization teleports only to the given vertices (topic-sensitive PageRank)', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('personalization teleports only to the given vertices (topic-sensitive PageRank)', async () => {
+  const { app } = shared;
   // teleport only to a: r_a = 0.15 + 0.85 r_c, r_b = 0.425 r_a, r_c = 0.425 r_a + 0.85 r_b = 0.78625 r_a,
   // so r_a = 0.15 / (1 − 0.85 · 0.78625) = 0.15 / 0.3316875.
   const a = 0.15 / 0.3316875;
@@ -221,8 +225,8 @@ test('personalization teleports only to the given vertices (topic-sensitive Page
   assert.equal(unknown.json().field, 'personalization[1]');
 });
 
-test('a malformed edges file is a 400 problem naming the line; bad JSON edges name the edge', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('a malformed edges file is a 400 problem naming the line; bad JSON edges name the edge', async () => {
+  const { app } = shared;
   const cases: Array<[string, number]> = [
     ['3\na b\nb c d\n', 3],
     ['x\na b\n', 1],
@@ -287,8 +291,8 @@ test('a malformed edges file is a 400 problem naming the line; bad JSON edges na
   assert.equal(dropped.json().droppedSelfLoops, 1);
 });
 
-test('GET /v1/rankings/:id/vertices pages through every vertex by each sort, largest first', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('GET /v1/rankings/:id/vertices pages through every vertex by each sort, largest first', async () => {
+  const { app } = shared;
   // a hub every spoke links to, the hub linking back to some, and a chain among the spokes
   const spokes = Array.from({ length: 11 }, (_, i) => `s${String(i).padStart(2, '0')}`);
   const edges = [
@@ -347,19 +351,12 @@ test("POST /v1/crawls/:id/rank ranks the crawl's link graph by page URL", async 
   const web = await startTestWeb({ seed: 5, hosts: 1, pagesPerHost: 15, features: BENCHMARK_FEATURES });
   t.after(() => web.close());
   const { app, runtime } = await build(t);
-  const crawl = await app.inject({
-    method: 'POST',
-    url: '/v1/crawls',
-    payload: {
-      seeds: web.seeds,
-      scope: scopeOf(web),
-      politeness: { delayMs: 0 },
-      maxPages: 15,
-    },
+  const status = await crawlToEnd(app, {
+    seeds: web.seeds,
+    scope: scopeOf(web),
+    politeness: { delayMs: 0 },
+    maxPages: 15,
   });
-  assert.equal(crawl.statusCode, 202, crawl.body);
-  const status = await waitForCrawl(app, crawl.json().id);
-  assert.equal(status.status, 'completed');
 
   const ranked = await app.inject({
     method: 'POST',

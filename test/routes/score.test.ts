@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { parseHtml } from '../../src/crawler/parse/parse-html.js';
 import { CorpusBuilder, TfIdfScorer } from '../../src/crawler/score/index.js';
-import { build } from '../helper.js';
+import { buildShared } from '../helper.js';
 
 // A local site: robots.txt disallows /private, /redirect-private leads there, /plain is text/plain.
 const PAGES: Record<string, { type: string; body: string; status?: number }> = {
@@ -46,11 +46,13 @@ before(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+// no test here starts a crawl or changes the app: one app serves them all
+const shared = buildShared({ worker: false });
 
 type Result = { index: number; url?: string; finalUrl?: string; score: number; title?: string };
 
-test('keyword query: the worked example of docs/reference.md#keyword-query scores 4/6 through the API', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('keyword query: the worked example of docs/reference.md#keyword-query scores 4/6 through the API', async () => {
+  const { app } = shared;
   const response = await app.inject({
     method: 'POST',
     url: '/v1/score',
@@ -74,8 +76,8 @@ test('keyword query: the worked example of docs/reference.md#keyword-query score
   assert.equal(body.results[1]!.title, undefined, 'a text document has no title');
 });
 
-test('a malformed query is a 400 problem naming query and the position of the fault', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('a malformed query is a 400 problem naming query and the position of the fault', async () => {
+  const { app } = shared;
   const cases: Array<[string, number]> = [
     ['cat (dog', 4],
     ['cat (dog (bird))', 9],
@@ -95,8 +97,8 @@ test('a malformed query is a 400 problem naming query and the position of the fa
   }
 });
 
-test('html documents score as the crawl engine scores the parsed page', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('html documents score as the crawl engine scores the parsed page', async () => {
+  const { app } = shared;
   const html =
     '<html><head><title>Pets</title><script>var cat = 1</script></head><body><nav>horse</nav><h1>Cat</h1><p>The dog and the bird</p></body></html>';
   const response = await app.inject({
@@ -110,8 +112,8 @@ test('html documents score as the crawl engine scores the parsed page', async (t
   assert.deepEqual(result, { index: 0, url: 'https://example.org/pets', score: 3 / 4, title: 'Pets' });
 });
 
-test('tf-idf: the document like the similarity set scores higher, scores in [0, 1], corpus from the request', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('tf-idf: the document like the similarity set scores higher, scores in [0, 1], corpus from the request', async () => {
+  const { app } = shared;
   const similar = [
     {
       html: '<title>Tennis</title><h1>Wimbledon</h1><p>Tennis players serve and volley on grass courts.</p>',
@@ -155,8 +157,8 @@ test('tf-idf: the document like the similarity set scores higher, scores in [0, 
   assert.equal(body.results[0]!.score, expected);
 });
 
-test('url documents are fetched once (robots.txt obeyed, charset decoded); faults are 422s naming the field', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('url documents are fetched once (robots.txt obeyed, charset decoded); faults are 422s naming the field', async () => {
+  const { app } = shared;
   hits.clear();
   const ok = await app.inject({
     method: 'POST',
@@ -214,8 +216,8 @@ test('url documents are fetched once (robots.txt obeyed, charset decoded); fault
   }
 });
 
-test('POST /v1/score rejects bad input with problem+json naming the field', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('POST /v1/score rejects bad input with problem+json naming the field', async () => {
+  const { app } = shared;
   const cases: Array<[unknown, string]> = [
     [{ documents: [{ text: 'cat' }] }, 'query'],
     [
@@ -246,8 +248,8 @@ test('POST /v1/score rejects bad input with problem+json naming the field', asyn
   }
 });
 
-test('tf-idf: similarTo.urls are fetched as in a crawl request, the same set as given by URL documents', async (t) => {
-  const { app } = await build(t, { worker: false });
+test('tf-idf: similarTo.urls are fetched as in a crawl request, the same set as given by URL documents', async () => {
+  const { app } = shared;
   const documents = [{ text: 'a cat and a dog' }, { text: 'stock markets fell' }];
   const byUrls = await app.inject({
     method: 'POST',

@@ -97,6 +97,10 @@ async function build(sources) {
   try {
     await compileSources(next);
     fs.cpSync(path.join(ROOT, 'src', 'db', 'sql'), path.join(next, 'db', 'sql'), { recursive: true });
+    // CommonJS files are kept as they are (the CPU pool's thread entry is one, on purpose)
+    for (const file of fs.readdirSync(path.join(ROOT, 'src'), { recursive: true })) {
+      if (file.endsWith('.cjs')) fs.copyFileSync(path.join(ROOT, 'src', file), path.join(next, file));
+    }
     await bundleDashboard(path.join(next, 'dashboard'));
   } catch (error) {
     fs.rmSync(next, { recursive: true, force: true });

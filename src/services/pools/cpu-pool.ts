@@ -33,11 +33,13 @@ export const INLINE_MAX_CHARS = 64 * 1024;
  */
 const MAX_QUEUED_PER_THREAD = 8;
 
-// The worker module beside this one, as .ts under tsx (tests, `npm run dev`) or .js from dist/ (`npm start`):
-// threads inherit the process's execArgv, so tsx's loader is registered in them too.
-const TASKS_MODULE = fileURLToPath(
+// The tasks module beside this one, as .ts under tsx (tests, `npm run dev`) or .js from dist/ (`npm start`):
+// threads inherit the process's execArgv, so tsx's loader is registered in them too. Threads start from
+// cpu-thread.cjs, which imports it (that file says why).
+const TASKS_FILE = fileURLToPath(
   new URL(`./cpu-tasks${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
+const THREAD_ENTRY = fileURLToPath(new URL('./cpu-thread.cjs', import.meta.url));
 
 export interface CpuPoolOptions {
   /** Worker threads; 0 runs every task inline on the event loop (CPU_POOL_THREADS). */
@@ -98,7 +100,8 @@ export class CpuPool {
       // Started at the first pooled task (a process that never gets a large one has no threads), then kept:
       // a thread takes about a second to start under tsx, longer than most tasks.
       this.pool = new Piscina({
-        filename: TASKS_MODULE,
+        filename: THREAD_ENTRY,
+        workerData: { tasksFile: TASKS_FILE },
         minThreads: this.options.threads,
         maxThreads: this.options.threads,
         ...(this.options.heapMb !== undefined

@@ -11,6 +11,7 @@ import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type CrawlStatusName, isFinished } from '../src/crawler/vocabulary.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
+import type { PageListItem } from '../src/schemas/crawls.js';
 import { eventually } from './support/eventually.js';
 
 export { eventually } from './support/eventually.js';
@@ -140,6 +141,24 @@ export function buildShared(options: BuildOptions = {}): Built {
     await close?.();
   });
   return shared;
+}
+
+/** Every page of a crawl's list, following its `next` links; `query` (e.g. `&result=true`) narrows it. */
+export async function allPages(app: FastifyInstance, id: string, query = ''): Promise<PageListItem[]> {
+  const items: PageListItem[] = [];
+  let next: string | null = `/v1/crawls/${id}/pages?limit=200${query}`;
+  while (next) {
+    // typed here: inferred, it would depend on `next`, which this loop assigns from it
+    const response: { statusCode: number; body: string; json(): unknown } = await app.inject({
+      method: 'GET',
+      url: next,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json() as { items: PageListItem[]; next: string | null };
+    items.push(...body.items);
+    next = body.next;
+  }
+  return items;
 }
 
 /** Polls GET /v1/crawls/:id until the crawl ends (or `timeoutMs` passes, which fails the test). */

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { build, crawlToEnd } from '../helper.js';
+import { allPages, build, crawlToEnd } from '../helper.js';
 
 interface Logged {
   origin: string;
@@ -150,31 +149,6 @@ test('a topic crawl holds exactly maxPages vertices under any concurrency, none 
     'no disallowed URL was requested',
   );
 });
-
-interface PageItem {
-  id: number;
-  url: string;
-  type: string;
-  score: number | null;
-  result: boolean;
-  fetchedAt: string | null;
-}
-
-async function allPages(app: FastifyInstance, id: string, query = ''): Promise<PageItem[]> {
-  const items: PageItem[] = [];
-  let next: string | null = `/v1/crawls/${id}/pages?limit=200${query}`;
-  while (next) {
-    const response: { statusCode: number; body: string; json(): unknown } = await app.inject({
-      method: 'GET',
-      url: next,
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    const body = response.json() as { items: PageItem[]; next: string | null };
-    items.push(...body.items);
-    next = body.next;
-  }
-  return items;
-}
 
 test('maxResults with fetches in parallel: exactly maxResults results, the rest visible but not counted', {
   timeout: 240_000,

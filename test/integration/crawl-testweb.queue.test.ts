@@ -3,8 +3,7 @@
 // missed, every URL requested once, duplicate groups found, statuses and page types right.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { build, crawlToEnd } from '../helper.js';
+import { allPages, build, crawlToEnd } from '../helper.js';
 import {
   countDisallowedRequests,
   countRepeatedRequests,
@@ -13,33 +12,6 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../support/testweb/index.js';
-
-interface PageItem {
-  id: number;
-  url: string;
-  canonicalUrl: string;
-  type: string;
-  status: number | null;
-  duplicateOf: number | null;
-  sha256: string | null;
-  error: string | null;
-}
-
-async function allPages(app: FastifyInstance, id: string): Promise<PageItem[]> {
-  const items: PageItem[] = [];
-  let next: string | null = `/v1/crawls/${id}/pages?limit=200`;
-  while (next) {
-    const response: { statusCode: number; body: string; json(): unknown } = await app.inject({
-      method: 'GET',
-      url: next,
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    const body = response.json() as { items: PageItem[]; next: string | null };
-    items.push(...body.items);
-    next = body.next;
-  }
-  return items;
-}
 
 let web: TestWeb;
 before(async () => {

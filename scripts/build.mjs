@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SRC = path.join(ROOT, 'src');
 const DIST = path.join(ROOT, 'dist');
 const STAMP = path.join(DIST, '.sources');
 const LOCK = path.join(ROOT, 'dist.lock');
@@ -95,12 +96,15 @@ async function build(sources) {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    await compileSources(next);
-    fs.cpSync(path.join(ROOT, 'src', 'db', 'sql'), path.join(next, 'db', 'sql'), { recursive: true });
+    const sources = fs.readdirSync(SRC, { recursive: true });
+    await compileSources(
+      sources.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')),
+      next,
+    );
+    fs.cpSync(path.join(SRC, 'db', 'sql'), path.join(next, 'db', 'sql'), { recursive: true });
     // CommonJS files are kept as they are (the CPU pool's thread entry is one, on purpose)
-    for (const file of fs.readdirSync(path.join(ROOT, 'src'), { recursive: true })) {
-      if (file.endsWith('.cjs')) fs.copyFileSync(path.join(ROOT, 'src', file), path.join(next, file));
-    }
+    for (const file of sources.filter((name) => name.endsWith('.cjs')))
+      fs.copyFileSync(path.join(SRC, file), path.join(next, file));
     await bundleDashboard(path.join(next, 'dashboard'));
   } catch (error) {
     fs.rmSync(next, { recursive: true, force: true });
@@ -117,25 +121,16 @@ async function build(sources) {
 }
 
 /**
- * Every .ts under src/ into `out`, one .js (and its source map) each, in the same folders: the pools find their
- * worker files beside themselves (`new URL('./cpu-tasks.js', import.meta.url)`), so nothing is bundled. esbuild
- * only strips the types, file by file, so a first start need not wait for a type check: `npm run lint`
- * (tsc --noEmit) is where the types are checked.
+ * The .ts files of src/ (`sources`, relative to it) into `out`, one .js (and its source map) each, in the same
+ * folders: the pools find their worker files beside themselves (`new URL('./cpu-tasks.js', import.meta.url)`),
+ * so nothing is bundled. esbuild only strips the types, file by file, so a first start need not wait for a
+ * type check: `npm run lint` (tsc --noEmit) is where the types are checked.
  */
-async function compileSources(out) {
+async function compileSources(sources, out) {
   const esbuild = await import('esbuild');
-  const sources = [];
-  const walk = (folder) => {
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-      const file = path.join(folder, entry.name);
-      if (entry.isDirectory()) walk(file);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) sources.push(file);
-    }
-  };
-  walk(path.join(ROOT, 'src'));
   await esbuild.build({
-    entryPoints: sources,
-    outbase: path.join(ROOT, 'src'),
+    entryPoints: sources.map((file) => path.join(SRC, file)),
+    outbase: SRC,
     outdir: out,
     bundle: false,
     format: 'esm',

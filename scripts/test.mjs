@@ -22,19 +22,18 @@ const LINKED = ['migrations', 'web', 'docs', 'openapi', 'bin', 'package.json', '
 const ORDER = ['test/integration/readme', 'test/integration', 'test/browser', 'test/routes', 'test/'];
 const CONCURRENCY = Number.parseInt(process.env.TEST_CONCURRENCY ?? '4', 10);
 
-function walk(folder, found = []) {
-  for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-    const file = path.join(folder, entry.name);
-    if (entry.isDirectory()) walk(file, found);
-    else found.push(file);
-  }
-  return found;
+/** Every file below `folder`, as absolute paths. */
+function filesBelow(folder) {
+  return fs
+    .readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 async function compile() {
   const started = Date.now();
   fs.rmSync(TREE, { recursive: true, force: true });
-  const sources = COMPILED_FOLDERS.flatMap((folder) => walk(path.join(ROOT, folder)));
+  const sources = COMPILED_FOLDERS.flatMap((folder) => filesBelow(path.join(ROOT, folder)));
   const typescript = sources.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
   const esbuild = await import('esbuild');
   await esbuild.build({
@@ -68,7 +67,7 @@ async function compile() {
 /** The compiled test files, longest-running folders first; `only` (test paths) narrows them. */
 function testFiles(only) {
   const rank = (file) => ORDER.findIndex((prefix) => file.startsWith(prefix));
-  return walk(path.join(TREE, 'test'))
+  return filesBelow(path.join(TREE, 'test'))
     .map((file) => path.relative(TREE, file))
     .filter((file) => file.endsWith('.test.js'))
     .filter(

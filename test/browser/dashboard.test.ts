@@ -118,8 +118,11 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
     },
   );
   assert.equal(await page.textContent('[data-counter="pages fetched"] dd'), '12');
-  await page.waitForSelector('table.pages-table tbody tr');
-  assert.ok((await page.locator('table.pages-table tbody tr').count()) >= 12);
+  // the table may first show the rows it had while the crawl ran, then all of them: wait for that state
+  await eventually(
+    async () => (await page.locator('table.pages-table tbody tr').count()) >= 12 || undefined,
+    { message: 'the pages table to list the 12 pages', timeoutMs: 30_000, intervalMs: 200 },
+  );
   await page.waitForSelector('.plots img');
   // the Zipf plot waits for the word count, so it never shows an empty "N = 0" plot
   const zipf = page.locator('.plots img[alt^="rank–frequency"]');

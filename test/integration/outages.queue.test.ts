@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -34,21 +35,53 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** A Redis server of this test's own, which it may stop and start again on the same port. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  for (let tries = 0; tries < 100; tries++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = createServer().listen(port, '127.0.0.1');
-      socket.on('listening', () => socket.close(() => resolve(false)));
-      socket.on('error', () => resolve(true));
+/** Whether a Redis server answers PING on `port`. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let reply = '';
+    socket.setTimeout(1000, () => socket.destroy());
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += String(chunk);
+      if (reply.includes('\r\n')) socket.end();
     });
-    if (up) return redis;
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(reply.startsWith('+PONG')));
+  });
+}
+
+/**
+ * A Redis server of this test's own, which it may stop and start again on the same port. It is ready when it
+ * answers PING; one that exits first fails the test with what it printed, so a refusal says why.
+ */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const record = (chunk: Buffer) => {
+    output = (output + String(chunk)).slice(-4000);
+  };
+  redis.stdout?.on('data', record);
+  redis.stderr?.on('data', record);
+  let failure: Error | undefined;
+  redis.once('error', (error) => {
+    failure = error;
+  });
+  redis.once('exit', (code, signal) => {
+    failure ??= new Error(`redis-server exited (${code ?? signal}) before it answered: ${output}`);
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (failure) throw failure;
+    if (await answersPing(port)) return redis;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error('redis-server did not start');
+  redis.kill('SIGKILL');
+  throw new Error(`redis-server did not answer PING on port ${port} within 30 s: ${output}`);
 }
 
 async function stopRedis(redis: ChildProcess): Promise<void> {
@@ -143,8 +176,12 @@ test('Redis unreachable from the start: /readyz and POST /v1/crawls are 503 with
 test('Redis going down and coming back: 503s while down, a quiet log, then work again', {
   timeout: 120_000,
 }, async (t) => {
-  const port = await closedPort();
-  let redis = await startRedis(port);
+  // another file's server may take the free port before Redis binds it: then try another
+  let port = await closedPort();
+  let redis = await startRedis(port).catch(async () => {
+    port = await closedPort();
+    return startRedis(port);
+  });
   const web = await startTestWeb({ seed: 3, hosts: 1, pagesPerHost: 5, features: BENCHMARK_FEATURES });
   t.after(() => web.close());
   // A body that fails while Redis is down must not leave the runtime to close against a dead Redis (such a

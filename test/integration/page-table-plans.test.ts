@@ -36,7 +36,7 @@ test('page_complete probes link targets by the unique (crawl_id, canonical_url) 
   );
   const plan = explained.rows[0]!['QUERY PLAN'][0]!.Plan;
   const linkInsert = [...nodes(plan)].find(
-    (node) => node['Node Type'] === 'ModifyTable' && node['Relation Name'] === 'links',
+    (node) => node['Node Type'] === 'ModifyTable' && node['Relation Name'] === 'page_links',
   );
   assert.ok(linkInsert, 'the plan inserts links');
   const probes = [...nodes(linkInsert)].filter((node) => node['Relation Name'] === 'pages');

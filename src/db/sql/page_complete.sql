@@ -49,20 +49,26 @@ shown AS (
   SELECT done.id, i.url, i.alt FROM done, unnest($17::text[], $18::text[]) AS i(url, alt)
   ON CONFLICT (page_id, url) DO NOTHING
 ),
--- Each target is looked up by the crawl's unique (crawl_id, canonical_url) key, one probe per link. Planned
--- as a join, with a fast-growing table's stale statistics, it becomes a scan of every page of the crawl
--- hash-joined to the links, for every page written: quadratic in the crawl's size. LIMIT 1 keeps the
+-- A page's links are one page_links row (migrations/0033): each target looked up by the crawl's unique
+-- (crawl_id, canonical_url) key, one probe per link, the first anchor kept for a target linked twice. Planned
+-- as a join, with a fast-growing table's stale statistics, the lookup becomes a scan of every page of the
+-- crawl hash-joined to the links, for every page written: quadratic in the crawl's size. LIMIT 1 keeps the
 -- LATERAL subquery from being flattened back into that join.
 linked AS (
-  INSERT INTO links (from_page, to_page, anchor)
-  SELECT done.id, p.id, l.anchor
+  INSERT INTO page_links (page_id, to_pages, anchors)
+  SELECT done.id, array_agg(t.to_page ORDER BY t.to_page), array_agg(t.anchor ORDER BY t.to_page)
   FROM done
-  CROSS JOIN unnest($24::text[], $25::text[]) AS l(url, anchor)
   CROSS JOIN LATERAL (
-    SELECT id FROM pages WHERE crawl_id = $26 AND canonical_url = l.url LIMIT 1
-  ) AS p
-  WHERE p.id <> done.id
-  ON CONFLICT (from_page, to_page) DO NOTHING
+    SELECT DISTINCT ON (p.id) p.id AS to_page, l.anchor
+    FROM unnest($24::text[], $25::text[]) WITH ORDINALITY AS l(url, anchor, n)
+    CROSS JOIN LATERAL (
+      SELECT id FROM pages WHERE crawl_id = $26 AND canonical_url = l.url LIMIT 1
+    ) AS p
+    WHERE p.id <> done.id
+    ORDER BY p.id, l.n
+  ) AS t
+  GROUP BY done.id
+  ON CONFLICT (page_id) DO NOTHING
 ),
 document AS (
   INSERT INTO page_data (page_id, data_type, content_type, bytes)

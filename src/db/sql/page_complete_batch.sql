@@ -67,18 +67,24 @@ shown AS (
   FROM unnest($17::int[], $18::text[], $19::text[]) AS m(ord, url, alt) JOIN done d ON d.ord = m.ord
   ON CONFLICT (page_id, url) DO NOTHING
 ),
--- One probe of the crawl's unique (crawl_id, canonical_url) key per link, as in page_complete.sql (LIMIT 1
--- keeps the LATERAL subquery from being flattened into a join planned on stale statistics).
+-- Each page's links are one page_links row, its targets probed by the crawl's unique (crawl_id,
+-- canonical_url) key one link at a time, as in page_complete.sql (LIMIT 1 keeps the LATERAL subquery from
+-- being flattened into a join planned on stale statistics).
 linked AS (
-  INSERT INTO links (from_page, to_page, anchor)
-  SELECT d.id, t.id, l.anchor
-  FROM unnest($25::int[], $26::text[], $27::text[]) AS l(ord, url, anchor)
-  JOIN done d ON d.ord = l.ord
-  CROSS JOIN LATERAL (
-    SELECT id FROM pages WHERE crawl_id = $28 AND canonical_url = l.url LIMIT 1
+  INSERT INTO page_links (page_id, to_pages, anchors)
+  SELECT d.id, array_agg(t.to_page ORDER BY t.to_page), array_agg(t.anchor ORDER BY t.to_page)
+  FROM (
+    SELECT DISTINCT ON (l.ord, p.id) l.ord, p.id AS to_page, l.anchor
+    FROM unnest($25::int[], $26::text[], $27::text[]) WITH ORDINALITY AS l(ord, url, anchor, n)
+    CROSS JOIN LATERAL (
+      SELECT id FROM pages WHERE crawl_id = $28 AND canonical_url = l.url LIMIT 1
+    ) AS p
+    ORDER BY l.ord, p.id, l.n
   ) AS t
-  WHERE t.id <> d.id
-  ON CONFLICT (from_page, to_page) DO NOTHING
+  JOIN done d ON d.ord = t.ord
+  WHERE t.to_page <> d.id
+  GROUP BY d.id
+  ON CONFLICT (page_id) DO NOTHING
 ),
 document AS (
   INSERT INTO page_data (page_id, data_type, content_type, bytes)

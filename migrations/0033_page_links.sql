@@ -13,6 +13,10 @@ CREATE TABLE page_links (
   anchors   text[] NOT NULL,
   CHECK (cardinality(to_pages) = cardinality(anchors))
 );
+-- A page's row stays inline and uncompressed up to a heap page's size: a typical page's arrays (a few KB)
+-- would otherwise pass the default 2 KB threshold and be compressed with pglz on every write, the largest
+-- single cost of the row; only a page with thousands of links goes to TOAST.
+ALTER TABLE page_links SET (toast_tuple_target = 8160);
 
 INSERT INTO page_links (page_id, to_pages, anchors)
 SELECT from_page, array_agg(to_page ORDER BY to_page), array_agg(anchor ORDER BY to_page)

@@ -37,6 +37,19 @@ interface PageWrite {
   outcome: PageOutcome;
 }
 
+/** A request that ended: its politeness slot to free and its body's hash to register (request_done.sql). */
+interface RequestDone {
+  /** -1: no slot held (only the hash is registered). */
+  siteId: number;
+  slot: number;
+  nextFetchDelayMs: number;
+  sha256: string | null;
+  pageId: number;
+}
+
+/** Ended requests one request_done_batch.sql statement carries at most. */
+const MAX_REQUESTS_DONE_PER_WRITE = 64;
+
 /** page_complete.sql's parameters $1…$30, in the order and with the meanings its header lists. */
 function pageCompleteValues(crawlId: string, { pageId, outcome }: PageWrite): unknown[] {
   return [
@@ -172,6 +185,7 @@ export class PgCrawlStore implements CrawlStore {
   private analyzeAfterPages = MIN_PAGES_BEFORE_ANALYZE;
   private analyzing = false;
   private readonly pageWriters = new Map<string, GroupWriter<PageWrite>>();
+  private readonly requestDoneWriters = new Map<string, GroupWriter<RequestDone, number | null>>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -330,11 +344,61 @@ export class PgCrawlStore implements CrawlStore {
     nextFetchDelayMs: number,
     sha256: string | null,
   ): Promise<number | null> {
-    const result = await this.pool.query<{ page_id: number }>(
-      prepared('request_done', [page.siteId, page.slot, nextFetchDelayMs, sha256, crawlId, page.id]),
-    );
-    const holder = result.rows[0]?.page_id;
-    return holder === undefined || holder === page.id ? null : holder;
+    const holder = await this.requestDoneWriter(crawlId).write({
+      siteId: page.siteId,
+      slot: page.slot,
+      nextFetchDelayMs,
+      sha256,
+      pageId: page.id,
+    });
+    return holder === null || holder === page.id ? null : holder;
+  }
+
+  /**
+   * The crawl's group writer of ended requests (request_done.sql, request_done_batch.sql): every page's
+   * request ends with one, so at 64 requests in flight several end while a statement runs.
+   */
+  private requestDoneWriter(crawlId: string): GroupWriter<RequestDone, number | null> {
+    let writer = this.requestDoneWriters.get(crawlId);
+    if (!writer) {
+      writer = new GroupWriter<RequestDone, number | null>({
+        writeOne: async (done) => {
+          const result = await retryOnDeadlock(() =>
+            this.pool.query<{ page_id: number }>(
+              prepared('request_done', [
+                done.siteId,
+                done.slot,
+                done.nextFetchDelayMs,
+                done.sha256,
+                crawlId,
+                done.pageId,
+              ]),
+            ),
+          );
+          return result.rows[0]?.page_id ?? null;
+        },
+        writeMany: async (batch) => {
+          const result = await retryOnDeadlock(() =>
+            this.pool.query<{ ord: string; page_id: number | null }>(
+              prepared('request_done_batch', [
+                batch.map((done) => done.siteId),
+                batch.map((done) => done.slot),
+                batch.map((done) => done.nextFetchDelayMs),
+                batch.map((done) => done.sha256),
+                crawlId,
+                batch.map((done) => done.pageId),
+              ]),
+            ),
+          );
+          return result.rows.map((row) => row.page_id);
+        },
+        maxItems: MAX_REQUESTS_DONE_PER_WRITE,
+        maxInFlight: PAGE_WRITES_IN_FLIGHT,
+        onBatchFailed: (error) => this.onBackgroundError(error as Error),
+      });
+      this.requestDoneWriters.set(crawlId, writer);
+    }
+    return writer;
   }
 
   async completePage(

@@ -19,7 +19,7 @@
 --   $10 final URLs after redirects      $30 response headers for a WARC export (JSON text)
 --   $11 titles                          $31 response bodies that are not the HTML body, gzip
 --   $12 errors                          $32 texts read from documents
---   $13 redirects (JSON text)
+--   $13 redirects (JSON text)           $33 link target page ids where known (null: $26 holds the URL)
 --   $14 pages they duplicate
 WITH input AS (
   SELECT i.*, count(*) FILTER (WHERE i.relevant) OVER (ORDER BY i.ord) AS relevant_rank
@@ -67,17 +67,20 @@ shown AS (
   FROM unnest($17::int[], $18::text[], $19::text[]) AS m(ord, url, alt) JOIN done d ON d.ord = m.ord
   ON CONFLICT (page_id, url) DO NOTHING
 ),
--- Each page's links are one page_links row, its targets probed by the crawl's unique (crawl_id,
--- canonical_url) key one link at a time, as in page_complete.sql (LIMIT 1 keeps the LATERAL subquery from
--- being flattened into a join planned on stale statistics).
+-- Each page's links are one page_links row; a target whose id the store knows comes with it ($33), any other
+-- is probed by the crawl's unique (crawl_id, canonical_url) key one link at a time, as in page_complete.sql
+-- (LIMIT 1 keeps the LATERAL subquery from being flattened into a join planned on stale statistics).
 linked AS (
   INSERT INTO page_links (page_id, to_pages, anchors)
   SELECT d.id, array_agg(t.to_page ORDER BY t.to_page), array_agg(t.anchor ORDER BY t.to_page)
   FROM (
     SELECT DISTINCT ON (l.ord, p.id) l.ord, p.id AS to_page, l.anchor
-    FROM unnest($25::int[], $26::text[], $27::text[]) WITH ORDINALITY AS l(ord, url, anchor, n)
+    FROM unnest($25::int[], $26::text[], $27::text[], $33::bigint[])
+      WITH ORDINALITY AS l(ord, url, anchor, known_id, n)
     CROSS JOIN LATERAL (
-      SELECT id FROM pages WHERE crawl_id = $28 AND canonical_url = l.url LIMIT 1
+      SELECT l.known_id AS id WHERE l.known_id IS NOT NULL
+      UNION ALL
+      (SELECT id FROM pages WHERE l.known_id IS NULL AND crawl_id = $28 AND canonical_url = l.url LIMIT 1)
     ) AS p
     ORDER BY l.ord, p.id, l.n
   ) AS t

@@ -7,6 +7,8 @@
 -- nothing was leased. A focused crawl that has its max_results relevant pages has no budget left.
 -- A page whose lease ran out (its worker died) is a suspect: it comes first and alone (the runner processes
 -- it with nothing else in flight), outside the budget it was counted in, and its lease_expiries grows by one.
+-- A site offers at most $3 candidates, since no more can be chosen: each candidate is locked, and a lock
+-- is a write (a dirtied page and a WAL record).
 -- Locks are NO KEY UPDATE, the strength the UPDATEs below take anyway: FOR UPDATE would also block the
 -- foreign-key checks (FOR KEY SHARE) of other workers' page and link inserts against these rows.
 WITH crawl AS (
@@ -15,8 +17,9 @@ WITH crawl AS (
               ELSE greatest(max_pages - claimed_pages, 0) END AS budget
   FROM crawls WHERE id = $1 FOR NO KEY UPDATE
 ),
-free_slots AS (
-  SELECT hs.site_id, hs.slot
+-- The first $3 open slots of each host are all a claim can use; only those are locked.
+open_slots AS (
+  SELECT hs.site_id, hs.slot, row_number() OVER (PARTITION BY hs.site_id ORDER BY hs.slot) AS n
   FROM host_slots hs
   JOIN sites s ON s.id = hs.site_id
   WHERE s.crawl_id = $1
@@ -24,6 +27,14 @@ free_slots AS (
     AND hs.next_fetch_at <= now()
     AND (hs.leased_until IS NULL OR hs.leased_until < now())
     AND (s.robots_fetched_at IS NOT NULL OR hs.slot = 0)
+),
+free_slots AS (
+  SELECT hs.site_id, hs.slot
+  FROM host_slots hs
+  JOIN open_slots o ON o.site_id = hs.site_id AND o.slot = hs.slot
+  WHERE o.n <= $3
+    AND hs.next_fetch_at <= now()
+    AND (hs.leased_until IS NULL OR hs.leased_until < now())
   FOR NO KEY UPDATE OF hs SKIP LOCKED
 ),
 free_by_site AS (
@@ -37,7 +48,7 @@ candidates AS (
     SELECT id, priority, leased_until IS NOT NULL AS suspect FROM pages
     WHERE site_id = f.site_id AND type = 'FRONTIER' AND (leased_until IS NULL OR leased_until < now())
     ORDER BY priority DESC, id
-    LIMIT cardinality(f.slots)
+    LIMIT least(cardinality(f.slots), $3)
     FOR NO KEY UPDATE SKIP LOCKED
   ) p
 ),

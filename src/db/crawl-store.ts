@@ -30,6 +30,14 @@ type Queryable = pg.Pool | pg.PoolClient;
  */
 const MAX_PAGES_PER_WRITE = 32;
 const PAGE_WRITES_IN_FLIGHT = 2;
+/**
+ * Body bytes one batch statement carries at most: its bodies travel as one value, copied once more on their
+ * way, so a batch of huge pages goes in smaller statements (a page past it, alone) rather than as one copy of
+ * them all.
+ */
+const MAX_BODY_BYTES_PER_WRITE = 16 * 1024 * 1024;
+
+const EMPTY = Buffer.alloc(0);
 
 /** One page's outcome on its way to page_complete(.sql) or page_complete_batch.sql. */
 interface PageWrite {
@@ -54,7 +62,7 @@ function pageCompleteValues(crawlId: string, { pageId, outcome }: PageWrite): un
     pgSafeNullable(outcome.error), // $12
     redirectsJson(outcome), // $13
     outcome.duplicateOf, // $14
-    outcome.htmlGzip, // $15
+    outcome.body, // $15
     !outcome.requested, // $16
     outcome.images.map((image) => pgSafeText(image.url)), // $17
     outcome.images.map((image) => pgSafeText(image.alt)), // $18
@@ -68,12 +76,15 @@ function pageCompleteValues(crawlId: string, { pageId, outcome }: PageWrite): un
     crawlId, // $26
     skippedJson(outcome), // $27
     responseHeadersJson(outcome), // $28
-    outcome.response?.bodyGzip ?? null, // $29
+    outcome.response?.body ?? null, // $29
     pgSafeNullable(outcome.text), // $30
   ];
 }
 
-/** page_complete_batch.sql's parameters: one array element per page, images and links flattened. */
+/**
+ * page_complete_batch.sql's parameters: one array element per page, images and links flattened, bodies one
+ * after another in one binary value with each one's length.
+ */
 function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[] {
   const perPage = <T>(value: (outcome: PageOutcome) => T) => writes.map((write) => value(write.outcome));
   const imagePages: number[] = [];
@@ -82,6 +93,8 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
   const linkPages: number[] = [];
   const linkUrls: string[] = [];
   const linkAnchors: string[] = [];
+  const bodies = perPage((o) => o.body);
+  const responseBodies = perPage((o) => o.response?.body ?? null);
   writes.forEach(({ outcome }, index) => {
     for (const image of outcome.images) {
       imagePages.push(index + 1);
@@ -109,7 +122,7 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
     perPage((o) => pgSafeNullable(o.error)), // $12
     perPage(redirectsJson), // $13
     perPage((o) => o.duplicateOf), // $14
-    perPage((o) => o.htmlGzip), // $15
+    Buffer.concat(bodies.map((body) => body ?? EMPTY)), // $15
     perPage((o) => !o.requested), // $16
     imagePages, // $17
     imageUrls, // $18
@@ -125,8 +138,10 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
     crawlId, // $28
     perPage(skippedJson), // $29
     perPage(responseHeadersJson), // $30
-    perPage((o) => o.response?.bodyGzip ?? null), // $31
+    Buffer.concat(responseBodies.map((body) => body ?? EMPTY)), // $31
     perPage((o) => pgSafeNullable(o.text)), // $32
+    bodies.map((body) => body?.length ?? null), // $33
+    responseBodies.map((body) => body?.length ?? null), // $34
   ];
 }
 
@@ -376,6 +391,8 @@ export class PgCrawlStore implements CrawlStore {
           );
         },
         maxItems: MAX_PAGES_PER_WRITE,
+        itemBytes: ({ outcome }) => (outcome.body?.length ?? 0) + (outcome.response?.body?.length ?? 0),
+        maxBytes: MAX_BODY_BYTES_PER_WRITE,
         maxInFlight: PAGE_WRITES_IN_FLIGHT,
         onBatchFailed: (error) => this.onBackgroundError(error as Error),
       });

@@ -1,4 +1,4 @@
-// A crawl's stored page content, read back: bodies (gzip, decoded as the crawl decoded them), main texts and
+// A crawl's stored page content, read back: bodies (decoded as the crawl decoded them), main texts and
 // Markdown, for one page, a list of pages and an export alike. The one loader of stored content, so a page
 // reads the same in ?include=, GET /v1/crawls/:id/pages/:pageId and the export.
 import type { ExtractionMethod } from '../../crawler/extract/index.js';

@@ -25,16 +25,18 @@ async function synthesize(db: pg.Client, pages: number): Promise<string> {
     [id, site, pages],
   );
   await db.query(
-    `INSERT INTO links (from_page, to_page)
-     SELECT p.id, p.id - k FROM pages p, generate_series(1, 8) k WHERE p.crawl_id = $1 AND p.id - k >
-       (SELECT min(id) FROM pages WHERE crawl_id = $1)`,
+    `INSERT INTO page_links (page_id, to_pages, anchors)
+     SELECT p.id, array_agg(p.id - k ORDER BY p.id - k), array_agg('' ORDER BY p.id - k)
+     FROM pages p, generate_series(1, 8) k
+     WHERE p.crawl_id = $1 AND p.id - k > (SELECT min(id) FROM pages WHERE crawl_id = $1)
+     GROUP BY p.id`,
     [id],
   );
   await db.query(
     "INSERT INTO images (page_id, url) SELECT id, url || '.png' FROM pages WHERE crawl_id = $1",
     [id],
   );
-  await db.query('ANALYZE pages; ANALYZE links; ANALYZE images; ANALYZE crawl_counters');
+  await db.query('ANALYZE pages; ANALYZE page_links; ANALYZE images; ANALYZE crawl_counters');
   return id;
 }
 

@@ -61,10 +61,12 @@ export async function insertLinkedPages(
     [crawl.id, crawl.site, pages],
   );
   await db.query(
-    `INSERT INTO links (from_page, to_page)
-     SELECT p.id, p.id - k FROM pages p, generate_series(1, $2::int) k
-     WHERE p.crawl_id = $1 AND p.id - k >= (SELECT min(id) FROM pages WHERE crawl_id = $1)`,
+    `INSERT INTO page_links (page_id, to_pages, anchors)
+     SELECT p.id, array_agg(p.id - k ORDER BY p.id - k), array_agg('' ORDER BY p.id - k)
+     FROM pages p, generate_series(1, $2::int) k
+     WHERE p.crawl_id = $1 AND p.id - k >= (SELECT min(id) FROM pages WHERE crawl_id = $1)
+     GROUP BY p.id`,
     [crawl.id, linksPerPage],
   );
-  await db.query('ANALYZE pages; ANALYZE links');
+  await db.query('ANALYZE pages; ANALYZE page_links');
 }

@@ -16,6 +16,7 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../crawler/engine/ports.js';
+import { LruMap } from '../crawler/lru-map.js';
 import { pgSafeJson, pgSafeNullable, pgSafeText } from '../crawler/text/pg-safe.js';
 import { GroupWriter } from './group-writer.js';
 import { prepared, sql } from './sql.js';
@@ -43,10 +44,33 @@ const EMPTY = Buffer.alloc(0);
 interface PageWrite {
   pageId: number;
   outcome: PageOutcome;
+  /** The page id of each of outcome.links, where this store knows it (null: the statement looks it up). */
+  linkIds: Array<number | null>;
 }
 
-/** page_complete.sql's parameters $1…$30, in the order and with the meanings its header lists. */
-function pageCompleteValues(crawlId: string, { pageId, outcome }: PageWrite): unknown[] {
+/**
+ * Crawls whose pages' ids by URL a store remembers, and URLs remembered per crawl. A page's links are
+ * mostly its site's menus and footers, the same URLs on every page: known, their ids go into the page write
+ * as they are, where each unknown one costs an index probe of the crawl's URL key.
+ */
+const REMEMBERED_CRAWLS = 4;
+const REMEMBERED_PAGE_IDS_PER_CRAWL = 50_000;
+
+/** A request that ended: its politeness slot to free and its body's hash to register (request_done.sql). */
+interface RequestDone {
+  /** -1: no slot held (only the hash is registered). */
+  siteId: number;
+  slot: number;
+  nextFetchDelayMs: number;
+  sha256: string | null;
+  pageId: number;
+}
+
+/** Ended requests one request_done_batch.sql statement carries at most. */
+const MAX_REQUESTS_DONE_PER_WRITE = 64;
+
+/** page_complete.sql's parameters $1…$31, in the order and with the meanings its header lists. */
+function pageCompleteValues(crawlId: string, { pageId, outcome, linkIds }: PageWrite): unknown[] {
   return [
     pageId, // $1
     outcome.type, // $2
@@ -71,13 +95,14 @@ function pageCompleteValues(crawlId: string, { pageId, outcome }: PageWrite): un
     outcome.document?.bytes ?? null, // $21
     outcome.score, // $22
     outcome.relevant, // $23
-    outcome.links.map((link) => pgSafeText(link.url)), // $24
+    outcome.links.map((link, index) => (linkIds[index] === null ? pgSafeText(link.url) : null)), // $24
     outcome.links.map((link) => pgSafeText(link.anchor)), // $25
     crawlId, // $26
     skippedJson(outcome), // $27
     responseHeadersJson(outcome), // $28
     outcome.response?.body ?? null, // $29
     pgSafeNullable(outcome.text), // $30
+    linkIds, // $31
   ];
 }
 
@@ -91,21 +116,24 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
   const imageUrls: string[] = [];
   const imageAlts: string[] = [];
   const linkPages: number[] = [];
-  const linkUrls: string[] = [];
+  const linkUrls: Array<string | null> = [];
   const linkAnchors: string[] = [];
+  const linkIds: Array<number | null> = [];
   const bodies = perPage((o) => o.body);
   const responseBodies = perPage((o) => o.response?.body ?? null);
-  writes.forEach(({ outcome }, index) => {
+  writes.forEach(({ outcome, linkIds: ids }, index) => {
     for (const image of outcome.images) {
       imagePages.push(index + 1);
       imageUrls.push(pgSafeText(image.url));
       imageAlts.push(pgSafeText(image.alt));
     }
-    for (const link of outcome.links) {
+    outcome.links.forEach((link, linkIndex) => {
+      const id = ids[linkIndex] ?? null;
       linkPages.push(index + 1);
-      linkUrls.push(pgSafeText(link.url));
+      linkUrls.push(id === null ? pgSafeText(link.url) : null);
       linkAnchors.push(pgSafeText(link.anchor));
-    }
+      linkIds.push(id);
+    });
   });
   return [
     writes.map((write) => write.pageId), // $1
@@ -140,8 +168,9 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
     perPage(responseHeadersJson), // $30
     Buffer.concat(responseBodies.map((body) => body ?? EMPTY)), // $31
     perPage((o) => pgSafeNullable(o.text)), // $32
-    bodies.map((body) => body?.length ?? null), // $33
-    responseBodies.map((body) => body?.length ?? null), // $34
+    linkIds, // $33
+    bodies.map((body) => body?.length ?? null), // $34
+    responseBodies.map((body) => body?.length ?? null), // $35
   ];
 }
 
@@ -187,6 +216,9 @@ export class PgCrawlStore implements CrawlStore {
   private analyzeAfterPages = MIN_PAGES_BEFORE_ANALYZE;
   private analyzing = false;
   private readonly pageWriters = new Map<string, GroupWriter<PageWrite>>();
+  private readonly requestDoneWriters = new Map<string, GroupWriter<RequestDone, number | null>>();
+  /** Page ids by canonical URL of the pages this store queued, per crawl (see REMEMBERED_CRAWLS). */
+  private readonly pageIds = new LruMap<string, LruMap<string, number>>(REMEMBERED_CRAWLS);
 
   constructor(
     private readonly pool: pg.Pool,
@@ -345,11 +377,61 @@ export class PgCrawlStore implements CrawlStore {
     nextFetchDelayMs: number,
     sha256: string | null,
   ): Promise<number | null> {
-    const result = await this.pool.query<{ page_id: number }>(
-      prepared('request_done', [page.siteId, page.slot, nextFetchDelayMs, sha256, crawlId, page.id]),
-    );
-    const holder = result.rows[0]?.page_id;
-    return holder === undefined || holder === page.id ? null : holder;
+    const holder = await this.requestDoneWriter(crawlId).write({
+      siteId: page.siteId,
+      slot: page.slot,
+      nextFetchDelayMs,
+      sha256,
+      pageId: page.id,
+    });
+    return holder === null || holder === page.id ? null : holder;
+  }
+
+  /**
+   * The crawl's group writer of ended requests (request_done.sql, request_done_batch.sql): every page's
+   * request ends with one, so at 64 requests in flight several end while a statement runs.
+   */
+  private requestDoneWriter(crawlId: string): GroupWriter<RequestDone, number | null> {
+    let writer = this.requestDoneWriters.get(crawlId);
+    if (!writer) {
+      writer = new GroupWriter<RequestDone, number | null>({
+        writeOne: async (done) => {
+          const result = await retryOnDeadlock(() =>
+            this.pool.query<{ page_id: number }>(
+              prepared('request_done', [
+                done.siteId,
+                done.slot,
+                done.nextFetchDelayMs,
+                done.sha256,
+                crawlId,
+                done.pageId,
+              ]),
+            ),
+          );
+          return result.rows[0]?.page_id ?? null;
+        },
+        writeMany: async (batch) => {
+          const result = await retryOnDeadlock(() =>
+            this.pool.query<{ ord: string; page_id: number | null }>(
+              prepared('request_done_batch', [
+                batch.map((done) => done.siteId),
+                batch.map((done) => done.slot),
+                batch.map((done) => done.nextFetchDelayMs),
+                batch.map((done) => done.sha256),
+                crawlId,
+                batch.map((done) => done.pageId),
+              ]),
+            ),
+          );
+          return result.rows.map((row) => row.page_id);
+        },
+        maxItems: MAX_REQUESTS_DONE_PER_WRITE,
+        maxInFlight: PAGE_WRITES_IN_FLIGHT,
+        onBatchFailed: (error) => this.onBackgroundError(error as Error),
+      });
+      this.requestDoneWriters.set(crawlId, writer);
+    }
+    return writer;
   }
 
   async completePage(
@@ -368,8 +450,19 @@ export class PgCrawlStore implements CrawlStore {
         ? await retryOnDeadlock(() => this.enqueue(crawlId, page.id, toQueue, frontier))
         : [];
     if (outcome.render) await this.recordRender(page.id, outcome.render);
-    await this.pageWriter(crawlId).write({ pageId: page.id, outcome });
+    const ids = this.pageIdsOf(crawlId);
+    const linkIds = outcome.links.map((link) => ids.get(pgSafeText(link.url)) ?? null);
+    await this.pageWriter(crawlId).write({ pageId: page.id, outcome, linkIds });
     return disallowed;
+  }
+
+  private pageIdsOf(crawlId: string): LruMap<string, number> {
+    let ids = this.pageIds.get(crawlId);
+    if (!ids) {
+      ids = new LruMap<string, number>(REMEMBERED_PAGE_IDS_PER_CRAWL);
+      this.pageIds.set(crawlId, ids);
+    }
+    return ids;
   }
 
   /** The crawl's group writer of page outcomes (db/group-writer.ts), made at its first page. */
@@ -463,6 +556,8 @@ export class PgCrawlStore implements CrawlStore {
             );
           });
     this.noteInsertedPages(inserted.rowCount ?? inserted.rows.length);
+    const ids = this.pageIdsOf(crawlId);
+    for (const row of inserted.rows) ids.set(row.url, row.id);
     return inserted.rows
       .filter((row) => row.type === 'DISALLOWED')
       .map((row) => ({ id: row.id, url: row.url, error: row.error ?? '' }));

@@ -2,19 +2,23 @@
 // items that arrive wait and are then written together, in arrival order, by one statement. An item that
 // finds the writer idle is written at once, alone, so a slow crawl waits for nothing; a fast one pays a
 // statement's fixed costs (its commit, the executor's start, statement triggers) once per batch. A batch
-// that fails is written again item by item, so one bad row fails only its own item.
+// that fails is written again item by item, so one bad row fails only its own item. A write may answer each
+// item (what the statement returned for it): writeMany answers in the items' order.
 
-interface Waiting<Item> {
+interface Waiting<Item, Result> {
   item: Item;
-  resolve: () => void;
+  resolve: (result: Result) => void;
   reject: (error: unknown) => void;
 }
 
-export interface GroupWriterOptions<Item> {
-  /** Writes several items in one statement, in the order given; throws if any of them fails. */
-  writeMany: (items: Item[]) => Promise<void>;
+export interface GroupWriterOptions<Item, Result = void> {
+  /**
+   * Writes several items in one statement, in the order given; throws if any of them fails. Answers each item
+   * in that order (a writer whose Result is void answers nothing).
+   */
+  writeMany: (items: Item[]) => Promise<Result[]> | Promise<void>;
   /** Writes one item alone: for a lone item, and for each item of a batch that failed. */
-  writeOne: (item: Item) => Promise<void>;
+  writeOne: (item: Item) => Promise<Result>;
   /** The most items one statement carries (their parameters grow with it). */
   maxItems: number;
   /**
@@ -29,18 +33,18 @@ export interface GroupWriterOptions<Item> {
   onBatchFailed?: (error: unknown, items: number) => void;
 }
 
-export class GroupWriter<Item> {
-  readonly #options: GroupWriterOptions<Item>;
-  readonly #waiting: Waiting<Item>[] = [];
+export class GroupWriter<Item, Result = void> {
+  readonly #options: GroupWriterOptions<Item, Result>;
+  readonly #waiting: Waiting<Item, Result>[] = [];
   #inFlight = 0;
 
-  constructor(options: GroupWriterOptions<Item>) {
+  constructor(options: GroupWriterOptions<Item, Result>) {
     this.#options = options;
   }
 
-  /** Resolves once the item is written (committed), rejects with its own failure. */
-  write(item: Item): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /** Resolves once the item is written (committed), with its answer; rejects with its own failure. */
+  write(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
       this.#waiting.push({ item, resolve, reject });
       this.#startWrites();
     });
@@ -72,11 +76,13 @@ export class GroupWriter<Item> {
     return length;
   }
 
-  async #writeBatch(batch: Waiting<Item>[]): Promise<void> {
+  async #writeBatch(batch: Waiting<Item, Result>[]): Promise<void> {
     if (batch.length > 1) {
       try {
-        await this.#options.writeMany(batch.map((waiting) => waiting.item));
-        for (const waiting of batch) waiting.resolve();
+        const results = (await this.#options.writeMany(batch.map((waiting) => waiting.item))) as
+          | Result[]
+          | undefined;
+        for (const [index, waiting] of batch.entries()) waiting.resolve(results?.[index] as Result);
         return;
       } catch (error) {
         this.#options.onBatchFailed?.(error, batch.length);
@@ -85,8 +91,7 @@ export class GroupWriter<Item> {
     // one at a time and in order, so what depends on the order (results counted up to maxResults) holds
     for (const waiting of batch) {
       try {
-        await this.#options.writeOne(waiting.item);
-        waiting.resolve();
+        waiting.resolve(await this.#options.writeOne(waiting.item));
       } catch (error) {
         waiting.reject(error);
       }

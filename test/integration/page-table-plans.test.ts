@@ -22,7 +22,7 @@ function* nodes(plan: PlanNode): Generator<PlanNode> {
 
 test('page_complete probes link targets by the unique (crawl_id, canonical_url) key on a table without statistics', async (t) => {
   const { runtime } = await build(t, { worker: false });
-  const values: unknown[] = new Array(30).fill(null);
+  const values: unknown[] = new Array(31).fill(null);
   values[0] = 1; // page id
   values[1] = 'HTML';
   values[15] = false; // budget back
@@ -36,7 +36,7 @@ test('page_complete probes link targets by the unique (crawl_id, canonical_url) 
   );
   const plan = explained.rows[0]!['QUERY PLAN'][0]!.Plan;
   const linkInsert = [...nodes(plan)].find(
-    (node) => node['Node Type'] === 'ModifyTable' && node['Relation Name'] === 'links',
+    (node) => node['Node Type'] === 'ModifyTable' && node['Relation Name'] === 'page_links',
   );
   assert.ok(linkInsert, 'the plan inserts links');
   const probes = [...nodes(linkInsert)].filter((node) => node['Relation Name'] === 'pages');

@@ -1,5 +1,5 @@
 -- Writes the outcome of fetching a page and ends its lease, in one statement: the metadata row with its
--- relevance score, the body (raw bytes: PostgreSQL compresses them), the images it shows, its binary-document record, the page budget back
+-- relevance score, the body (raw), the images it shows, its binary-document record, the page budget back
 -- for a page never requested, a relevant page as one more result while the crawl has fewer than its
 -- maxResults (the crawl row is locked for that, and only then: results are counted in the order pages are
 -- recorded, exactly, whatever runs in parallel), and its links to the pages of the crawl they name. Those
@@ -21,6 +21,8 @@
 --   $14 page it duplicates (page id)    $28 response headers for a WARC export (JSON [[name, value]]; null: not kept)
 --                                       $29 response body that is not the HTML body, raw (bytea; null: none)
 --                                       $30 text read from a document (null: none), its main text
+--                                       $31 link target page ids where known (bigint[], same order as $24;
+--                                           null: $24 holds the URL to look up)
 WITH crawl AS (
   SELECT relevant_pages < coalesce((request ->> 'maxResults')::int, 2147483647) AS room
   FROM crawls WHERE $23::boolean AND id = $26
@@ -49,20 +51,29 @@ shown AS (
   SELECT done.id, i.url, i.alt FROM done, unnest($17::text[], $18::text[]) AS i(url, alt)
   ON CONFLICT (page_id, url) DO NOTHING
 ),
--- Each target is looked up by the crawl's unique (crawl_id, canonical_url) key, one probe per link. Planned
--- as a join, with a fast-growing table's stale statistics, it becomes a scan of every page of the crawl
--- hash-joined to the links, for every page written: quadratic in the crawl's size. LIMIT 1 keeps the
--- LATERAL subquery from being flattened back into that join.
+-- A page's links are one page_links row (migrations/0033), the first anchor kept for a target linked twice.
+-- A target whose id the store knows comes with it ($31); any other is looked up by the crawl's unique
+-- (crawl_id, canonical_url) key, one probe per link. Planned as a join, with a fast-growing table's stale
+-- statistics, that lookup becomes a scan of every page of the crawl hash-joined to the links, for every page
+-- written: quadratic in the crawl's size. LIMIT 1 keeps the LATERAL subquery from being flattened back into
+-- that join.
 linked AS (
-  INSERT INTO links (from_page, to_page, anchor)
-  SELECT done.id, p.id, l.anchor
+  INSERT INTO page_links (page_id, to_pages, anchors)
+  SELECT done.id, array_agg(t.to_page ORDER BY t.to_page), array_agg(t.anchor ORDER BY t.to_page)
   FROM done
-  CROSS JOIN unnest($24::text[], $25::text[]) AS l(url, anchor)
   CROSS JOIN LATERAL (
-    SELECT id FROM pages WHERE crawl_id = $26 AND canonical_url = l.url LIMIT 1
-  ) AS p
-  WHERE p.id <> done.id
-  ON CONFLICT (from_page, to_page) DO NOTHING
+    SELECT DISTINCT ON (p.id) p.id AS to_page, l.anchor
+    FROM unnest($24::text[], $25::text[], $31::bigint[]) WITH ORDINALITY AS l(url, anchor, known_id, n)
+    CROSS JOIN LATERAL (
+      SELECT l.known_id AS id WHERE l.known_id IS NOT NULL
+      UNION ALL
+      (SELECT id FROM pages WHERE l.known_id IS NULL AND crawl_id = $26 AND canonical_url = l.url LIMIT 1)
+    ) AS p
+    WHERE p.id <> done.id
+    ORDER BY p.id, l.n
+  ) AS t
+  GROUP BY done.id
+  ON CONFLICT (page_id) DO NOTHING
 ),
 document AS (
   INSERT INTO page_data (page_id, data_type, content_type, bytes)

@@ -8,7 +8,7 @@
 -- one element per page, in the batch's order (db/crawl-store.ts PageWriteBatch builds them), except the
 -- crawl id, the flattened images and links, which name their page by its position (1-based), and the bodies,
 -- which travel as one binary value each ($15, $31; a bytea[] is sent as hex text, which costs the worker and
--- the server more than the bodies' compression ever did) cut by their lengths ($33, $34):
+-- the server more than the bodies' compression ever did) cut by their lengths ($34, $35):
 --   $1  page ids                        $15 bodies, raw, one after another in page order (bytea)
 --   $2  page types                      $16 pages never requested: give their page budget back
 --   $3  HTTP statuses                   $17 image → page position   $18 image URLs   $19 image alt texts
@@ -21,10 +21,9 @@
 --   $10 final URLs after redirects      $30 response headers for a WARC export (JSON text)
 --   $11 titles                          $31 response bodies that are not the HTML body, raw, one after another
 --   $12 errors                          $32 texts read from documents
---                                       $33 each page's body length in $15 (null: not stored)
---                                       $34 each page's response body length in $31 (null: none)
---   $13 redirects (JSON text)
---   $14 pages they duplicate
+--   $13 redirects (JSON text)           $33 link target page ids where known (null: $26 holds the URL)
+--   $14 pages they duplicate            $34 each page's body length in $15 (null: not stored)
+--                                       $35 each page's response body length in $31 (null: none)
 WITH input AS (
   SELECT i.*, count(*) FILTER (WHERE i.relevant) OVER (ORDER BY i.ord) AS relevant_rank,
          (coalesce(sum(i.html_bytes) OVER (ORDER BY i.ord), 0) - coalesce(i.html_bytes, 0))::int AS html_offset,
@@ -32,9 +31,9 @@ WITH input AS (
            AS response_offset
   FROM unnest(
     $1::bigint[], $2::text[], $3::int[], $4::text[], $5::int[], $6::boolean[], $7::text[], $8::int[],
-    $9::timestamptz[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $33::int[],
+    $9::timestamptz[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $34::int[],
     $16::boolean[], $20::text[], $21::text[], $22::bigint[], $23::float8[], $24::boolean[], $29::text[],
-    $30::text[], $34::int[], $32::text[]
+    $30::text[], $35::int[], $32::text[]
   ) WITH ORDINALITY AS i(
     id, type, status, content_type, bytes, truncated, sha256, load_ms, fetched_at, final_url, title, error,
     redirects, duplicate_of, html_bytes, unrequested, data_type, data_content_type, data_bytes, score, relevant,
@@ -77,18 +76,27 @@ shown AS (
   FROM unnest($17::int[], $18::text[], $19::text[]) AS m(ord, url, alt) JOIN done d ON d.ord = m.ord
   ON CONFLICT (page_id, url) DO NOTHING
 ),
--- One probe of the crawl's unique (crawl_id, canonical_url) key per link, as in page_complete.sql (LIMIT 1
--- keeps the LATERAL subquery from being flattened into a join planned on stale statistics).
+-- Each page's links are one page_links row; a target whose id the store knows comes with it ($33), any other
+-- is probed by the crawl's unique (crawl_id, canonical_url) key one link at a time, as in page_complete.sql
+-- (LIMIT 1 keeps the LATERAL subquery from being flattened into a join planned on stale statistics).
 linked AS (
-  INSERT INTO links (from_page, to_page, anchor)
-  SELECT d.id, t.id, l.anchor
-  FROM unnest($25::int[], $26::text[], $27::text[]) AS l(ord, url, anchor)
-  JOIN done d ON d.ord = l.ord
-  CROSS JOIN LATERAL (
-    SELECT id FROM pages WHERE crawl_id = $28 AND canonical_url = l.url LIMIT 1
+  INSERT INTO page_links (page_id, to_pages, anchors)
+  SELECT d.id, array_agg(t.to_page ORDER BY t.to_page), array_agg(t.anchor ORDER BY t.to_page)
+  FROM (
+    SELECT DISTINCT ON (l.ord, p.id) l.ord, p.id AS to_page, l.anchor
+    FROM unnest($25::int[], $26::text[], $27::text[], $33::bigint[])
+      WITH ORDINALITY AS l(ord, url, anchor, known_id, n)
+    CROSS JOIN LATERAL (
+      SELECT l.known_id AS id WHERE l.known_id IS NOT NULL
+      UNION ALL
+      (SELECT id FROM pages WHERE l.known_id IS NULL AND crawl_id = $28 AND canonical_url = l.url LIMIT 1)
+    ) AS p
+    ORDER BY l.ord, p.id, l.n
   ) AS t
-  WHERE t.id <> d.id
-  ON CONFLICT (from_page, to_page) DO NOTHING
+  JOIN done d ON d.ord = t.ord
+  WHERE t.to_page <> d.id
+  GROUP BY d.id
+  ON CONFLICT (page_id) DO NOTHING
 ),
 document AS (
   INSERT INTO page_data (page_id, data_type, content_type, bytes)

@@ -461,7 +461,7 @@ export async function run(args: string[]): Promise<void> {
         `${realistic ? '30–120 KB pages with 50–150 links: menus, footers, scripts, styles, articles' : `plain pages with ~${linksPerPage} links`} + robots.txt), ` +
         `${reachable.get('trawl')?.size} page URLs a robots-obeying crawler named "trawl" fetches, ` +
         `${reachable.get('*')?.size} for "*"; concurrency ${concurrency}, delay 0, robots obeyed, ` +
-        `trawl stores HTML (gzip) with ${workers} runner jobs; ${runs} run(s)\n` +
+        `trawl stores HTML (raw, compressed by PostgreSQL) with ${workers} runner jobs; ${runs} run(s)\n` +
         `peers' settings: Crawlee CheerioCrawler min/maxConcurrency ${concurrency}, in-memory storage, robots.txt ` +
         `obeyed; Scrapy CONCURRENT_REQUESTS and _PER_DOMAIN ${concurrency}, DOWNLOAD_DELAY 0, AUTOTHROTTLE off, ` +
         'ROBOTSTXT_OBEY on, items to JSON lines (bench/peers/)\n',

@@ -11,7 +11,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { tenantScope } from '../src/db/tenant-scope.js';
@@ -128,9 +127,10 @@ async function synthesize(db: pg.Client, pages: number): Promise<string> {
     );
     const idOf = new Map(inserted.rows.map((row) => [row.url, row.id]));
     const withBody = rows.filter((row) => row.body !== null);
+    // bodies raw, as a crawl stores them
     await db.query(
-      'INSERT INTO page_contents (page_id, html_gzip) SELECT * FROM unnest($1::bigint[], $2::bytea[])',
-      [withBody.map((row) => idOf.get(row.url)), withBody.map((row) => gzipSync(row.body!))],
+      'INSERT INTO page_contents (page_id, html) SELECT * FROM unnest($1::bigint[], $2::bytea[])',
+      [withBody.map((row) => idOf.get(row.url)), withBody.map((row) => row.body!)],
     );
     await db.query(
       'INSERT INTO page_responses (page_id, headers) SELECT * FROM unnest($1::bigint[], $2::jsonb[])',
@@ -222,11 +222,10 @@ export async function run(args: string[]): Promise<void> {
   try {
     process.stdout.write(`synthesizing a finished crawl of ${pages.toLocaleString('en-US')} pages…\n`);
     const crawlId = await synthesize(db, pages);
-    const stored = (
-      await db.query<{ n: string }>('SELECT sum(length(html_gzip))::bigint AS n FROM page_contents')
-    ).rows[0]!.n;
+    const stored = (await db.query<{ n: string }>('SELECT sum(length(html))::bigint AS n FROM page_contents'))
+      .rows[0]!.n;
     process.stdout.write(
-      `stored bodies: ${(Number(stored) / 2 ** 20).toFixed(1)} MiB gzip; each export in a process of its own, drained at once\n`,
+      `stored bodies: ${(Number(stored) / 2 ** 20).toFixed(1)} MiB raw; each export in a process of its own, drained at once\n`,
     );
     for (const variant of VARIANTS) {
       const result = await child(['--schema', schema, '--crawl', crawlId, '--variant', variant.name]);

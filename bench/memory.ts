@@ -358,7 +358,7 @@ export async function run(args: string[]): Promise<void> {
       (
         await monitor.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM "${schema}".pages p JOIN "${schema}".page_contents c ON c.page_id = p.id
-            WHERE p.crawl_id = $1 AND p.type = 'HTML' AND c.html_gzip IS NOT NULL AND c.text_extracted_at IS NULL`,
+            WHERE p.crawl_id = $1 AND p.type = 'HTML' AND (c.html IS NOT NULL OR c.html_gzip IS NOT NULL) AND c.text_extracted_at IS NULL`,
           [id],
         )
       ).rows[0]?.n ?? -1;

@@ -149,6 +149,12 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
       await redisCpu?.sample();
       const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json<CrawlStatus>();
       if (status.status !== 'completed') throw new Error(`crawl ended ${status.status}: ${status.error}`);
+      // What the stored bodies cost on disk (heap, TOAST and indexes), the figure a body format is chosen by.
+      const stored = await monitor.query<{ contents: string; responses: string }>(
+        `SELECT pg_total_relation_size('"${schema}".page_contents') AS contents,
+                pg_total_relation_size('"${schema}".page_responses') AS responses`,
+      );
+      const mib = (bytes: string | undefined) => (Number(bytes ?? 0) / 2 ** 20).toFixed(1);
       const serverCpuSecs: Record<string, number> = { postgres: postgresCpu.secs };
       if (redisCpu) serverCpuSecs.redis = redisCpu.secs;
       return {
@@ -156,7 +162,9 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
         cpuSecs,
         peakRssMiB: ownUsage().peakRssMiB,
         serverCpuSecs,
-        notes: `pagesFetched ${status.pagesFetched}, counts ${JSON.stringify(status.counts)}`,
+        notes:
+          `pagesFetched ${status.pagesFetched}, counts ${JSON.stringify(status.counts)}, bodies on disk: ` +
+          `page_contents ${mib(stored.rows[0]?.contents)} MiB, page_responses ${mib(stored.rows[0]?.responses)} MiB`,
         ...(statements ? { statements: statements() } : {}),
       };
     } finally {

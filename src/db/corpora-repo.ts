@@ -47,6 +47,8 @@ export interface CrawlBody {
   id: number;
   url: string;
   content_type: string | null;
+  /** The stored body: raw, or gzip for a row written before raw bodies (the other is null). */
+  html: Buffer | null;
   html_gzip: Buffer | null;
   document_text: string | null;
 }

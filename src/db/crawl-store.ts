@@ -31,6 +31,14 @@ type Queryable = pg.Pool | pg.PoolClient;
  */
 const MAX_PAGES_PER_WRITE = 32;
 const PAGE_WRITES_IN_FLIGHT = 2;
+/**
+ * Body bytes one batch statement carries at most: its bodies travel as one value, copied once more on their
+ * way, so a batch of huge pages goes in smaller statements (a page past it, alone) rather than as one copy of
+ * them all.
+ */
+const MAX_BODY_BYTES_PER_WRITE = 16 * 1024 * 1024;
+
+const EMPTY = Buffer.alloc(0);
 
 /** One page's outcome on its way to page_complete(.sql) or page_complete_batch.sql. */
 interface PageWrite {
@@ -78,7 +86,7 @@ function pageCompleteValues(crawlId: string, { pageId, outcome, linkIds }: PageW
     pgSafeNullable(outcome.error), // $12
     redirectsJson(outcome), // $13
     outcome.duplicateOf, // $14
-    outcome.htmlGzip, // $15
+    outcome.body, // $15
     !outcome.requested, // $16
     outcome.images.map((image) => pgSafeText(image.url)), // $17
     outcome.images.map((image) => pgSafeText(image.alt)), // $18
@@ -92,13 +100,16 @@ function pageCompleteValues(crawlId: string, { pageId, outcome, linkIds }: PageW
     crawlId, // $26
     skippedJson(outcome), // $27
     responseHeadersJson(outcome), // $28
-    outcome.response?.bodyGzip ?? null, // $29
+    outcome.response?.body ?? null, // $29
     pgSafeNullable(outcome.text), // $30
     linkIds, // $31
   ];
 }
 
-/** page_complete_batch.sql's parameters: one array element per page, images and links flattened. */
+/**
+ * page_complete_batch.sql's parameters: one array element per page, images and links flattened, bodies one
+ * after another in one binary value with each one's length.
+ */
 function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[] {
   const perPage = <T>(value: (outcome: PageOutcome) => T) => writes.map((write) => value(write.outcome));
   const imagePages: number[] = [];
@@ -108,6 +119,8 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
   const linkUrls: Array<string | null> = [];
   const linkAnchors: string[] = [];
   const linkIds: Array<number | null> = [];
+  const bodies = perPage((o) => o.body);
+  const responseBodies = perPage((o) => o.response?.body ?? null);
   writes.forEach(({ outcome, linkIds: ids }, index) => {
     for (const image of outcome.images) {
       imagePages.push(index + 1);
@@ -137,7 +150,7 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
     perPage((o) => pgSafeNullable(o.error)), // $12
     perPage(redirectsJson), // $13
     perPage((o) => o.duplicateOf), // $14
-    perPage((o) => o.htmlGzip), // $15
+    Buffer.concat(bodies.map((body) => body ?? EMPTY)), // $15
     perPage((o) => !o.requested), // $16
     imagePages, // $17
     imageUrls, // $18
@@ -153,9 +166,11 @@ function pageCompleteBatchValues(crawlId: string, writes: PageWrite[]): unknown[
     crawlId, // $28
     perPage(skippedJson), // $29
     perPage(responseHeadersJson), // $30
-    perPage((o) => o.response?.bodyGzip ?? null), // $31
+    Buffer.concat(responseBodies.map((body) => body ?? EMPTY)), // $31
     perPage((o) => pgSafeNullable(o.text)), // $32
     linkIds, // $33
+    bodies.map((body) => body?.length ?? null), // $34
+    responseBodies.map((body) => body?.length ?? null), // $35
   ];
 }
 
@@ -469,6 +484,8 @@ export class PgCrawlStore implements CrawlStore {
           );
         },
         maxItems: MAX_PAGES_PER_WRITE,
+        itemBytes: ({ outcome }) => (outcome.body?.length ?? 0) + (outcome.response?.body?.length ?? 0),
+        maxBytes: MAX_BODY_BYTES_PER_WRITE,
         maxInFlight: PAGE_WRITES_IN_FLIGHT,
         onBatchFailed: (error) => this.onBackgroundError(error as Error),
       });

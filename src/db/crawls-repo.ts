@@ -110,6 +110,8 @@ export interface StoredResponseRow {
   redirects: Array<{ url: string; status: number }> | null;
   /** [[name, value], …] as received; null: not kept (store.html and store.warc off, or before they were) */
   headers: Array<[string, string]> | null;
+  /** The stored body: raw, or gzip for a row written before raw bodies (the other is null). */
+  body: Buffer | null;
   body_gzip: Buffer | null;
   /** A copy of another page's body: that page (id, URL after redirects, fetch time). */
   original_id: string | null;
@@ -315,26 +317,29 @@ export class CrawlsRepository {
   /** Stored bodies and main texts of a batch of pages, each only when asked. */
   async batchContents(pageIds: number[], want: { html: boolean; text: boolean }) {
     return (
-      await this.pool.query<{ page_id: string; html_gzip: Buffer | null; main_text: string | null }>(
-        sql('export_contents'),
-        [pageIds, want.html, want.text],
-      )
+      await this.pool.query<{
+        page_id: string;
+        html: Buffer | null;
+        html_gzip: Buffer | null;
+        main_text: string | null;
+      }>(sql('export_contents'), [pageIds, want.html, want.text])
     ).rows;
   }
 
   /**
    * An export's included bodies and texts, bounded: for pages `pageIds` in id order, as many as fit
-   * `limits.batchBytes` past the first, each with its body's first `limits.gzipBytes` (gzip) and its main
+   * `limits.batchBytes` past the first, each with its stored body's first `limits.bodyBytes` and its main
    * text's first `limits.textChars` characters (`text_cut`: it went on). The caller asks again for the rest.
    */
   async boundedContents(
     pageIds: number[],
     want: { html: boolean; text: boolean },
-    limits: { gzipBytes: number; textChars: number; batchBytes: number },
+    limits: { bodyBytes: number; textChars: number; batchBytes: number },
   ) {
     return (
       await this.pool.query<{
         page_id: string;
+        html: Buffer | null;
         html_gzip: Buffer | null;
         main_text: string | null;
         text_cut: boolean;
@@ -342,7 +347,7 @@ export class CrawlsRepository {
         pageIds,
         want.html,
         want.text,
-        limits.gzipBytes,
+        limits.bodyBytes,
         limits.textChars,
         limits.batchBytes,
       ])
@@ -360,9 +365,13 @@ export class CrawlsRepository {
     return result.rows[0]?.png ?? null;
   }
 
-  async pageHtmlGzip(pageId: number): Promise<Buffer | null> {
-    const result = await this.pool.query<{ html_gzip: Buffer | null }>(sql('page_html'), [pageId]);
-    return result.rows[0]?.html_gzip ?? null;
+  /** A page's stored body: raw, or gzip for a row written before raw bodies (the other is null). */
+  async pageHtml(pageId: number): Promise<{ html: Buffer | null; html_gzip: Buffer | null } | null> {
+    const result = await this.pool.query<{ html: Buffer | null; html_gzip: Buffer | null }>(
+      sql('page_html'),
+      [pageId],
+    );
+    return result.rows[0] ?? null;
   }
 
   async hosts(crawlId: string, limit: number) {

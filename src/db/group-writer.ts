@@ -21,6 +21,12 @@ export interface GroupWriterOptions<Item, Result = void> {
   writeOne: (item: Item) => Promise<Result>;
   /** The most items one statement carries (their parameters grow with it). */
   maxItems: number;
+  /**
+   * An item's bytes, and the most bytes one statement carries: a batch stops short of them, but always takes
+   * its first item. Absent: only maxItems bounds a batch.
+   */
+  itemBytes?: (item: Item) => number;
+  maxBytes?: number;
   /** Statements in flight at once: more than one keeps a write from waiting on another's commit. */
   maxInFlight: number;
   /** A batch failed and its items were written one by one (for the log). */
@@ -46,13 +52,28 @@ export class GroupWriter<Item, Result = void> {
 
   #startWrites(): void {
     while (this.#inFlight < this.#options.maxInFlight && this.#waiting.length > 0) {
-      const batch = this.#waiting.splice(0, this.#options.maxItems);
+      const batch = this.#waiting.splice(0, this.#batchLength());
       this.#inFlight++;
       void this.#writeBatch(batch).finally(() => {
         this.#inFlight--;
         this.#startWrites();
       });
     }
+  }
+
+  /** How many of the waiting items the next batch takes. */
+  #batchLength(): number {
+    const { itemBytes, maxBytes, maxItems } = this.#options;
+    const most = Math.min(maxItems, this.#waiting.length);
+    if (!itemBytes || maxBytes === undefined) return most;
+    let bytes = itemBytes(this.#waiting[0]!.item);
+    let length = 1;
+    while (length < most) {
+      bytes += itemBytes(this.#waiting[length]!.item);
+      if (bytes > maxBytes) break;
+      length++;
+    }
+    return length;
   }
 
   async #writeBatch(batch: Waiting<Item, Result>[]): Promise<void> {

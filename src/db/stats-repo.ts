@@ -7,16 +7,18 @@ import { sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
 /**
- * Stored bodies (gzip) one text batch reads at most, past its first page: a hundred huge pages in one result
+ * Stored body bytes one text batch reads at most, past its first page: a hundred huge pages in one result
  * would take the worker out of memory, and then each worker that retakes the job.
  */
-const TEXT_BATCH_MAX_GZIP_BYTES = 32 * 1024 * 1024;
+const TEXT_BATCH_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** A page waiting for the text job: an HTML page's stored body (its first bytes), or a document's text read as it was fetched. */
 export interface PendingTextRow {
   id: number;
   type: 'HTML' | 'BINARY';
   content_type: string | null;
+  /** The stored body's first bytes: raw, or gzip for a row written before raw bodies (the other is null). */
+  html: Buffer | null;
   html_gzip: Buffer | null;
   main_text: string | null;
 }
@@ -42,7 +44,8 @@ export interface PageTextRow {
   content_type: string | null;
   main_text: string | null;
   text_extracted_at: Date | null;
-  /** The body's first bytes (gzip), only while its text is not extracted yet. */
+  /** The stored body's first bytes (raw, or gzip for older rows), only while its text is not extracted yet. */
+  html: Buffer | null;
   html_gzip: Buffer | null;
 }
 
@@ -65,14 +68,14 @@ export class StatsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /**
-   * Up to `limit` pages after `afterId` whose text is not counted yet: HTML pages with the first `gzipBytes`
+   * Up to `limit` pages after `afterId` whose text is not counted yet: HTML pages with the first `bodyBytes`
    * of their stored body, documents with their text.
    */
   async pendingText(
     crawlId: string,
     afterId: number,
     limit: number,
-    gzipBytes: number,
+    bodyBytes: number,
   ): Promise<PendingTextRow[]> {
     // bigint ids arrive as numbers (database.ts sets the int8 parser)
     return (
@@ -80,8 +83,8 @@ export class StatsRepository {
         crawlId,
         afterId,
         limit,
-        TEXT_BATCH_MAX_GZIP_BYTES,
-        gzipBytes,
+        TEXT_BATCH_MAX_BODY_BYTES,
+        bodyBytes,
       ])
     ).rows;
   }
@@ -176,10 +179,10 @@ export class StatsRepository {
     };
   }
 
-  /** One page's text, or the first `gzipBytes` of its stored body while its text is not extracted. */
-  async pageText(crawlId: string, pageId: number, gzipBytes: number): Promise<PageTextRow | null> {
+  /** One page's text, or the first `bodyBytes` of its stored body while its text is not extracted. */
+  async pageText(crawlId: string, pageId: number, bodyBytes: number): Promise<PageTextRow | null> {
     return (
-      (await this.pool.query<PageTextRow>(sql('stats_page_text'), [crawlId, pageId, gzipBytes])).rows[0] ??
+      (await this.pool.query<PageTextRow>(sql('stats_page_text'), [crawlId, pageId, bodyBytes])).rows[0] ??
       null
     );
   }

@@ -141,11 +141,11 @@ test('the text job reads stored bodies in batches of bounded bytes', { timeout: 
     if (claim.pages.length === 0) break;
     for (const page of claim.pages) {
       // 20 MiB of random bytes: PostgreSQL cannot compress them, so each stored body stays 20 MiB
-      const htmlGzip = randomBytes(20 * 1024 * 1024);
+      const body = randomBytes(20 * 1024 * 1024);
       await store.completePage(
         crawlId,
         page,
-        htmlPageOutcome({ bytes: htmlGzip.length, finalUrl: page.url, htmlGzip }),
+        htmlPageOutcome({ bytes: body.length, finalUrl: page.url, body }),
         { slots: 4, maxDiscovered: null },
       );
       await store.requestDone(crawlId, page, 0, null);
@@ -156,7 +156,7 @@ test('the text job reads stored bodies in batches of bounded bytes', { timeout: 
   for (let afterId = 0; ; ) {
     const rows = await repository.pendingText(crawlId, afterId, 100, 64 * 1024 * 1024);
     if (rows.length === 0) break;
-    batches.push(rows.map((row) => (row.html_gzip?.length ?? 0) / 2 ** 20));
+    batches.push(rows.map((row) => (row.html?.length ?? 0) / 2 ** 20));
     afterId = rows[rows.length - 1]!.id;
   }
   // the seed and three pages, 20 MiB each; a batch reads more only while it has read less than 32 MiB
@@ -167,7 +167,7 @@ test('the text job reads stored bodies in batches of bounded bytes', { timeout: 
   // a batch that reads only the bodies' first 4 MiB counts those toward its bytes: every page in one batch
   const prefixes = await repository.pendingText(crawlId, 0, 100, 4 * 1024 * 1024);
   assert.deepEqual(
-    prefixes.map((row) => (row.html_gzip?.length ?? 0) / 2 ** 20),
+    prefixes.map((row) => (row.html?.length ?? 0) / 2 ** 20),
     [4, 4, 4, 4],
   );
 });

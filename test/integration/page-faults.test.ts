@@ -151,11 +151,13 @@ test('a page the crawl-text job cannot read or store is recorded as not counted,
   await waitForWords(app, id);
   const refused = pages.get('/hostile/nul.html')!.id;
   const unreadable = pages.get('/hostile/after-long.html')!.id;
-  // counted again from scratch, now with a page the database refuses and a body that is not gzip. The faults
-  // go in before the reset: a crawl-text job queued by an earlier read may already be on its way.
-  await runtime.db.pool.query(`UPDATE page_contents SET html_gzip = '\\x00ff'::bytea WHERE page_id = $1`, [
-    unreadable,
-  ]);
+  // counted again from scratch, now with a page the database refuses and a body stored as gzip (as rows written
+  // before raw bodies are) that is not gzip. The faults go in before the reset: a crawl-text job queued by an
+  // earlier read may already be on its way.
+  await runtime.db.pool.query(
+    `UPDATE page_contents SET html = NULL, html_gzip = '\\x00ff'::bytea WHERE page_id = $1`,
+    [unreadable],
+  );
   await trigger(
     runtime,
     'refuse_text',

@@ -65,13 +65,13 @@ interface PageTableRow {
   duplicate_of: string | null;
   fetched_at: Date | null;
   redirects: Array<{ url: string; status: number }> | null;
-  body_gzip: Buffer | null;
+  body: Buffer | null;
 }
 
 async function pageTable(runtime: Runtime, crawlId: string): Promise<PageTableRow[]> {
   const { rows } = await runtime.db.pool.query<PageTableRow>(
     `SELECT p.id, p.url, p.final_url, p.type, p.status, p.sha256, p.bytes, p.truncated, p.duplicate_of,
-            p.fetched_at, p.redirects, coalesce(c.html_gzip, r.body_gzip) AS body_gzip
+            p.fetched_at, p.redirects, coalesce(c.html, r.body) AS body
      FROM pages p LEFT JOIN page_contents c ON c.page_id = p.id LEFT JOIN page_responses r ON r.page_id = p.id
      WHERE p.crawl_id = $1 ORDER BY p.id`,
     [crawlId],
@@ -137,9 +137,9 @@ function checkWarc(crawlId: string, records: ReadRecord[], pages: PageTableRow[]
     assert.equal(response.warc.get('WARC-Payload-Digest'), digest, 'the digest of the payload written');
     assert.equal(response.http.get('content-length'), String(response.payload.length));
     assert.equal(response.http.has('content-encoding'), false);
-    if (page.body_gzip) {
+    if (page.body) {
       bodies++;
-      assert.deepEqual(response.payload, gunzipSync(page.body_gzip), `the stored body of ${target}`);
+      assert.deepEqual(response.payload, page.body, `the stored body of ${target}`);
       // pages read as pages (HTML, BINARY) have their body hashed at fetch
       if (page.sha256 !== null) assert.equal(digest, `sha256:${page.sha256}`, 'the body hashed at fetch');
       assert.equal(response.warc.get('WARC-Truncated'), page.truncated ? 'length' : undefined);
@@ -292,7 +292,7 @@ test('a crawl exported as WARC, read back record by record', { timeout: 240_000 
     'the crawl followed redirects',
   );
   assert.ok(
-    pages.some((page) => page.type === 'INVALID' && page.status === 404 && page.body_gzip !== null),
+    pages.some((page) => page.type === 'INVALID' && page.status === 404 && page.body !== null),
     'store.warc keeps the bodies of error pages',
   );
   assert.ok(
@@ -303,7 +303,7 @@ test('a crawl exported as WARC, read back record by record', { timeout: 240_000 
   assert.match(info, /^software: trawl\r\n/m);
   assert.match(info, /http-header-user-agent: /);
   // an HTML body is the bytes the pages API decodes
-  const html = pages.find((page) => page.type === 'HTML' && page.body_gzip !== null && !page.truncated)!;
+  const html = pages.find((page) => page.type === 'HTML' && page.body !== null && !page.truncated)!;
   const detail = (
     await app.inject({ method: 'GET', url: `/v1/crawls/${id}/pages/${html.id}?include=html` })
   ).json();
@@ -380,7 +380,7 @@ test('a crawl that kept no responses is a 409; store.html alone keeps HTML bodie
   )!;
   assert.ok(otherResponse.http.get('content-type'), 'its headers as received');
   assert.equal(
-    pages.filter((page) => page.type !== 'HTML' && page.body_gzip !== null).length,
+    pages.filter((page) => page.type !== 'HTML' && page.body !== null).length,
     0,
     'without store.warc only HTML bodies are kept',
   );

@@ -20,7 +20,7 @@ export function htmlPageOutcome(fields: Partial<PageOutcome> = {}): PageOutcome 
     requested: true,
     score: null,
     relevant: false,
-    htmlGzip: null,
+    body: null,
     response: null,
     links: [],
     images: [],

@@ -3,8 +3,6 @@
 // links it found. Several runners, in one process or many, work on one crawl at once; a crashed runner's
 // leases expire and others pick its URLs up. Layers: robots → fetch → parse → record (crawlee's habit).
 import { setMaxListeners } from 'node:events';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback, constants as zlibConstants } from 'node:zlib';
 import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BODY_BYTES, fetchesImages } from '../crawl-request.js';
 import {
@@ -49,13 +47,6 @@ import type {
 import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 import { SiteFiles, type SiteRobots } from './site-files.js';
-
-const gzipAsync = promisify(gzipCallback);
-/**
- * Bodies are stored at zlib's fastest level: on realistic pages it compresses several times faster than the
- * default level 6 for output only slightly larger, and compression is CPU every stored page pays.
- */
-const gzip = (body: Buffer): Promise<Buffer> => gzipAsync(body, { level: zlibConstants.Z_BEST_SPEED });
 
 export interface RunnerLogger {
   info(obj: object, msg?: string): void;
@@ -695,7 +686,7 @@ export class CrawlRunner {
     const threshold = this.settings.relevance?.threshold ?? 1;
     if (settled) {
       // kept for a WARC export before the body is handed to the document reader
-      const withResponse = { ...settled, response: await this.storedResponse(result, settled) };
+      const withResponse = { ...settled, response: this.storedResponse(result, settled) };
       // the host's slot is free by now: a slow document keeps no other request of its host waiting
       if (settled.type !== 'BINARY' || reading.read !== 'document' || !result.body) return withResponse;
       const body = result.body;
@@ -712,25 +703,30 @@ export class CrawlRunner {
         ? this.readText(result.text ?? '')
         : this.readHtml(result.text ?? '', result.finalUrl, page);
     result.text = null;
-    const htmlGzip = this.settings.storeHtml && result.body ? await gzip(result.body) : null;
-    const outcome = htmlOutcome(result, reading, read, htmlGzip, threshold);
-    return { ...outcome, response: await this.storedResponse(result, outcome) };
+    const outcome = htmlOutcome(
+      result,
+      reading,
+      read,
+      this.settings.storeHtml ? result.body : null,
+      threshold,
+    );
+    return { ...outcome, response: this.storedResponse(result, outcome) };
   }
 
   /**
    * What a WARC export writes of the response, when the crawl keeps it: its headers, and with storeEveryBody
-   * the body of a page that is not HTML (an HTML body is htmlGzip; a copy's body is its original's).
+   * the body of a page that is not HTML (an HTML body is the outcome's body; a copy's body is its original's).
    */
-  private async storedResponse(result: FetchResult, outcome: PageOutcome): Promise<StoredResponse | null> {
+  private storedResponse(result: FetchResult, outcome: PageOutcome): StoredResponse | null {
     if (!this.settings.storeHeaders || result.status === null) return null;
     const keepBody =
       this.settings.storeEveryBody &&
       result.body !== null &&
-      outcome.htmlGzip === null &&
+      outcome.body === null &&
       outcome.type !== 'DUPLICATE';
     return {
       headers: Object.entries(result.headers),
-      bodyGzip: keepBody && result.body ? await gzip(result.body) : null,
+      body: keepBody ? result.body : null,
     };
   }
 
@@ -742,8 +738,8 @@ export class CrawlRunner {
 
   /**
    * A downloaded document's text, read by the document reader (in processes of its own), and its score. The text takes the
-   * body's place in the page's share of the memory budget (growing it when the text is the larger) until the
-   * page is stored; text the budget cannot cover is cut.
+   * body's place in the page's share of the memory budget (growing it when the text is the larger), beside the
+   * body when a WARC export keeps it, until the page is stored; text the budget cannot cover is cut.
    */
   private async readDocument(
     binary: PageOutcome,
@@ -764,11 +760,13 @@ export class CrawlRunner {
       ? `document text cut at ${DOCUMENT_TEXT_MAX_CHARS} characters`
       : null;
     if (hold) {
-      const textBytes = Buffer.byteLength(text);
-      if (textBytes <= hold.heldBytes) hold.shrinkTo(textBytes);
-      else if (!(await hold.grow(textBytes - hold.heldBytes, this.halt.signal))) {
+      // a body kept for a WARC export stays in memory beside the text until the page is stored
+      const keptBytes = binary.response?.body?.length ?? 0;
+      const needBytes = keptBytes + Buffer.byteLength(text);
+      if (needBytes <= hold.heldBytes) hold.shrinkTo(needBytes);
+      else if (!(await hold.grow(needBytes - hold.heldBytes, this.halt.signal))) {
         // a character takes up to 3 bytes in UTF-8: this many surely fit in what is held
-        text = text.slice(0, Math.floor(hold.heldBytes / 3));
+        text = text.slice(0, Math.floor((hold.heldBytes - keptBytes) / 3));
         error = `document text cut at ${text.length} characters: the worker's memory budget for bodies was full`;
       }
     }
@@ -793,14 +791,14 @@ export class CrawlRunner {
     const parsed = this.readHtml(html, read.finalUrl, page);
     result.text = null;
     const body = read.html !== null ? encodeText(read.html, result.charset) : result.body;
-    const htmlGzip = this.settings.storeHtml && body ? await gzip(body) : null;
-    const outcome = htmlOutcome(result, reading, parsed, htmlGzip, this.settings.relevance?.threshold ?? 1);
+    const stored = this.settings.storeHtml ? body : null;
+    const outcome = htmlOutcome(result, reading, parsed, stored, this.settings.relevance?.threshold ?? 1);
     outcome.finalUrl = read.finalUrl;
     outcome.loadMs = read.record.fetchMs + (read.record.renderMs ?? 0);
     if (read.problem !== null)
       outcome.error = outcome.error ? `${outcome.error}; ${read.problem}` : read.problem;
     outcome.render = read.record;
-    return { ...outcome, response: await this.storedResponse(result, outcome) };
+    return { ...outcome, response: this.storedResponse(result, outcome) };
   }
 
   /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */

@@ -89,7 +89,7 @@ export function blankOutcome(
     redirects: null,
     duplicateOf: null,
     requested: fields.requested ?? true,
-    htmlGzip: null,
+    body: null,
     response: null,
     links: [],
     images: [],
@@ -201,7 +201,7 @@ export function htmlOutcome(
   result: Pick<FetchResult, 'budgetCut' | 'bytes'>,
   reading: FetchReading,
   page: HtmlPageReading,
-  htmlGzip: Buffer | null,
+  body: Buffer | null,
   threshold: number,
 ): PageOutcome {
   return {
@@ -213,7 +213,7 @@ export function htmlOutcome(
     ...reading.base,
     sha256: reading.sha256,
     title: page.title,
-    htmlGzip,
+    body,
     links: page.links,
     images: page.images,
     queuedImages: page.queuedImages,

@@ -164,7 +164,11 @@ export interface PageOutcome {
   /** Relevance in [0, 1] when the crawl scores pages; `relevant` when at or above its threshold. */
   score: number | null;
   relevant: boolean;
-  htmlGzip: Buffer | null;
+  /**
+   * The HTML body as read (Content-Encoding undone), kept when the crawl stores HTML: raw bytes, which the
+   * store compresses (PostgreSQL does, on the server). Null: not stored.
+   */
+  body: Buffer | null;
   /** The response as a WARC export writes it, when the crawl keeps it (storeHeaders); null without one. */
   response: StoredResponse | null;
   /** Links to record (and queue when new), in document order, one per target. */
@@ -190,8 +194,8 @@ export interface PageOutcome {
 /** A response's headers as received (names lower-case), and its body when it is not the HTML body above. */
 export interface StoredResponse {
   headers: Array<[string, string]>;
-  /** gzip of the body as read (Content-Encoding undone); null: the HTML body (htmlGzip) or none kept. */
-  bodyGzip: Buffer | null;
+  /** The body as read (Content-Encoding undone), raw; null: the HTML body (PageOutcome.body) or none kept. */
+  body: Buffer | null;
 }
 
 /** Whether an HTML page was rendered, why, and what it cost (docs/reference.md#rendering). */

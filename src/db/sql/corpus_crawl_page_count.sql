@@ -3,4 +3,4 @@
 SELECT count(*)::integer AS n
 FROM pages p JOIN page_contents c ON c.page_id = p.id
 WHERE p.crawl_id = $1
-  AND ((p.type = 'HTML' AND c.html_gzip IS NOT NULL) OR (p.type = 'BINARY' AND c.main_text IS NOT NULL))
+  AND ((p.type = 'HTML' AND (c.html IS NOT NULL OR c.html_gzip IS NOT NULL)) OR (p.type = 'BINARY' AND c.main_text IS NOT NULL))

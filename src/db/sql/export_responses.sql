@@ -1,7 +1,9 @@
 -- What a WARC export writes of pages $1 (a batch) beyond their rows: the response headers and stored body (the
--- HTML body, else another kept with store.warc), whether the body was cut, the redirect hops before the answer,
--- and for a copy of another page's body (a DUPLICATE of the same sha256) the page it repeats: URL and fetch time.
-SELECT p.id, p.truncated, p.redirects, r.headers, coalesce(c.html_gzip, r.body_gzip) AS body_gzip,
+-- HTML body, else another kept with store.warc; raw, or gzip for rows written before raw bodies), whether the
+-- body was cut, the redirect hops before the answer, and for a copy of another page's body (a DUPLICATE of the
+-- same sha256) the page it repeats: URL and fetch time.
+SELECT p.id, p.truncated, p.redirects, r.headers, coalesce(c.html, r.body) AS body,
+       coalesce(c.html_gzip, r.body_gzip) AS body_gzip,
        o.id AS original_id, coalesce(o.final_url, o.url) AS original_url, o.fetched_at AS original_fetched_at
 FROM pages p
 LEFT JOIN page_responses r ON r.page_id = p.id

@@ -1,11 +1,11 @@
 -- Writes the outcome of fetching a page and ends its lease, in one statement: the metadata row with its
--- relevance score, the body (gzip), the images it shows, its binary-document record, the page budget back
+-- relevance score, the body (raw), the images it shows, its binary-document record, the page budget back
 -- for a page never requested, a relevant page as one more result while the crawl has fewer than its
 -- maxResults (the crawl row is locked for that, and only then: results are counted in the order pages are
 -- recorded, exactly, whatever runs in parallel), and its links to the pages of the crawl they name. Those
 -- pages were queued before this statement (queuing is idempotent), so a crash between the two only means
 -- the page is leased again and redone. Parameters (db/crawl-store.ts completePage passes them in order):
---   $1  page id                         $15 body, gzip (bytea; null: not stored)
+--   $1  page id                         $15 body, raw (bytea; null: not stored)
 --   $2  page type (HTML, BINARY, …)     $16 page never requested: give its page budget back (boolean)
 --   $3  HTTP status (null: none)        $17 image URLs (text[])
 --   $4  content type                    $18 image alt texts (text[], same order as $17)
@@ -19,7 +19,7 @@
 --   $12 error, when the fetch failed     $26 crawl id
 --   $13 redirects (JSON, null: none)    $27 links and images it could not keep (JSON; null: none)
 --   $14 page it duplicates (page id)    $28 response headers for a WARC export (JSON [[name, value]]; null: not kept)
---                                       $29 response body that is not the HTML body, gzip (bytea; null: none)
+--                                       $29 response body that is not the HTML body, raw (bytea; null: none)
 --                                       $30 text read from a document (null: none), its main text
 --                                       $31 link target page ids where known (bigint[], same order as $24;
 --                                           null: $24 holds the URL to look up)
@@ -37,14 +37,14 @@ done AS (
   RETURNING id, crawl_id, result
 ),
 body AS (
-  INSERT INTO page_contents (page_id, html_gzip)
+  INSERT INTO page_contents (page_id, html)
   SELECT id, $15 FROM done WHERE $15::bytea IS NOT NULL
-  ON CONFLICT (page_id) DO UPDATE SET html_gzip = EXCLUDED.html_gzip
+  ON CONFLICT (page_id) DO UPDATE SET html = EXCLUDED.html, html_gzip = NULL
 ),
 response AS (
-  INSERT INTO page_responses (page_id, headers, body_gzip)
+  INSERT INTO page_responses (page_id, headers, body)
   SELECT id, $28::jsonb, $29::bytea FROM done WHERE $28::jsonb IS NOT NULL
-  ON CONFLICT (page_id) DO UPDATE SET headers = EXCLUDED.headers, body_gzip = EXCLUDED.body_gzip
+  ON CONFLICT (page_id) DO UPDATE SET headers = EXCLUDED.headers, body = EXCLUDED.body, body_gzip = NULL
 ),
 shown AS (
   INSERT INTO images (page_id, url, alt)

@@ -6,8 +6,10 @@
 -- Relevant pages become results in the batch's order (the order the runner finished them) while the crawl
 -- has room below maxResults, exactly as if they had been written one by one. Parameters are arrays with
 -- one element per page, in the batch's order (db/crawl-store.ts PageWriteBatch builds them), except the
--- crawl id and the flattened images and links, which name their page by its position (1-based):
---   $1  page ids                        $15 bodies, gzip (null: not stored)
+-- crawl id, the flattened images and links, which name their page by its position (1-based), and the bodies,
+-- which travel as one binary value each ($15, $31; a bytea[] is sent as hex text, which costs the worker and
+-- the server more than the bodies' compression ever did) cut by their lengths ($34, $35):
+--   $1  page ids                        $15 bodies, raw, one after another in page order (bytea)
 --   $2  page types                      $16 pages never requested: give their page budget back
 --   $3  HTTP statuses                   $17 image → page position   $18 image URLs   $19 image alt texts
 --   $4  content types                   $20 documents' data types   $21 content types   $22 bytes
@@ -17,21 +19,25 @@
 --   $8  load times, ms                  $28 crawl id
 --   $9  fetched at                      $29 links and images not kept (JSON text)
 --   $10 final URLs after redirects      $30 response headers for a WARC export (JSON text)
---   $11 titles                          $31 response bodies that are not the HTML body, gzip
+--   $11 titles                          $31 response bodies that are not the HTML body, raw, one after another
 --   $12 errors                          $32 texts read from documents
 --   $13 redirects (JSON text)           $33 link target page ids where known (null: $26 holds the URL)
---   $14 pages they duplicate
+--   $14 pages they duplicate            $34 each page's body length in $15 (null: not stored)
+--                                       $35 each page's response body length in $31 (null: none)
 WITH input AS (
-  SELECT i.*, count(*) FILTER (WHERE i.relevant) OVER (ORDER BY i.ord) AS relevant_rank
+  SELECT i.*, count(*) FILTER (WHERE i.relevant) OVER (ORDER BY i.ord) AS relevant_rank,
+         (coalesce(sum(i.html_bytes) OVER (ORDER BY i.ord), 0) - coalesce(i.html_bytes, 0))::int AS html_offset,
+         (coalesce(sum(i.response_bytes) OVER (ORDER BY i.ord), 0) - coalesce(i.response_bytes, 0))::int
+           AS response_offset
   FROM unnest(
     $1::bigint[], $2::text[], $3::int[], $4::text[], $5::int[], $6::boolean[], $7::text[], $8::int[],
-    $9::timestamptz[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bytea[],
+    $9::timestamptz[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $34::int[],
     $16::boolean[], $20::text[], $21::text[], $22::bigint[], $23::float8[], $24::boolean[], $29::text[],
-    $30::text[], $31::bytea[], $32::text[]
+    $30::text[], $35::int[], $32::text[]
   ) WITH ORDINALITY AS i(
     id, type, status, content_type, bytes, truncated, sha256, load_ms, fetched_at, final_url, title, error,
-    redirects, duplicate_of, html_gzip, unrequested, data_type, data_content_type, data_bytes, score, relevant,
-    skipped, response_headers, response_body, document_text, ord
+    redirects, duplicate_of, html_bytes, unrequested, data_type, data_content_type, data_bytes, score, relevant,
+    skipped, response_headers, response_bytes, document_text, ord
   )
 ),
 crawl AS (
@@ -51,15 +57,18 @@ done AS (
   RETURNING p.id, p.result, i.ord
 ),
 body AS (
-  INSERT INTO page_contents (page_id, html_gzip)
-  SELECT i.id, i.html_gzip FROM input i JOIN done d ON d.ord = i.ord WHERE i.html_gzip IS NOT NULL
-  ON CONFLICT (page_id) DO UPDATE SET html_gzip = EXCLUDED.html_gzip
+  INSERT INTO page_contents (page_id, html)
+  SELECT i.id, substring($15::bytea FROM i.html_offset + 1 FOR i.html_bytes)
+  FROM input i JOIN done d ON d.ord = i.ord WHERE i.html_bytes IS NOT NULL
+  ON CONFLICT (page_id) DO UPDATE SET html = EXCLUDED.html, html_gzip = NULL
 ),
 response AS (
-  INSERT INTO page_responses (page_id, headers, body_gzip)
-  SELECT i.id, i.response_headers::jsonb, i.response_body
+  INSERT INTO page_responses (page_id, headers, body)
+  SELECT i.id, i.response_headers::jsonb,
+         CASE WHEN i.response_bytes IS NOT NULL
+           THEN substring($31::bytea FROM i.response_offset + 1 FOR i.response_bytes) END
   FROM input i JOIN done d ON d.ord = i.ord WHERE i.response_headers IS NOT NULL
-  ON CONFLICT (page_id) DO UPDATE SET headers = EXCLUDED.headers, body_gzip = EXCLUDED.body_gzip
+  ON CONFLICT (page_id) DO UPDATE SET headers = EXCLUDED.headers, body = EXCLUDED.body, body_gzip = NULL
 ),
 shown AS (
   INSERT INTO images (page_id, url, alt)

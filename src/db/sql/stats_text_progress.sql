@@ -6,7 +6,7 @@ SELECT
    WHERE p.crawl_id = $1 AND p.type = 'BINARY' AND c.main_text IS NOT NULL)::int AS document_pages,
   (SELECT count(*) FROM page_contents c JOIN pages p ON p.id = c.page_id
    WHERE p.crawl_id = $1
-     AND c.text_extracted_at IS NULL AND (c.html_gzip IS NOT NULL OR c.main_text IS NOT NULL)
-     AND ((p.type = 'HTML' AND c.html_gzip IS NOT NULL) OR (p.type = 'BINARY' AND c.main_text IS NOT NULL)))::int AS pending_pages,
+     AND c.text_extracted_at IS NULL AND (c.html IS NOT NULL OR c.html_gzip IS NOT NULL OR c.main_text IS NOT NULL)
+     AND ((p.type = 'HTML' AND (c.html IS NOT NULL OR c.html_gzip IS NOT NULL)) OR (p.type = 'BINARY' AND c.main_text IS NOT NULL)))::int AS pending_pages,
   (SELECT count(*) FROM page_contents c JOIN pages p ON p.id = c.page_id
    WHERE p.crawl_id = $1 AND c.text_error IS NOT NULL)::int AS failed_pages

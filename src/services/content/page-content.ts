@@ -1,4 +1,4 @@
-// A crawl's stored page content, read back: bodies (gzip, decoded as the crawl decoded them), main texts and
+// A crawl's stored page content, read back: bodies (decoded as the crawl decoded them), main texts and
 // Markdown, for one page, a list of pages and an export alike. The one loader of stored content, so a page
 // reads the same in ?include=, GET /v1/crawls/:id/pages/:pageId and the export.
 import type { ExtractionMethod } from '../../crawler/extract/index.js';
@@ -6,7 +6,7 @@ import type { CrawlsRepository, PageRow } from '../../db/crawls-repo.js';
 import { TrawlError } from '../../errors.js';
 import type { CpuPool } from '../pools/cpu-pool.js';
 import type { ExportBodyResult, ExportBodyTask } from '../pools/cpu-tasks.js';
-import { gzipPrefixBytes, storedBodyText } from './stored-body.js';
+import { storedBody, storedBodyText, storedPrefixBytes } from './stored-body.js';
 
 /**
  * Bytes of stored bodies and texts (their first bodyMaxBytes each) a bounded read takes from the database at
@@ -33,7 +33,7 @@ export interface ContentIncludes {
 export class StoredPageContent {
   constructor(
     private readonly options: {
-      repository: Pick<CrawlsRepository, 'pageHtmlGzip' | 'batchContents' | 'boundedContents'>;
+      repository: Pick<CrawlsRepository, 'pageHtml' | 'batchContents' | 'boundedContents'>;
       /** Where bodies are made Markdown and encoded, off the event loop. */
       cpu: Pick<CpuPool, 'run'>;
     },
@@ -41,8 +41,9 @@ export class StoredPageContent {
 
   /** A page's stored body as text (storedBodyText); null when none was stored. */
   async html(pageId: number, contentType: string | null): Promise<string | null> {
-    const gz = await this.options.repository.pageHtmlGzip(pageId);
-    return gz ? await storedBodyText(gz, contentType) : null;
+    const row = await this.options.repository.pageHtml(pageId);
+    const body = storedBody(row?.html, row?.html_gzip);
+    return body ? await storedBodyText(body, contentType) : null;
   }
 
   /**
@@ -79,7 +80,8 @@ export class StoredPageContent {
       const extra: { text?: string | null; markdown?: string | null } = {};
       if (include.text) extra.text = content?.main_text ?? null;
       if (include.markdown) {
-        const html = content?.html_gzip ? await storedBodyText(content.html_gzip, page.contentType) : null;
+        const body = storedBody(content?.html, content?.html_gzip);
+        const html = body ? await storedBodyText(body, page.contentType) : null;
         extra.markdown = await this.markdown(
           html,
           { type: page.type, url: page.url, final_url: page.finalUrl },
@@ -106,7 +108,7 @@ export class StoredPageContent {
   ): AsyncGenerator<{ row: PageRow; bodies: ExportBodyResult }> {
     const want = { html: include.html || include.markdown, text: include.text };
     const limits = {
-      gzipBytes: gzipPrefixBytes(maxBytes),
+      bodyBytes: storedPrefixBytes(maxBytes),
       textChars: maxBytes,
       batchBytes: BOUNDED_READ_MAX_BYTES,
     };
@@ -119,9 +121,9 @@ export class StoredPageContent {
       );
       for (const content of contents) {
         const row = rows[next++]!;
-        const htmlGzip = row.type === 'HTML' || include.html ? content.html_gzip : null;
+        const body = row.type === 'HTML' || include.html ? storedBody(content.html, content.html_gzip) : null;
         const bodies = await this.#encodeBodies({
-          htmlGzip,
+          body,
           contentType: row.content_type,
           maxBytes,
           html: include.html,

@@ -1,23 +1,52 @@
-// A stored page body (gzip) back to text, decoded the way the crawl decoded it when it fetched the page
+// A stored page body back to bytes and text, decoded the way the crawl decoded it when it fetched the page
 // (BOM, then the Content-Type charset, then <meta charset>, else UTF-8), so ISO-8859-1 or windows-1251
-// pages read the same in ?include=html, the word statistics and corpora.
+// pages read the same in ?include=html, the word statistics, corpora and WARC exports. Bodies are stored raw
+// (page_contents.html, page_responses.body) and PostgreSQL compresses them; rows written before that hold
+// gzip of them (html_gzip, body_gzip). A reader names the row's body with storedBody() and reads it here, the
+// one place that knows the two forms apart.
 import { promisify } from 'node:util';
 import { constants, gunzip as gunzipCallback, gunzipSync } from 'node:zlib';
 import { decodeBody } from '../../crawler/fetch/index.js';
 
 const gunzip = promisify(gunzipCallback);
 
+/** A stored body, whole or its first bytes as read: raw, or gzip for a row written before raw bodies. */
+export interface StoredBody {
+  bytes: Uint8Array;
+  gzip: boolean;
+}
+
+/** The body a row holds: its raw column when set, else its gzip column; null when it has neither. */
+export function storedBody(
+  raw: Uint8Array | null | undefined,
+  gzip: Uint8Array | null | undefined,
+): StoredBody | null {
+  if (raw != null) return { bytes: raw, gzip: false };
+  if (gzip != null) return { bytes: gzip, gzip: true };
+  return null;
+}
+
 /**
- * Gzip bytes that always hold at least `bodyBytes` bytes of the body once inflated: deflate never grows its
+ * Stored bytes that always hold at least `bodyBytes` bytes of the body, raw or gzip: deflate never grows its
  * input by more than a few bytes per 64 KiB block, so this many compressed bytes cannot inflate to less. A
- * reader that wants only a body's first bytes reads this prefix of the stored gzip and no more.
+ * reader that wants only a body's first bytes reads this prefix of the stored value (SQL substring, which
+ * decompresses only that slice of a value PostgreSQL compressed) and no more.
  */
-export function gzipPrefixBytes(bodyBytes: number): number {
+export function storedPrefixBytes(bodyBytes: number): number {
   return bodyBytes + Math.ceil(bodyBytes / 1024) + 1024;
 }
 
-export async function storedBodyText(htmlGzip: Buffer, contentType: string | null): Promise<string> {
-  return decodeBody(await gunzip(htmlGzip), contentType).text;
+/** The whole body's bytes (inflated off the event loop when stored as gzip). */
+export async function storedBodyBytes(body: StoredBody): Promise<Buffer> {
+  return body.gzip ? gunzip(body.bytes) : asBuffer(body.bytes);
+}
+
+export async function storedBodyText(body: StoredBody, contentType: string | null): Promise<string> {
+  return decodeBody(await storedBodyBytes(body), contentType).text;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** First compressed slice tried by gunzipPrefix; each next one is twice the last. */
@@ -54,15 +83,25 @@ export function gunzipPrefix(gzip: Uint8Array, maxBytes: number): { bytes: Buffe
 }
 
 /**
+ * The first `maxBytes` bytes of a stored body, and whether the body went on past them. `body` may itself be a
+ * prefix of the stored value of at least storedPrefixBytes(maxBytes) bytes.
+ */
+function storedBodyHead(body: StoredBody, maxBytes: number): { bytes: Buffer; cut: boolean } {
+  if (body.gzip) return gunzipPrefix(body.bytes, maxBytes);
+  const bytes = asBuffer(body.bytes);
+  return bytes.length > maxBytes ? { bytes: bytes.subarray(0, maxBytes), cut: true } : { bytes, cut: false };
+}
+
+/**
  * The decoded text of a stored body's first `maxBytes` bytes (the most of a page the crawl parses), and
- * whether the body went on past them. `htmlGzip` may itself be a prefix of the stored gzip of at least
- * gzipPrefixBytes(maxBytes) bytes.
+ * whether the body went on past them. `body` may itself be a prefix of the stored value of at least
+ * storedPrefixBytes(maxBytes) bytes.
  */
 export function storedBodyPrefix(
-  htmlGzip: Uint8Array,
+  body: StoredBody,
   contentType: string | null,
   maxBytes: number,
 ): { text: string; cut: boolean } {
-  const { bytes, cut } = gunzipPrefix(htmlGzip, maxBytes);
+  const { bytes, cut } = storedBodyHead(body, maxBytes);
   return { text: decodeBody(bytes, contentType).text, cut };
 }

@@ -34,7 +34,7 @@ import { ExtractRequest, type ExtractResult } from '../../schemas/extract.js';
 import { ScoreRequest } from '../../schemas/score.js';
 import { bodyValidator, nestsTooDeep, type ValidationIssue } from '../../validation.js';
 import { findUnstorableText } from '../content/input-text.js';
-import { storedBodyPrefix } from '../content/stored-body.js';
+import { type StoredBody, storedBodyPrefix } from '../content/stored-body.js';
 import { parseAsCrawled } from '../use-cases/documents.js';
 
 /** A document's content: text, or HTML with the URL its links resolve against ('about:blank' without one). */
@@ -93,8 +93,8 @@ export interface MarkdownTask {
  * would hold gigabytes and block the event loop.
  */
 export interface StoredTextTask {
-  /** The stored gzip, or its first gzipPrefixBytes(maxBytes) bytes (moved to the thread, not copied). */
-  htmlGzip: Uint8Array;
+  /** The stored body, or its first storedPrefixBytes(maxBytes) bytes (moved to the thread, not copied). */
+  body: StoredBody;
   contentType: string | null;
   method: ExtractionMethod;
   maxBytes: number;
@@ -115,8 +115,8 @@ export interface StoredTextResult {
  * `maxBytes` characters too.
  */
 export interface ExportBodyTask {
-  /** The stored gzip, or at least its first gzipPrefixBytes(maxBytes) (moved to the thread, not copied). */
-  htmlGzip: Uint8Array | null;
+  /** The stored body, or at least its first storedPrefixBytes(maxBytes) (moved to the thread, not copied). */
+  body: StoredBody | null;
   contentType: string | null;
   maxBytes: number;
   html: boolean;
@@ -288,7 +288,7 @@ function parseJsonBody(task: JsonBodyTask): JsonBodyResult {
 const markdown = (task: MarkdownTask): string => pageMarkdown(task.html, task.url, task.method);
 
 function storedText(task: StoredTextTask): StoredTextResult {
-  const body = storedBodyPrefix(task.htmlGzip, task.contentType, task.maxBytes).text;
+  const body = storedBodyPrefix(task.body, task.contentType, task.maxBytes).text;
   // a text/plain page's text is all of it (HTML extraction would read its `<` as tags)
   const text = isPlainTextBody(task.contentType)
     ? body.replace(/\s+/g, ' ').trim()
@@ -298,7 +298,7 @@ function storedText(task: StoredTextTask): StoredTextResult {
 
 function exportBody(task: ExportBodyTask): ExportBodyResult {
   const json = (value: string) => Buffer.from(JSON.stringify(value));
-  const body = task.htmlGzip && storedBodyPrefix(task.htmlGzip, task.contentType, task.maxBytes);
+  const body = task.body && storedBodyPrefix(task.body, task.contentType, task.maxBytes);
   let cut = body?.cut ?? false;
   let markdown: string | null = null;
   if (task.markdown && body) {
@@ -340,6 +340,9 @@ export const cpuTasks: CpuTasks = {
 /** Characters of HTML per byte of its gzip, about: what a stored body's cost grows with, before it is read. */
 const GZIP_TEXT_RATIO = 4;
 
+const bodyChars = (body: StoredBody | null) =>
+  body === null ? 0 : body.bytes.length * (body.gzip ? GZIP_TEXT_RATIO : 1);
+
 const documentChars = (docs: readonly TaskDocument[]) =>
   docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
 
@@ -357,12 +360,12 @@ export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuT
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   if (name === 'wordCounts') return (input as { text: string }).text.length;
   if (name === 'exportBody') {
-    const { htmlGzip, maxBytes, text } = input as ExportBodyTask;
-    return Math.min(maxBytes, (htmlGzip?.length ?? 0) * GZIP_TEXT_RATIO) + (text?.length ?? 0);
+    const { body, maxBytes, text } = input as ExportBodyTask;
+    return Math.min(maxBytes, bodyChars(body)) + (text?.length ?? 0);
   }
   if (name === 'storedText') {
-    const { htmlGzip, maxBytes } = input as StoredTextTask;
-    return Math.min(maxBytes, htmlGzip.length * GZIP_TEXT_RATIO);
+    const { body, maxBytes } = input as StoredTextTask;
+    return Math.min(maxBytes, bodyChars(body));
   }
   const task = input as ScoreTask;
   return (
@@ -392,7 +395,7 @@ export function threadTransfer<N extends CpuTaskName>(
     name === 'parseJsonBody'
       ? (input as JsonBodyTask).bytes
       : name === 'storedText' || name === 'exportBody'
-        ? (input as StoredTextTask | ExportBodyTask).htmlGzip
+        ? ((input as StoredTextTask | ExportBodyTask).body?.bytes ?? null)
         : null;
   if (bytes === null) return [];
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;

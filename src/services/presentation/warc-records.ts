@@ -10,13 +10,13 @@
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { promisify } from 'node:util';
-import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
+import { gzip as gzipCallback } from 'node:zlib';
 import { WARC_1_1, WARCRecord, WARCSerializer } from 'warcio';
 import type { NormalizedCrawlRequest } from '../../crawler/crawl-request.js';
 import { REQUEST_HEADERS } from '../../crawler/fetch/index.js';
 import type { PageRow, StoredResponseRow } from '../../db/crawls-repo.js';
+import { storedBody, storedBodyBytes } from '../content/stored-body.js';
 
-const gunzip = promisify(gunzipCallback);
 const gzip = promisify(gzipCallback);
 
 /**
@@ -206,7 +206,8 @@ export async function pageRecords(
       httpHeaders: storedHeaderBlock(headers, row.content_type, row.bytes ?? 0),
     });
   } else {
-    payload = stored?.body_gzip ? await gunzip(stored.body_gzip) : null;
+    const body = storedBody(stored?.body, stored?.body_gzip);
+    payload = body ? await storedBodyBytes(body) : null;
     const bodySent = (row.bytes ?? 0) > 0;
     const truncated =
       payload === null ? (bodySent ? 'unspecified' : null) : stored?.truncated ? 'length' : null;

@@ -14,7 +14,7 @@ import { InputError, TrawlError } from '../../errors.js';
 import { queueCorpus } from '../../jobs/producers.js';
 import type { JobBackend } from '../../jobs/queues.js';
 import { type CorpusRequest, TOP_TERMS } from '../../schemas/corpora.js';
-import { storedBodyText } from '../content/stored-body.js';
+import { storedBody, storedBodyText } from '../content/stored-body.js';
 import {
   type CreatedAtCursor,
   type NewestFirstQuery,
@@ -244,14 +244,15 @@ export async function buildCorpus(corpusId: string, deps: CorpusBuildDeps): Prom
     while (!aborted()) {
       const batch = await repository.crawlBodies(source.crawlId, afterId, CRAWL_BATCH);
       for (const body of batch) {
+        const stored = storedBody(body.html, body.html_gzip);
         // a document's text as read when it was fetched
-        if (body.html_gzip === null) {
+        if (stored === null) {
           added(wordsOf(textPage(body.document_text ?? '')));
           continue;
         }
         let html: string;
         try {
-          html = await storedBodyText(body.html_gzip, body.content_type);
+          html = await storedBodyText(stored, body.content_type);
         } catch (error) {
           skipped(body.url, `stored body unreadable: ${(error as Error).message}`);
           continue;

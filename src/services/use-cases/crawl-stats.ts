@@ -15,7 +15,7 @@ import { TrawlError } from '../../errors.js';
 import { queueCrawlText } from '../../jobs/producers.js';
 import type { JobBackend } from '../../jobs/queues.js';
 import type { WordStats } from '../../schemas/stats.js';
-import { gzipPrefixBytes } from '../content/stored-body.js';
+import { type StoredBody, storedBody, storedPrefixBytes } from '../content/stored-body.js';
 import type { CpuPool } from '../pools/cpu-pool.js';
 import type { StoredTextResult } from '../pools/cpu-tasks.js';
 
@@ -27,8 +27,8 @@ export const DEFAULT_TEXT_BATCH_PAGES = 100;
  * title and score, whatever fetch.maxBytes kept: so is its stored text bounded, and the job's memory with it.
  */
 const TEXT_BODY_MAX_BYTES = PARSE_MAX_BYTES;
-/** The stored gzip's first bytes that hold at least TEXT_BODY_MAX_BYTES of the body. */
-const TEXT_GZIP_MAX_BYTES = gzipPrefixBytes(TEXT_BODY_MAX_BYTES);
+/** The stored body's first bytes that hold at least TEXT_BODY_MAX_BYTES of the body, raw or gzip. */
+const TEXT_STORED_MAX_BYTES = storedPrefixBytes(TEXT_BODY_MAX_BYTES);
 /**
  * Characters of main text a batch holds before it stores them: its texts wait for one transaction, where the
  * database driver copies them once more, so a batch of large pages is stored in several.
@@ -100,19 +100,19 @@ export class CrawlStatsService {
   }
 
   /**
-   * Main text of one stored body's first TEXT_BODY_MAX_BYTES (`htmlGzip` may be only the first
-   * TEXT_GZIP_MAX_BYTES of it), decoded the way the crawl decodes it (BOM, header, meta, UTF-8), on the CPU
+   * Main text of one stored body's first TEXT_BODY_MAX_BYTES (`body` may be only the first
+   * TEXT_STORED_MAX_BYTES of it), decoded the way the crawl decodes it (BOM, header, meta, UTF-8), on the CPU
    * pool; with its words counted when `countWords`.
    */
   private mainText(
-    htmlGzip: Buffer,
+    body: StoredBody,
     contentType: string | null,
     method: ExtractionMethod,
     countWords: boolean,
   ): Promise<StoredTextResult> {
     return this.options.cpu.run(
       'storedText',
-      { htmlGzip, contentType, method, maxBytes: TEXT_BODY_MAX_BYTES, countWords },
+      { body, contentType, method, maxBytes: TEXT_BODY_MAX_BYTES, countWords },
       'html',
       { timeoutMs: TEXT_TASK_TIMEOUT_MS },
     );
@@ -137,7 +137,7 @@ export class CrawlStatsService {
     const cache: CounterCache = { counter: null, version: null };
     let afterId = 0;
     while (!signal?.aborted) {
-      const rows = await repository.pendingText(crawlId, afterId, this.batchPages, TEXT_GZIP_MAX_BYTES);
+      const rows = await repository.pendingText(crawlId, afterId, this.batchPages, TEXT_STORED_MAX_BYTES);
       if (rows.length === 0) break;
       afterId = rows[rows.length - 1]!.id;
       let texts: Array<{ pageId: number; text: string }> = [];
@@ -157,13 +157,14 @@ export class CrawlStatsService {
           // a document's text was read as it was fetched; an HTML body's main text is extracted here
           let text: string;
           let counts: unknown;
-          if (row.html_gzip === null) {
+          const body = storedBody(row.html, row.html_gzip);
+          if (body === null) {
             text = row.main_text ?? '';
             counts = await this.options.cpu.run('wordCounts', { text }, 'text', {
               timeoutMs: TEXT_TASK_TIMEOUT_MS,
             });
           } else {
-            ({ text, words: counts } = await this.mainText(row.html_gzip, row.content_type, method, true));
+            ({ text, words: counts } = await this.mainText(body, row.content_type, method, true));
           }
           words.set(row.id, WordCounter.fromJSON(counts));
           texts.push({ pageId: row.id, text });
@@ -328,13 +329,14 @@ export class CrawlStatsService {
    * it once) when the job has not reached it. Null when the page has no stored body.
    */
   async pageText(crawl: CrawlRow, pageId: number): Promise<string | null> {
-    const row = await this.options.repository.pageText(crawl.id, pageId, TEXT_GZIP_MAX_BYTES);
+    const row = await this.options.repository.pageText(crawl.id, pageId, TEXT_STORED_MAX_BYTES);
     if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
     if (row.text_extracted_at) return row.main_text ?? '';
     // a document's text, read as it was fetched, waiting to be counted (null: a page with no stored body)
-    if (!row.html_gzip || row.type === 'BINARY') return row.main_text;
+    const body = storedBody(row.html, row.html_gzip);
+    if (body === null || row.type === 'BINARY') return row.main_text;
     // as the job would store it
     const { method } = textSettings(crawl.request);
-    return pgSafeText((await this.mainText(row.html_gzip, row.content_type, method, false)).text);
+    return pgSafeText((await this.mainText(body, row.content_type, method, false)).text);
   }
 }

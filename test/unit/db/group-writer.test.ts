@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GroupWriter } from '../../../src/db/group-writer.js';
 
-function recordingWriter(options: { maxItems: number; maxInFlight: number; failing?: Set<number> }) {
+function recordingWriter(options: {
+  maxItems: number;
+  maxInFlight: number;
+  failing?: Set<number>;
+  maxBytes?: number;
+}) {
   const statements: number[][] = [];
   const release: (() => void)[] = [];
   const failing = options.failing ?? new Set<number>();
@@ -20,6 +25,10 @@ function recordingWriter(options: { maxItems: number; maxInFlight: number; faili
     writeOne: (item) => run([item]),
     maxItems: options.maxItems,
     maxInFlight: options.maxInFlight,
+    // an item's bytes are its value
+    ...(options.maxBytes === undefined
+      ? {}
+      : { itemBytes: (item: number) => item, maxBytes: options.maxBytes }),
   });
   const finishAll = async () => {
     while (release.length > 0) {
@@ -37,6 +46,14 @@ test('an idle writer writes at once; what arrives meanwhile waits and goes toget
   await finishAll();
   await Promise.all(written);
   assert.deepEqual(statements, [[1], [2, 3, 4], [5, 6]], 'at most maxItems per statement');
+});
+
+test('a batch stops short of maxBytes, and an item larger than that goes alone', async () => {
+  const { writer, statements, finishAll } = recordingWriter({ maxItems: 10, maxInFlight: 1, maxBytes: 10 });
+  const written = [1, 4, 5, 2, 30, 3, 3].map((item) => writer.write(item));
+  await finishAll();
+  await Promise.all(written);
+  assert.deepEqual(statements, [[1], [4, 5], [2], [30], [3, 3]]);
 });
 
 test('a failed batch is written again one item at a time: only the bad item fails', async () => {

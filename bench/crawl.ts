@@ -543,6 +543,14 @@ async function runCrawler(
   const row = await measureCrawler(web, crawler, reachable, crawl);
   if (row.failed) process.stdout.write(`${crawler}: FAILED: ${row.failed}\n`);
   else process.stdout.write(`${crawler}: ${row.report?.notes}\n`);
+  const text = row.report?.textJob;
+  if (text && row.pages > 0) {
+    process.stdout.write(
+      `${crawler}: text job after the crawl: ${(text.ms / 1000).toFixed(1)} s, CPU ` +
+        `${((text.cpuSecs * 1000) / row.pages).toFixed(2)} ms/page + PostgreSQL ` +
+        `${((text.serverCpuSecs * 1000) / row.pages).toFixed(2)} ms/page (not in the crawl's figures)\n`,
+    );
+  }
   if (cpuProfileDir) {
     printProfile(crawler, row, cpuProfileDir);
     rmSync(cpuProfileDir, { recursive: true, force: true });
@@ -574,9 +582,18 @@ function printMedians(runs: Row[][]): void {
     const cpu = rows.map((row) => (row.report!.cpuSecs * 1000) / Math.max(1, row.pages));
     const server = rows.map((row) => (serverCpu(row.report!) * 1000) / Math.max(1, row.pages));
     const rss = rows.map((row) => row.report!.peakRssMiB);
+    const textRows = rows.filter((row) => row.report!.textJob);
+    const textCpu = textRows.map(
+      (row) =>
+        ((row.report!.textJob!.cpuSecs + row.report!.textJob!.serverCpuSecs) * 1000) / Math.max(1, row.pages),
+    );
+    const textJob =
+      textCpu.length > 0
+        ? `; then the text job ${median(textCpu)?.toFixed(2)} ms/page (worker + PostgreSQL)`
+        : '';
     process.stdout.write(
       `  ${crawler.padEnd(12)} ${median(rates)?.toFixed(0).padStart(5)} pages/s (runs: ${rates.map((rate) => rate.toFixed(0)).join(', ')}), ` +
-        `CPU ${median(cpu)?.toFixed(2)} ms/page + server ${median(server)?.toFixed(2)} ms/page, peak RSS ${median(rss)?.toFixed(0)} MB\n`,
+        `CPU ${median(cpu)?.toFixed(2)} ms/page + server ${median(server)?.toFixed(2)} ms/page, peak RSS ${median(rss)?.toFixed(0)} MB${textJob}\n`,
     );
   }
   for (const trawl of ['trawl-pg', 'trawl-redis'] as const) {

@@ -14,6 +14,11 @@ export interface CrawlerReport {
   serverCpuSecs: Record<string, number>;
   /** What the crawler itself says it did (pages stored, status), for cross-checking the test web's log. */
   notes: string;
+  /**
+   * trawl: the text job that follows the crawl (every stored page's main text and word counts), measured
+   * apart from the crawl window: its wall time, this process's CPU and PostgreSQL's over it.
+   */
+  textJob?: { ms: number; cpuSecs: number; serverCpuSecs: number };
   /** With --profile (trawl): statements sent to PostgreSQL by name, with their summed round-trip times. */
   statements?: Record<string, { count: number; ms: number }>;
 }

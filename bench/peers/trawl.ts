@@ -67,6 +67,38 @@ function countStatements(): () => Record<string, { count: number; ms: number }> 
   return () => stats;
 }
 
+/**
+ * The text job a finished crawl queues (main text and word counts of every stored page) runs in this process's
+ * worker after the crawl window: awaited here until no stored page waits for it, its CPU and PostgreSQL's over
+ * that time reported apart, since a crawl's stored text costs this too.
+ */
+async function measureTextJob(
+  monitor: pg.Client,
+  schema: string,
+  postgresCpu: CpuMeter,
+): Promise<{ ms: number; cpuSecs: number; serverCpuSecs: number }> {
+  const startedMs = performance.now();
+  const cpuBefore = ownUsage().cpuSecs;
+  await postgresCpu.sample();
+  const serverBefore = postgresCpu.secs;
+  for (;;) {
+    const pending = await monitor.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${schema}".page_contents
+       WHERE text_extracted_at IS NULL AND text_error IS NULL
+         AND (html IS NOT NULL OR html_gzip IS NOT NULL OR main_text IS NOT NULL)`,
+    );
+    if ((pending.rows[0]?.n ?? 0) === 0) break;
+    await postgresCpu.sample();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await postgresCpu.sample();
+  return {
+    ms: performance.now() - startedMs,
+    cpuSecs: ownUsage().cpuSecs - cpuBefore,
+    serverCpuSecs: postgresCpu.secs - serverBefore,
+  };
+}
+
 export async function crawlWithTrawl(options: CrawlChildOptions): Promise<CrawlerReport> {
   const statements = options.profile ? countStatements() : null;
   const tag = randomBytes(5).toString('hex');
@@ -149,6 +181,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
       await redisCpu?.sample();
       const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json<CrawlStatus>();
       if (status.status !== 'completed') throw new Error(`crawl ended ${status.status}: ${status.error}`);
+      const textJob = await measureTextJob(monitor, schema, postgresCpu);
       // What the stored bodies cost on disk (heap, TOAST and indexes), the figure a body format is chosen by.
       const stored = await monitor.query<{ contents: string; responses: string }>(
         `SELECT pg_total_relation_size('"${schema}".page_contents') AS contents,
@@ -165,6 +198,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
         notes:
           `pagesFetched ${status.pagesFetched}, counts ${JSON.stringify(status.counts)}, bodies on disk: ` +
           `page_contents ${mib(stored.rows[0]?.contents)} MiB, page_responses ${mib(stored.rows[0]?.responses)} MiB`,
+        textJob,
         ...(statements ? { statements: statements() } : {}),
       };
     } finally {

@@ -181,6 +181,10 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
       await redisCpu?.sample();
       const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${id}` })).json<CrawlStatus>();
       if (status.status !== 'completed') throw new Error(`crawl ended ${status.status}: ${status.error}`);
+      // the crawl's own figures, taken before the text job adds to them
+      const serverCpuSecs: Record<string, number> = { postgres: postgresCpu.secs };
+      if (redisCpu) serverCpuSecs.redis = redisCpu.secs;
+      const { peakRssMiB } = ownUsage();
       const textJob = await measureTextJob(monitor, schema, postgresCpu);
       // What the stored bodies cost on disk (heap, TOAST and indexes), the figure a body format is chosen by.
       const stored = await monitor.query<{ contents: string; responses: string }>(
@@ -188,12 +192,10 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
                 pg_total_relation_size('"${schema}".page_responses') AS responses`,
       );
       const mib = (bytes: string | undefined) => (Number(bytes ?? 0) / 2 ** 20).toFixed(1);
-      const serverCpuSecs: Record<string, number> = { postgres: postgresCpu.secs };
-      if (redisCpu) serverCpuSecs.redis = redisCpu.secs;
       return {
         crawlMs,
         cpuSecs,
-        peakRssMiB: ownUsage().peakRssMiB,
+        peakRssMiB,
         serverCpuSecs,
         notes:
           `pagesFetched ${status.pagesFetched}, counts ${JSON.stringify(status.counts)}, bodies on disk: ` +

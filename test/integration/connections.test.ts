@@ -135,18 +135,17 @@ test('eight workers and an API start against one database within the formula', {
 });
 
 /**
- * Ends the server side of every connection named `applicationName` while `client` (one of them) runs no
- * statement, and waits until the client refuses statements; answers how many connections were ended. The
- * server's word arrives as an error event with no statement running: an unheard one would end this process, and
- * the test would fail as an uncaught exception.
+ * Ends the server side of `client`'s connection while it runs no statement, and waits until the client refuses
+ * statements; answers how many connections were ended. The server's word arrives as an error event with no
+ * statement running: an unheard one would end this process, and the test would fail as an uncaught exception.
+ * Only this connection is ended, by its backend's pid: ending every connection of the application would also
+ * end the pool's idle ones, and the pool may hand one out before it has heard that the server ended it.
  */
-async function endWhileIdle(client: { query(text: string): Promise<unknown> }, applicationName: string) {
+async function endWhileIdle(client: { query(text: string): Promise<unknown> }) {
+  const { rows } = (await client.query('SELECT pg_backend_pid() AS pid')) as { rows: Array<{ pid: number }> };
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  const ended = await admin.query(
-    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
-    [applicationName],
-  );
+  const ended = await admin.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
   await admin.end();
   await eventually(
     async () => {
@@ -162,7 +161,7 @@ test('a queue connection the server ends between statements does not crash the p
   const name = `trawl-test-dedicated:${process.pid}`;
   const client = await openDedicatedClient({ connectionString: TEST_DATABASE_URL, application_name: name });
   await client.query('SELECT 1');
-  assert.equal(await endWhileIdle(client, name), 1);
+  assert.equal(await endWhileIdle(client), 1);
   client.release();
 });
 
@@ -176,7 +175,7 @@ test('a pooled connection the server ends while it is checked out does not crash
   // checked out, it has no listener of pg-pool's
   const client = await db.pool.connect();
   await client.query('SELECT 1');
-  await endWhileIdle(client, config.applicationName);
+  await endWhileIdle(client);
   client.release();
   assert.deepEqual((await db.pool.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
 });

@@ -186,6 +186,20 @@ function responseHeadersJson(outcome: PageOutcome): string | null {
   return outcome.response === null ? null : JSON.stringify(pgSafeJson(outcome.response.headers));
 }
 
+/** What a store keeps per crawl (a Map or an LruMap of them): `crawlId`'s, made by `make` when first asked for. */
+function ofCrawl<V>(
+  perCrawl: { get(crawlId: string): V | undefined; set(crawlId: string, value: V): unknown },
+  crawlId: string,
+  make: () => V,
+): V {
+  let value = perCrawl.get(crawlId);
+  if (value === undefined) {
+    value = make();
+    perCrawl.set(crawlId, value);
+  }
+  return value;
+}
+
 /** The first statistics refresh comes after this many queued pages (see noteInsertedPages). */
 const MIN_PAGES_BEFORE_ANALYZE = 500;
 
@@ -392,46 +406,46 @@ export class PgCrawlStore implements CrawlStore {
    * request ends with one, so at 64 requests in flight several end while a statement runs.
    */
   private requestDoneWriter(crawlId: string): GroupWriter<RequestDone, number | null> {
-    let writer = this.requestDoneWriters.get(crawlId);
-    if (!writer) {
-      writer = new GroupWriter<RequestDone, number | null>({
-        writeOne: async (done) => {
-          const result = await retryOnDeadlock(() =>
-            this.pool.query<{ page_id: number }>(
-              prepared('request_done', [
-                done.siteId,
-                done.slot,
-                done.nextFetchDelayMs,
-                done.sha256,
-                crawlId,
-                done.pageId,
-              ]),
-            ),
-          );
-          return result.rows[0]?.page_id ?? null;
-        },
-        writeMany: async (batch) => {
-          const result = await retryOnDeadlock(() =>
-            this.pool.query<{ ord: string; page_id: number | null }>(
-              prepared('request_done_batch', [
-                batch.map((done) => done.siteId),
-                batch.map((done) => done.slot),
-                batch.map((done) => done.nextFetchDelayMs),
-                batch.map((done) => done.sha256),
-                crawlId,
-                batch.map((done) => done.pageId),
-              ]),
-            ),
-          );
-          return result.rows.map((row) => row.page_id);
-        },
-        maxItems: MAX_REQUESTS_DONE_PER_WRITE,
-        maxInFlight: PAGE_WRITES_IN_FLIGHT,
-        onBatchFailed: (error) => this.onBackgroundError(error as Error),
-      });
-      this.requestDoneWriters.set(crawlId, writer);
-    }
-    return writer;
+    return ofCrawl(
+      this.requestDoneWriters,
+      crawlId,
+      () =>
+        new GroupWriter<RequestDone, number | null>({
+          writeOne: async (done) => {
+            const result = await retryOnDeadlock(() =>
+              this.pool.query<{ page_id: number }>(
+                prepared('request_done', [
+                  done.siteId,
+                  done.slot,
+                  done.nextFetchDelayMs,
+                  done.sha256,
+                  crawlId,
+                  done.pageId,
+                ]),
+              ),
+            );
+            return result.rows[0]?.page_id ?? null;
+          },
+          writeMany: async (batch) => {
+            const result = await retryOnDeadlock(() =>
+              this.pool.query<{ ord: string; page_id: number | null }>(
+                prepared('request_done_batch', [
+                  batch.map((done) => done.siteId),
+                  batch.map((done) => done.slot),
+                  batch.map((done) => done.nextFetchDelayMs),
+                  batch.map((done) => done.sha256),
+                  crawlId,
+                  batch.map((done) => done.pageId),
+                ]),
+              ),
+            );
+            return result.rows.map((row) => row.page_id);
+          },
+          maxItems: MAX_REQUESTS_DONE_PER_WRITE,
+          maxInFlight: PAGE_WRITES_IN_FLIGHT,
+          onBatchFailed: (error) => this.onBackgroundError(error as Error),
+        }),
+    );
   }
 
   async completePage(
@@ -457,41 +471,36 @@ export class PgCrawlStore implements CrawlStore {
   }
 
   private pageIdsOf(crawlId: string): LruMap<string, number> {
-    let ids = this.pageIds.get(crawlId);
-    if (!ids) {
-      ids = new LruMap<string, number>(REMEMBERED_PAGE_IDS_PER_CRAWL);
-      this.pageIds.set(crawlId, ids);
-    }
-    return ids;
+    return ofCrawl(this.pageIds, crawlId, () => new LruMap<string, number>(REMEMBERED_PAGE_IDS_PER_CRAWL));
   }
 
   /** The crawl's group writer of page outcomes (db/group-writer.ts), made at its first page. */
   private pageWriter(crawlId: string): GroupWriter<PageWrite> {
-    let writer = this.pageWriters.get(crawlId);
-    if (!writer) {
-      writer = new GroupWriter<PageWrite>({
-        // A lone page has a statement of its own: for one page page_complete_batch.sql costs more than
-        // page_complete.sql (its unnest, window and array parameters), and a crawl that is not fast writes
-        // every page alone.
-        writeOne: async (write) => {
-          await retryOnDeadlock(() =>
-            this.pool.query(prepared('page_complete', pageCompleteValues(crawlId, write))),
-          );
-        },
-        writeMany: async (writes) => {
-          await retryOnDeadlock(() =>
-            this.pool.query(prepared('page_complete_batch', pageCompleteBatchValues(crawlId, writes))),
-          );
-        },
-        maxItems: MAX_PAGES_PER_WRITE,
-        itemBytes: ({ outcome }) => (outcome.body?.length ?? 0) + (outcome.response?.body?.length ?? 0),
-        maxBytes: MAX_BODY_BYTES_PER_WRITE,
-        maxInFlight: PAGE_WRITES_IN_FLIGHT,
-        onBatchFailed: (error) => this.onBackgroundError(error as Error),
-      });
-      this.pageWriters.set(crawlId, writer);
-    }
-    return writer;
+    return ofCrawl(
+      this.pageWriters,
+      crawlId,
+      () =>
+        new GroupWriter<PageWrite>({
+          // A lone page has a statement of its own: for one page page_complete_batch.sql costs more than
+          // page_complete.sql (its unnest, window and array parameters), and a crawl that is not fast writes
+          // every page alone.
+          writeOne: async (write) => {
+            await retryOnDeadlock(() =>
+              this.pool.query(prepared('page_complete', pageCompleteValues(crawlId, write))),
+            );
+          },
+          writeMany: async (writes) => {
+            await retryOnDeadlock(() =>
+              this.pool.query(prepared('page_complete_batch', pageCompleteBatchValues(crawlId, writes))),
+            );
+          },
+          maxItems: MAX_PAGES_PER_WRITE,
+          itemBytes: ({ outcome }) => (outcome.body?.length ?? 0) + (outcome.response?.body?.length ?? 0),
+          maxBytes: MAX_BODY_BYTES_PER_WRITE,
+          maxInFlight: PAGE_WRITES_IN_FLIGHT,
+          onBatchFailed: (error) => this.onBackgroundError(error as Error),
+        }),
+    );
   }
 
   /** How a page of a crawl that renders was read, and its screenshot (page_render_record.sql). */

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { isFinished } from '../../src/crawler/vocabulary.js';
+import { sql } from '../../src/db/sql.js';
 import { openRuntime } from '../../src/runtime.js';
 import type { CrawlCreated, CrawlStatus } from '../../src/schemas/crawls.js';
 import {
@@ -75,19 +76,19 @@ function countStatements(): () => Record<string, { count: number; ms: number }> 
 async function measureTextJob(
   monitor: pg.Client,
   schema: string,
+  crawlId: string,
   postgresCpu: CpuMeter,
 ): Promise<{ ms: number; cpuSecs: number; serverCpuSecs: number }> {
   const startedMs = performance.now();
   const cpuBefore = ownUsage().cpuSecs;
   await postgresCpu.sample();
   const serverBefore = postgresCpu.secs;
+  // the text job's own count of pages still waiting (stats_text_progress.sql), asked on the monitor's
+  // connection so that polling is not counted as trawl's PostgreSQL CPU
+  await monitor.query(`SET search_path = "${schema}"`);
   for (;;) {
-    const pending = await monitor.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM "${schema}".page_contents
-       WHERE text_extracted_at IS NULL AND text_error IS NULL
-         AND (html IS NOT NULL OR html_gzip IS NOT NULL OR main_text IS NOT NULL)`,
-    );
-    if ((pending.rows[0]?.n ?? 0) === 0) break;
+    const pending = await monitor.query<{ pending_pages: number }>(sql('stats_text_progress'), [crawlId]);
+    if ((pending.rows[0]?.pending_pages ?? 0) === 0) break;
     await postgresCpu.sample();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -185,7 +186,7 @@ export async function crawlWithTrawl(options: CrawlChildOptions): Promise<Crawle
       const serverCpuSecs: Record<string, number> = { postgres: postgresCpu.secs };
       if (redisCpu) serverCpuSecs.redis = redisCpu.secs;
       const { peakRssMiB } = ownUsage();
-      const textJob = await measureTextJob(monitor, schema, postgresCpu);
+      const textJob = await measureTextJob(monitor, schema, id, postgresCpu);
       // What the stored bodies cost on disk (heap, TOAST and indexes), the figure a body format is chosen by.
       const stored = await monitor.query<{ contents: string; responses: string }>(
         `SELECT pg_total_relation_size('"${schema}".page_contents') AS contents,

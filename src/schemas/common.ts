@@ -138,3 +138,9 @@ export const OwnerFilter = Type.String({
   pattern: TENANT_PATTERN,
   description: `admin keys: only the resources of this tenant, an API key id or \`${OPEN_TENANT}\` (made while the service ran open without keys); without it an admin key lists every tenant's. Another key may name only itself`,
 });
+
+/** The query of a list of a tenant's resources (crawls, rankings, corpora): a page of them, by cursor. */
+export const OwnedListQuery = Type.Object(
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
+  { additionalProperties: false },
+);

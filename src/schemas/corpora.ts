@@ -2,15 +2,12 @@
 // OpenAPI; which source fields go together (exactly one of urls, fromCrawl, documents) is checked by the service.
 import { type Static, Type } from 'typebox';
 import {
-  Cursor,
-  Defaulted,
   httpUrl,
   IsoDate,
   ListPage,
   Nullable,
+  OwnedListQuery,
   Owner,
-  OwnerFilter,
-  PageQueryLimit,
   TextSettingsProperties,
   Uuid,
 } from './common.js';
@@ -121,10 +118,7 @@ export const CorpusStatus = Type.Object({
 });
 export type CorpusStatus = Static<typeof CorpusStatus>;
 
-export const CorpusListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
-  { additionalProperties: false },
-);
+export const CorpusListQuery = OwnedListQuery;
 
 /** A corpus as GET /v1/corpora lists it: its state and size (progress and top terms on its own document). */
 export const CorpusListItem = Type.Object({

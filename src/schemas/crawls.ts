@@ -22,8 +22,8 @@ import {
   IsoDate,
   ListPage,
   Nullable,
+  OwnedListQuery,
   Owner,
-  OwnerFilter,
   PageQueryLimit,
   RowId,
   TextSettingsProperties,
@@ -553,10 +553,7 @@ export const CrawlCreated = Type.Object({
 });
 export type CrawlCreated = Static<typeof CrawlCreated>;
 
-export const CrawlListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
-  { additionalProperties: false },
-);
+export const CrawlListQuery = OwnedListQuery;
 
 export const CrawlSummary = Type.Object({
   id: Uuid,

@@ -2,7 +2,16 @@
 // TypeScript types and OpenAPI for PageRank and degree analysis (docs/reference.md#pagerank).
 import { type Static, Type } from 'typebox';
 import { ANALYSIS_DEFAULTS, DEFAULT_EDGE_POLICY } from '../crawler/rank/index.js';
-import { Cursor, Defaulted, ListPage, Nullable, Owner, OwnerFilter, PageQueryLimit, Uuid } from './common.js';
+import {
+  Cursor,
+  Defaulted,
+  ListPage,
+  Nullable,
+  OwnedListQuery,
+  Owner,
+  PageQueryLimit,
+  Uuid,
+} from './common.js';
 
 const EdgePolicy = (what: string) =>
   Type.Union([Type.Literal('reject'), Type.Literal('drop')], {
@@ -173,10 +182,7 @@ export type RankingJob = Static<typeof RankingJob>;
 export const RankingOrJob = Type.Union([Ranking, RankingJob]);
 export type RankingOrJob = Static<typeof RankingOrJob>;
 
-export const RankingListQuery = Type.Object(
-  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor), owner: Type.Optional(OwnerFilter) },
-  { additionalProperties: false },
-);
+export const RankingListQuery = OwnedListQuery;
 
 /** A ranking as GET /v1/rankings lists it: its state and size (top lists on its own document). */
 export const RankingListItem = Type.Object({

@@ -126,11 +126,8 @@ function validate(options: ExtractOptions): {
   return { method, maxNodes, baseUrl };
 }
 
-/**
- * Extracts the main content of an HTML page. Never throws on malformed HTML; a page without main content gives
- * empty text. Throws InputError only for bad options.
- */
-export function extractMainContent(html: string, options: ExtractOptions = {}): ExtractedContent {
+/** The marked density tree of a page: what both readings below render. */
+function extractTree(html: string, options: ExtractOptions) {
   const { method, maxNodes, baseUrl } = validate(options);
   const { document, truncated } = parseHtmlCapped(html, maxNodes);
   removeElements(document, isPermalink);
@@ -156,7 +153,15 @@ export function extractMainContent(html: string, options: ExtractOptions = {}): 
       markByDensitySum(tree, options.threshold);
     }
   }
+  return { tree, title, method, baseUrl, truncated };
+}
 
+/**
+ * Extracts the main content of an HTML page. Never throws on malformed HTML; a page without main content gives
+ * empty text. Throws InputError only for bad options.
+ */
+export function extractMainContent(html: string, options: ExtractOptions = {}): ExtractedContent {
+  const { tree, title, method, baseUrl, truncated } = extractTree(html, options);
   const text = renderText(tree.root);
   return {
     title,
@@ -166,6 +171,14 @@ export function extractMainContent(html: string, options: ExtractOptions = {}): 
     wordCount: tokenize(text).length,
     truncated,
   };
+}
+
+/**
+ * The main text alone, as extractMainContent's `text`: for readers that store or count only the text (the
+ * crawl's text job), which need neither the cleaned HTML nor a word count.
+ */
+export function extractMainText(html: string, options: ExtractOptions = {}): string {
+  return renderText(extractTree(html, options).tree.root);
 }
 
 /** All rendered text of an HTML document or fragment (used to score extractions against expected HTML). */

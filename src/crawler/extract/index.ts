@@ -9,6 +9,7 @@ export {
   type ExtractionMethod,
   type ExtractOptions,
   extractMainContent,
+  extractMainText,
   htmlToText,
 } from './extract.js';
 export { extractedMarkdown, htmlToMarkdown, pageMarkdown } from './markdown.js';

@@ -8,6 +8,7 @@ import {
   type ExtractOptions,
   extractedMarkdown,
   extractMainContent,
+  extractMainText,
   pageMarkdown,
 } from '../../crawler/extract/index.js';
 import type { ParsedPage } from '../../crawler/parse/parse-html.js';
@@ -292,7 +293,7 @@ function storedText(task: StoredTextTask): StoredTextResult {
   // a text/plain page's text is all of it (HTML extraction would read its `<` as tags)
   const text = isPlainTextBody(task.contentType)
     ? body.replace(/\s+/g, ' ').trim()
-    : extractMainContent(body, { method: task.method }).text;
+    : extractMainText(body, { method: task.method });
   return { text, words: task.countWords ? wordCounts({ text }) : null };
 }
 

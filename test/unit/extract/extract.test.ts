@@ -8,6 +8,7 @@ import {
   EXTRACTION_METHODS,
   type ExtractionMethod,
   extractMainContent,
+  extractMainText,
   htmlToText,
   meanScore,
   tokenF1,
@@ -255,4 +256,17 @@ test("cetd judges every level (the paper's code); cetd-blocks judges top-level b
   const html = '<html><body><div>ab<b>c</b></div><p>x<i>y</i><i>z</i></p></body></html>';
   assert.equal(extractMainContent(html, { method: 'cetd' }).text, 'ab');
   assert.equal(extractMainContent(html, { method: 'cetd-blocks' }).text, 'abc');
+});
+
+test('extractMainText reads the same text as extractMainContent, by every method', {
+  skip: skipWithoutSharedData(['readability-test-pages/']),
+}, () => {
+  for (const name of ['ars-1', 'wikipedia', 'bbc-1', 'guardian-1', 'mozilla-1']) {
+    const source = readFileSync(`${PAGES_DIR}${name}/source.html`, 'utf8');
+    for (const method of EXTRACTION_METHODS) {
+      const text = extractMainText(source, { method });
+      assert.ok(text.length > 0, `${name} by ${method}: no text`);
+      assert.equal(text, extractMainContent(source, { method }).text, `${name} by ${method}`);
+    }
+  }
 });

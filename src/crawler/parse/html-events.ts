@@ -126,8 +126,19 @@ const htmlIntegrationElements: ReadonlySet<string> = new Set([
   'title',
 ]);
 
+export interface WalkOptions {
+  /**
+   * Only these attributes (lower-case ASCII names) are read into a start tag's `attribs`; the others are
+   * passed over without copying their names or values. A name of another length is passed over unread: no
+   * character lower-cases to an ASCII letter but from a single character.
+   */
+  attributes?: ReadonlySet<string>;
+}
+
 /** Parses the whole of `html` (decoding entities), calling `handler` as htmlparser2's Parser would in HTML mode. */
-export function walkHtml(html: string, handler: HtmlEventHandler): void {
+export function walkHtml(html: string, handler: HtmlEventHandler, options: WalkOptions = {}): void {
+  const wanted = options.attributes;
+  const wantedLengths = wanted ? new Set([...wanted].map((name) => name.length)) : null;
   /** Open elements, innermost last. */
   const stack: string[] = [];
   /** How many times each name is on `stack`: an end tag for a name not open costs no scan. */
@@ -138,6 +149,8 @@ export function walkHtml(html: string, handler: HtmlEventHandler): void {
   let attribs: Record<string, string> | null = null;
   let attribname = '';
   let attribvalue = '';
+  /** Whether the attribute being read is one the caller wants. */
+  let keepAttrib = true;
 
   const push = (name: string): void => {
     stack.push(name);
@@ -210,16 +223,21 @@ export function walkHtml(html: string, handler: HtmlEventHandler): void {
         }
       },
       onattribname: (start, end) => {
+        if (wantedLengths !== null && !wantedLengths.has(end - start)) {
+          keepAttrib = false;
+          return;
+        }
         attribname = html.slice(start, end).toLowerCase();
+        keepAttrib = wanted === undefined || wanted.has(attribname);
       },
       onattribdata: (start, end) => {
-        attribvalue += html.slice(start, end);
+        if (keepAttrib) attribvalue += html.slice(start, end);
       },
       onattribentity: (codepoint) => {
-        attribvalue += String.fromCodePoint(codepoint);
+        if (keepAttrib) attribvalue += String.fromCodePoint(codepoint);
       },
       onattribend: () => {
-        if (attribs && !Object.hasOwn(attribs, attribname)) attribs[attribname] = attribvalue;
+        if (keepAttrib && attribs && !Object.hasOwn(attribs, attribname)) attribs[attribname] = attribvalue;
         attribvalue = '';
       },
       oncdata: () => {},

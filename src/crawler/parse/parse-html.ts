@@ -13,7 +13,7 @@
 //    script, so it sees them) though their text is not visible text.
 import type { LruMap } from '../lru-map.js';
 import { isStopWord, referenceTokens, tokenize } from '../text/tokenize.js';
-import { type HtmlEventHandler, walkHtml } from './html-events.js';
+import { type HtmlEventHandler, type WalkOptions, walkHtml } from './html-events.js';
 
 export interface ParsedLink {
   /** Absolute URL after `normalizeUrl` (default: WHATWG href without fragment). */
@@ -106,6 +106,9 @@ export interface ParseHtmlOptions {
    */
   linkForms?: LruMap<string, string | null>;
 }
+
+/** The attributes the handler below reads: a page's other attributes (class, style, data-…) are not copied. */
+const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'rel', 'alt', 'src', 'name', 'content']);
 
 /** Elements whose content is never visible text. */
 const HIDDEN_ELEMENTS: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template']);
@@ -205,11 +208,13 @@ export function parseHtml(html: string, pageUrl: string, opts: ParseHtmlOptions 
  * htmlparser2's Parser (quadratic in nesting, but the reference walkHtml mirrors) to compare the two.
  */
 export function parseHtmlEvents(
-  walk: (html: string, handler: HtmlEventHandler) => void,
+  walkEvents: (html: string, handler: HtmlEventHandler, options: WalkOptions) => void,
   html: string,
   pageUrl: string,
   opts: ParseHtmlOptions = {},
 ): ParsedPage {
+  const walk = (source: string, handler: HtmlEventHandler): void =>
+    walkEvents(source, handler, { attributes: READ_ATTRIBUTES });
   const robotsNames = new Set(['robots']);
   if (opts.robotsToken) robotsNames.add(opts.robotsToken.toLowerCase());
   const mainTextAtFirstParagraph = opts.mainTextStartsAtFirstParagraph === true;

@@ -221,3 +221,29 @@ test('deep nesting, smaller so the Parser stays quick: the same events and page 
     assertSamePage(html, 'https://ex.com/', {}, `deep #${index}`);
   }
 });
+
+test('walkHtml with `attributes` reads only those, each as the full walk reads it', () => {
+  const wanted = new Set(['href', 'alt', 'content']);
+  const only = (attribs: Record<string, string>) =>
+    Object.fromEntries(Object.entries(attribs).filter(([name]) => wanted.has(name)));
+  const html = [
+    '<a HREF="/first" href="/second" class="menu" hreg="no" data-href="no">x</a>',
+    '<img ALT="A &amp; B" src="/i.png" alt="later"><meta name="robots" content="noindex, &#x6E;ofollow">',
+    '<a \u212Aref="kelvin" href=/bare>y</a><a href>empty</a>',
+  ].join('');
+  const filtered: HtmlEvent[] = [];
+  walkHtml(
+    html,
+    {
+      onopentag: (name, attribs) => filtered.push(['open', name, { ...attribs }]),
+      ontext: (data) => filtered.push(['text', data]),
+      onclosetag: (name) => filtered.push(['close', name]),
+    },
+    { attributes: wanted },
+  );
+  const expected = events(walkHtml, html).map(
+    (event): HtmlEvent => (event[0] === 'open' ? ['open', event[1], only(event[2])] : event),
+  );
+  assert.deepEqual(filtered, expected);
+  assert.deepEqual(filtered[0], ['open', 'a', { href: '/first' }]);
+});

@@ -102,6 +102,55 @@ test('POST /v1/rankings ranks JSON edges, stores the ranking and answers its loc
   assert.equal(vertex.json().inDegree, 2);
   assert.equal(vertex.json().outDegree, 1);
   assert.ok(Math.abs(vertex.json().pageRank - rC) < 1e-9);
+  // a → b → c → a is one strong component; taken undirected, a triangle
+  assert.deepEqual(
+    { ...vertex.json<Vertex>(), pageRank: 0 },
+    {
+      vertex: 'c',
+      pageRank: 0,
+      inDegree: 2,
+      outDegree: 1,
+      clustering: 1,
+      weakComponent: 0,
+      strongComponent: 0,
+    },
+  );
+  const listed = await app.inject({
+    method: 'GET',
+    url: `/v1/rankings/${ranking.id}/vertices?sort=-inDegree`,
+  });
+  assert.deepEqual(
+    listed.json().items.map((v: Vertex & { strongComponent: number }) => [v.vertex, v.strongComponent]),
+    [
+      ['c', 0],
+      ['a', 0],
+      ['b', 0],
+    ],
+  );
+  assert.deepEqual(ranking.graph, {
+    vertices: 3,
+    edges: 4,
+    averageDegree: 4 / 3,
+    density: 4 / 6,
+    // a → c and c → a
+    reciprocity: 0.5,
+    isolated: 0,
+    components: {
+      weak: { count: 1, largest: 3, sizes: [3] },
+      strong: { count: 1, largest: 3, sizes: [3] },
+    },
+    clustering: { average: 1, transitivity: 1 },
+    diameter: {
+      // b → c → a and c → a → b take two hops; the other four pairs one
+      directed: 2,
+      undirected: 1,
+      averageShortestPath: 8 / 6,
+      averageShortestPathSources: 3,
+      exact: true,
+      bounds: { directed: { lower: 2, upper: 2 }, undirected: { lower: 1, upper: 1 } },
+      searches: ranking.graph.diameter.searches,
+    },
+  });
 
   const unknown = await app.inject({ method: 'GET', url: `/v1/rankings/${ranking.id}/vertices?name=zz` });
   assert.equal(unknown.statusCode, 404);

@@ -89,7 +89,7 @@ test('a chain of 200,000 vertices: no recursion, both diameters closed by bounds
   const builder = new GraphBuilder();
   for (let v = 0; v < n; v++) builder.addVertex(`v${v}`);
   for (let v = 0; v + 1 < n; v++) builder.addEdgeById(v, v + 1);
-  const { figures } = graphStructure(builder.build(), { workBudget: 4_000_000 });
+  const { figures } = graphStructure(builder.build(), { workBudget: 8_000_000 });
   assert.equal(figures.components.strong.count, n);
   assert.equal(figures.components.weak.count, 1);
   assert.deepEqual(figures.diameter.bounds.directed, { lower: n - 1, upper: n - 1 });

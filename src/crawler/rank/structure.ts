@@ -491,7 +491,7 @@ interface Search {
 // Direction-optimizing search (Beamer, Asanović & Patterson 2012): a level is searched bottom-up (each vertex
 // not yet reached looks for a parent in the frontier, and stops at the first) once the frontier's edges
 // outnumber 1/ALPHA of the edges left to explore, and top-down again once the frontier is below 1/BETA of
-// the vertices. On a web-like graph the middle levels hold most vertices, and bottom-up skips most of their
+// the vertices (nor does a smaller frontier ever go bottom-up). On a web-like graph the middle levels hold most vertices, and bottom-up skips most of their
 // edges. Their paper's constants.
 const BOTTOM_UP_ALPHA = 14;
 const BOTTOM_UP_BETA = 24;
@@ -547,10 +547,12 @@ class Searcher {
         const u = queue[i]!;
         frontierEdges += offsets[u + 1]! - offsets[u]!;
       }
-      bottomUp = bottomUp
-        ? (levelEnd - head) * BOTTOM_UP_BETA > n
-        : frontierEdges * BOTTOM_UP_ALPHA > unexploredEdges;
+      // A small frontier stays top-down even when few edges are left: a pass over N would cost more.
+      bottomUp =
+        (levelEnd - head) * BOTTOM_UP_BETA > n &&
+        (bottomUp || frontierEdges * BOTTOM_UP_ALPHA > unexploredEdges);
       if (bottomUp) {
+        visits += n; // the pass over every vertex counts against the budget as an edge visit each
         for (let v = 0; v < n; v++) {
           if (dist[v] !== -1 || (restricted && componentOf[v] !== within)) continue;
           const end = reverseOffsets[v + 1]!;

@@ -347,6 +347,33 @@ export class RankingService {
   }
 
   /**
+   * The structure figures of the crawl's graph, computed now and not stored, with a search budget of
+   * `workBudget` edge visits: the crawl report's "Link graph". Null for a graph above `maxVertices`, whose
+   * figures belong in a ranking job (POST /v1/crawls/:id/rank).
+   */
+  async crawlStructureFigures(
+    crawlId: string,
+    limits: { maxVertices: number; workBudget: number },
+    scope: TenantScope,
+  ): Promise<GraphStructure | null> {
+    const { graph } = await this.options.crawls.linkGraph(crawlId, scope);
+    if (graph.vertexCount > limits.maxVertices) return null;
+    const { timeoutMs } = this.options.cpu;
+    const structure = await this.options.cpu.run(
+      'graphStructure',
+      {
+        graph: graphArrays(graph),
+        options: {
+          workBudget: limits.workBudget,
+          deadlineAt: Date.now() + STRUCTURE_DEADLINE_SHARE * timeoutMs,
+        },
+      },
+      'graph',
+    );
+    return structure.figures;
+  }
+
+  /**
    * The structure figures of a crawl's graph for an export: only the per-vertex ones are read, so the searches
    * get no budget (their figures are a ranking's).
    */

@@ -6,11 +6,11 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import type { Static } from 'typebox';
-import type { GraphFigures, Ranking, RankingJob } from '../../schemas/rankings.js';
+import type { Ranking, RankingJob } from '../../schemas/rankings.js';
 import { ApiProblem } from '../api-client.js';
 import { decimal, integer } from '../arguments.js';
 import { context } from '../context.js';
-import { formatTable } from '../format.js';
+import { formatTable, graphFigureLines } from '../format.js';
 import type { CliIo } from '../io.js';
 
 interface RankOptions {
@@ -84,35 +84,4 @@ export function addRankCommand(program: Command, io: CliIo): void {
       if (jaccard) ctx.out(`jaccard   ${jaccard}`);
       if (ranking.graph) for (const line of graphFigureLines(ranking.graph)) ctx.out(line);
     });
-}
-
-const real = (value: number) =>
-  value === 0 || Math.abs(value) >= 0.001 ? value.toFixed(3) : value.toExponential(2);
-
-/**
- * The structure figures as a network scientist words them ("723 nodes and 13,181 links; average degree
- * 18.231; diameter 121; …"), a line per theme; a diameter that did not close is shown with its bounds.
- */
-export function graphFigureLines(graph: GraphFigures): string[] {
-  const { components, clustering, diameter } = graph;
-  const span = (which: 'directed' | 'undirected') => {
-    const { lower, upper } = diameter.bounds[which];
-    return lower === upper ? `${lower}` : `${lower}–${upper}`;
-  };
-  const average =
-    diameter.averageShortestPath === null
-      ? 'no connected pair searched'
-      : `${real(diameter.averageShortestPath)}` +
-        (diameter.averageShortestPathSources === graph.vertices
-          ? ''
-          : ` (estimated from ${diameter.averageShortestPathSources} sources)`);
-  return [
-    `graph     ${graph.vertices} nodes and ${graph.edges} links; average degree ${real(graph.averageDegree)}; ` +
-      `density ${real(graph.density)}; reciprocity ${real(graph.reciprocity)}; ${graph.isolated} isolated`,
-    `components ${components.weak.count} weak (largest ${components.weak.largest}), ` +
-      `${components.strong.count} strong (largest ${components.strong.largest})`,
-    `clustering average ${real(clustering.average)}, transitivity ${real(clustering.transitivity)}`,
-    `diameter  ${span('directed')} directed, ${span('undirected')} undirected; average shortest path ${average}` +
-      (diameter.exact ? '' : ' (not exact: the searches ran out of budget or time)'),
-  ];
 }

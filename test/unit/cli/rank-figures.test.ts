@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { graphFigureLines } from '../../../src/cli/commands/rank.js';
+import { graphFigureLines } from '../../../src/cli/format.js';
 import type { GraphFigures } from '../../../src/schemas/rankings.js';
 
 const figures: GraphFigures = {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { GraphFigures } from '../../src/schemas/rankings.js';
 import { build, buildShared, crawlToEnd, eventually } from '../helper.js';
 import { ringFile, streamed, waitForRanking } from '../support/rankings.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
@@ -689,4 +690,33 @@ test('a ranking that never converges is stopped at its deadline, in the request 
   const error = ended.error as Record<string, unknown>;
   assert.equal(error.code, 'unprocessable', JSON.stringify(ended));
   assert.equal(error.field, 'maxIterations');
+});
+
+test('a graph whose every figure cannot be searched in time still completes, its average over a sample', async (t) => {
+  const { app } = await build(t, {
+    env: { CPU_TASK_TIMEOUT_MS: '3000', RANK_JOB_TIMEOUT_MS: '3000', RANK_JOB_UPLOAD_BYTES: '100000' },
+  });
+  // a chain: a search from every source would visit about N²/2 = 1.25 billion edges, past the work budget
+  // (and, on this machine, the deadline); its diameters close from the bounds alone
+  const n = 50_000;
+  const lines = [String(n)];
+  for (let v = 0; v + 1 < n; v++) lines.push(`v${v} v${v + 1}`);
+  await warmCpuThread(app);
+  const queued = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    headers: { 'content-type': 'text/plain' },
+    payload: streamed(`${lines.join('\n')}\n`, 64 * 1024),
+  });
+  assert.equal(queued.statusCode, 202, queued.body);
+  const ended = await waitForRanking(app, queued.headers.location as string, 60_000);
+  assert.equal(ended.status, 'completed', JSON.stringify(ended));
+  const { diameter, components } = (ended as unknown as { graph: GraphFigures }).graph;
+  assert.equal(components.strong.count, n);
+  assert.deepEqual(diameter.bounds, {
+    directed: { lower: n - 1, upper: n - 1 },
+    undirected: { lower: n - 1, upper: n - 1 },
+  });
+  assert.equal(diameter.exact, false);
+  assert.ok(diameter.averageShortestPathSources < n);
 });

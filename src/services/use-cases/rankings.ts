@@ -50,6 +50,13 @@ import type { CrawlReader } from './crawl-reader.js';
  */
 const STRUCTURE_DEADLINE_SHARE = 0.8;
 
+/**
+ * The edge visits the structure figures' searches may make for a ranking answered in the request (a graph of
+ * at most jobThresholds' size): enough for exact figures of a few thousand pages, and a fraction of a second;
+ * a job's searches get the domain's default budget.
+ */
+const IN_REQUEST_STRUCTURE_WORK_BUDGET = 1 << 26;
+
 export interface RankingLimits {
   /** An uploaded edges file larger than this is a 413, counted as it streams in. */
   maxUploadBytes: number;
@@ -424,14 +431,17 @@ export class RankingService {
 
   /**
    * The structure figures on the CPU pool, with the deadline PageRank has: the searches stop with bounds at
-   * STRUCTURE_DEADLINE_SHARE of it, and past all of it the pool stops the thread (a 422 on 'graph').
+   * STRUCTURE_DEADLINE_SHARE of it, and past all of it the pool stops the thread (a 422 on 'graph'). A job
+   * (deadline.timeoutMs given) searches with the default budget; a ranking in the request with
+   * IN_REQUEST_STRUCTURE_WORK_BUDGET, so that its answer does not wait on the searches.
    */
   #structureOffLoop(graph: Graph, deadline: { timeoutMs?: number } = {}) {
     const timeoutMs = deadline.timeoutMs ?? this.options.cpu.timeoutMs;
     const deadlineAt = Date.now() + STRUCTURE_DEADLINE_SHARE * timeoutMs;
+    const workBudget = deadline.timeoutMs === undefined ? IN_REQUEST_STRUCTURE_WORK_BUDGET : undefined;
     return this.options.cpu.run(
       'graphStructure',
-      { graph: graphArrays(graph), options: { deadlineAt } },
+      { graph: graphArrays(graph), options: { deadlineAt, ...(workBudget ? { workBudget } : {}) } },
       'graph',
       { timeoutMs },
     );

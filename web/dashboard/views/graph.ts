@@ -23,6 +23,7 @@ import { h, httpUrl, number, pageLink, problemBanner, show } from '../dom.js';
 /** Nodes drawn at most: the top pages by PageRank beyond this (a force layout of more is slow and unreadable). */
 const MAX_NODES = 500;
 const LAYOUT_ITERATIONS = 200;
+const FR_GRAVITY = 10;
 
 /** Tableau 10: distinct hues that stay apart for the common colour-vision deficiencies. */
 const PALETTE = [
@@ -314,8 +315,8 @@ function hostLegend(hosts: Array<[string, number]>, colour: Map<string, string>)
 
 /**
  * Fruchterman & Reingold (1991), the layout Gephi offers beside ForceAtlas2: every pair repels with k²/d, every
- * edge attracts with d²/k (k = √(area / n)), and each step moves a vertex at most a temperature that cools
- * linearly to 0. O(n²) a step, fine for the few hundred pages drawn.
+ * edge attracts with d²/k (k = √(area / n)), gravity pulls to the centre as Gephi's does, and each step moves a
+ * vertex at most a temperature that cools linearly to 0. O(n²) a step, fine for the few hundred pages drawn.
  */
 function fruchtermanReingold(graph: Graph, iterations: number): void {
   const nodes = graph.nodes();
@@ -356,6 +357,14 @@ function fruchtermanReingold(graph: Graph, iterations: number): void {
       dy[b!]! += ey * pull;
     }
     for (let i = 0; i < n; i++) {
+      // Gephi's gravity (its default 10): a pull to the centre, so loosely linked pages do not drift far out
+      // and squeeze the rest into a corner of the view
+      const distance = Math.hypot(x[i]!, y[i]!);
+      if (distance > 0) {
+        const pull = (FR_GRAVITY * 0.01 * k * distance) / distance;
+        dx[i]! -= x[i]! * pull;
+        dy[i]! -= y[i]! * pull;
+      }
       const length = Math.max(Math.hypot(dx[i]!, dy[i]!), 0.01);
       const move = Math.min(length, temperature) / length;
       x[i]! += dx[i]! * move;

@@ -29,7 +29,7 @@ import { numberArg } from './args.js';
 const require = createRequire(import.meta.url);
 const graphologyPageRank: typeof import('graphology-metrics/centrality/pagerank.js')['default'] = require('graphology-metrics/centrality/pagerank.js');
 
-const SEED = 0x7a11;
+export const SEED = 0x7a11;
 const MEAN_OUT_DEGREE = 8;
 const EPSILON = 1e-6;
 const DAMPING = 0.85;
@@ -221,14 +221,14 @@ export function syntheticGraph(vertexCount: number, seed: number, namePrefix = '
   return builder.build();
 }
 
-interface Timed<T> {
+export interface Timed<T> {
   value: T;
   wallMs: number;
   /** This process's user + system CPU time: less distorted than wall time when the cores are shared. */
   cpuMs: number;
 }
 
-function timed<T>(work: () => T): Timed<T> {
+export function timed<T>(work: () => T): Timed<T> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const value = work();
@@ -278,7 +278,7 @@ function best3<T>(work: () => T): Timed<T> {
   return best;
 }
 
-function toGraphology(graph: Graph): DirectedGraph {
+export function toGraphology(graph: Graph): DirectedGraph {
   const g = new DirectedGraph({ allowSelfLoops: false });
   for (let v = 0; v < graph.vertexCount; v++) g.addNode(graph.names[v]!);
   for (let u = 0; u < graph.vertexCount; u++) {
@@ -293,11 +293,11 @@ function onceDrain(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => stream.once('drain', () => resolve()));
 }
 
-function fmt(value: number): string {
+export function fmt(value: number): string {
   return value.toFixed(0).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-function printTable(rows: Array<[string, string, string, string]>): void {
+export function printTable(rows: Array<[string, string, string, string]>): void {
   const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const row of rows) {
     console.log(

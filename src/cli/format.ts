@@ -2,6 +2,7 @@
 // when piped or given --json; these are only what a person reads.
 import { PAGE_TYPES } from '../crawler/vocabulary.js';
 import type { CrawlStatus } from '../schemas/crawls.js';
+import type { GraphFigures } from '../schemas/rankings.js';
 
 export function formatCrawlStatus(status: CrawlStatus): string {
   const lines: string[] = [];
@@ -76,4 +77,35 @@ export function formatScore(score: number | null | undefined): string {
 /** Text cut to `length` characters, an ellipsis marking the cut. */
 export function clip(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+const real = (value: number) =>
+  value === 0 || Math.abs(value) >= 0.001 ? value.toFixed(3) : value.toExponential(2);
+
+/**
+ * The structure figures as a network scientist words them ("723 nodes and 13,181 links; average degree
+ * 18.231; diameter 121; …"), a line per theme; a diameter that did not close is shown with its bounds.
+ */
+export function graphFigureLines(graph: GraphFigures): string[] {
+  const { components, clustering, diameter } = graph;
+  const span = (which: 'directed' | 'undirected') => {
+    const { lower, upper } = diameter.bounds[which];
+    return lower === upper ? `${lower}` : `${lower}–${upper}`;
+  };
+  const average =
+    diameter.averageShortestPath === null
+      ? 'no connected pair searched'
+      : `${real(diameter.averageShortestPath)}` +
+        (diameter.averageShortestPathSources === graph.vertices
+          ? ''
+          : ` (estimated from ${diameter.averageShortestPathSources} sources)`);
+  return [
+    `graph     ${graph.vertices} nodes and ${graph.edges} links; average degree ${real(graph.averageDegree)}; ` +
+      `density ${real(graph.density)}; reciprocity ${real(graph.reciprocity)}; ${graph.isolated} isolated`,
+    `components ${components.weak.count} weak (largest ${components.weak.largest}), ` +
+      `${components.strong.count} strong (largest ${components.strong.largest})`,
+    `clustering average ${real(clustering.average)}, transitivity ${real(clustering.transitivity)}`,
+    `diameter  ${span('directed')} directed, ${span('undirected')} undirected; average shortest path ${average}` +
+      (diameter.exact ? '' : ' (not exact: the searches ran out of budget or time)'),
+  ];
 }

@@ -2,7 +2,7 @@
 // per-vertex results, written together in one transaction so a ranking is never seen half-stored. A ranking
 // computed by a job is first stored queued, with its uploaded edges file in chunks (ranking_uploads).
 import type pg from 'pg';
-import type { EdgePolicy, GraphAnalysis } from '../crawler/rank/index.js';
+import type { EdgePolicy, GraphAnalysis, GraphStructure } from '../crawler/rank/index.js';
 import { sql } from './sql.js';
 import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
 import { withTransaction } from './transaction.js';
@@ -57,6 +57,8 @@ export interface RankingRow {
   params: RankingParams;
   /** Set once the ranking completed. */
   summary: RankingSummary | null;
+  /** The structure figures, set once the ranking completed; null on rankings stored before they were computed. */
+  graph: GraphStructure | null;
   /** Set when the ranking failed. */
   error: RankingError | null;
   created_at: Date;
@@ -80,6 +82,10 @@ export interface RankingVertexRow {
   page_rank: number;
   in_degree: number;
   out_degree: number;
+  /** Null on rankings stored before the structure figures were computed. */
+  clustering: number | null;
+  weak_component: number | null;
+  strong_component: number | null;
 }
 
 /** Per-vertex results as parallel arrays, indexed by vertex id (the Graph's layout); names.length of them are stored. */
@@ -88,6 +94,9 @@ export interface RankingVertices {
   pageRank: ArrayLike<number>;
   inDegree: ArrayLike<number>;
   outDegree: ArrayLike<number>;
+  clustering: ArrayLike<number>;
+  weakComponent: ArrayLike<number>;
+  strongComponent: ArrayLike<number>;
 }
 
 export type VertexSort = 'pageRank' | 'inDegree' | 'outDegree';
@@ -113,6 +122,7 @@ async function insertRanking(
     status: string;
     params: RankingParams;
     summary: string | null;
+    graph: string | null;
     owner?: string | null;
   },
 ): Promise<void> {
@@ -123,6 +133,7 @@ async function insertRanking(
     JSON.stringify(ranking.params),
     ranking.summary,
     ranking.owner ?? null,
+    ranking.graph,
   ]);
 }
 
@@ -135,12 +146,17 @@ export class RankingsRepository {
     status: string;
     params: RankingParams;
     summary: RankingSummary;
+    graph: GraphStructure;
     vertices: RankingVertices;
     /** The API key that asked for it; null when the service runs open. */
     owner?: string | null;
   }): Promise<RankingRow> {
     await withTransaction(this.pool, async (client) => {
-      await insertRanking(client, { ...ranking, summary: JSON.stringify(ranking.summary) });
+      await insertRanking(client, {
+        ...ranking,
+        summary: JSON.stringify(ranking.summary),
+        graph: JSON.stringify(ranking.graph),
+      });
       await insertVertices(client, ranking.id, ranking.vertices);
     });
     const row = await this.get(ranking.id, INTERNAL_SCOPE);
@@ -160,7 +176,7 @@ export class RankingsRepository {
     owner?: string | null;
   }): Promise<RankingRow> {
     await withTransaction(this.pool, async (client) => {
-      await insertRanking(client, { ...ranking, status: 'queued', summary: null });
+      await insertRanking(client, { ...ranking, status: 'queued', summary: null, graph: null });
       if (!ranking.upload) return;
       let seq = 0;
       let pending: Buffer[] = [];
@@ -203,12 +219,17 @@ export class RankingsRepository {
     }
   }
 
-  /** Stores a job's results: vertices afresh (a retried job may have stored some), summary, status completed. */
-  async complete(id: string, summary: RankingSummary, vertices: RankingVertices): Promise<void> {
+  /** Stores a job's results: vertices afresh (a retried job may have stored some), summary, figures, status completed. */
+  async complete(
+    id: string,
+    summary: RankingSummary,
+    graph: GraphStructure,
+    vertices: RankingVertices,
+  ): Promise<void> {
     await withTransaction(this.pool, async (client) => {
       await client.query(sql('ranking_vertices_delete'), [id]);
       await insertVertices(client, id, vertices);
-      await client.query(sql('ranking_complete'), [id, JSON.stringify(summary)]);
+      await client.query(sql('ranking_complete'), [id, JSON.stringify(summary), JSON.stringify(graph)]);
       await client.query(sql('ranking_uploads_delete'), [id]);
     });
   }
@@ -270,7 +291,7 @@ export class RankingsRepository {
 }
 
 async function insertVertices(client: pg.PoolClient, id: string, vertices: RankingVertices): Promise<void> {
-  const { names, pageRank, inDegree, outDegree } = vertices;
+  const { names, pageRank, inDegree, outDegree, clustering, weakComponent, strongComponent } = vertices;
   for (let start = 0; start < names.length; start += VERTEX_BATCH) {
     const end = Math.min(start + VERTEX_BATCH, names.length);
     const slice = (values: ArrayLike<number>) =>
@@ -281,6 +302,9 @@ async function insertVertices(client: pg.PoolClient, id: string, vertices: Ranki
       slice(pageRank),
       slice(inDegree),
       slice(outDegree),
+      slice(clustering),
+      slice(weakComponent),
+      slice(strongComponent),
     ]);
   }
 }

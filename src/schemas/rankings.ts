@@ -105,6 +105,65 @@ const RankedWith = {
   personalization: Nullable(Type.Array(Type.String())),
 };
 
+const ComponentFigures = (which: string) =>
+  Type.Object(
+    {
+      count: Type.Integer(),
+      largest: Type.Integer({ description: 'vertices in the largest' }),
+      sizes: Type.Array(Type.Integer(), { description: 'the ten largest sizes, largest first' }),
+    },
+    { description: which },
+  );
+
+const DistanceBounds = Type.Object({ lower: Type.Integer(), upper: Type.Integer() });
+
+/** The structure figures of a ranked graph (docs/reference.md#graph-structure); the domain's GraphStructure. */
+export const GraphFigures = Type.Object(
+  {
+    vertices: Type.Integer(),
+    edges: Type.Integer({ description: 'distinct directed edges after the self-loop rule' }),
+    averageDegree: Type.Number({ description: 'edges / vertices' }),
+    density: Type.Number({ description: 'edges / (N (N − 1))' }),
+    reciprocity: Type.Number({ description: 'the share of edges whose reverse edge exists too' }),
+    isolated: Type.Integer({ description: 'vertices without any edge' }),
+    components: Type.Object({
+      weak: ComponentFigures('weakly connected components (edges taken both ways)'),
+      strong: ComponentFigures('strongly connected components'),
+    }),
+    clustering: Type.Object(
+      {
+        average: Type.Number({
+          description: 'mean local clustering coefficient, vertices of degree < 2 counting 0',
+        }),
+        transitivity: Type.Number({ description: '3 × triangles / connected triples' }),
+      },
+      { description: 'of the undirected simple graph (a pair linked either way is one edge)' },
+    ),
+    diameter: Type.Object({
+      directed: Type.Integer({
+        description:
+          'the longest finite shortest path in hops, edges followed along; the lower bound unless exact',
+      }),
+      undirected: Type.Integer({ description: 'the same with edges taken both ways' }),
+      averageShortestPath: Nullable(Type.Number(), {
+        description:
+          'mean directed shortest path over ordered pairs (u, v), u ≠ v, v reachable from u; over a sample of averageShortestPathSources sources unless exact; null with no connected pair',
+      }),
+      averageShortestPathSources: Type.Integer({
+        description: 'sources whose searches the average covers (every vertex when exact)',
+      }),
+      exact: Type.Boolean({
+        description:
+          'both diameters closed and the average over every source; false: the work budget or deadline ended the searches, and bounds hold the diameters',
+      }),
+      bounds: Type.Object({ directed: DistanceBounds, undirected: DistanceBounds }),
+      searches: Type.Integer({ description: 'breadth-first searches run' }),
+    }),
+  },
+  { description: "the graph's structure figures (docs/reference.md#graph-structure)" },
+);
+export type GraphFigures = Static<typeof GraphFigures>;
+
 const RankedByPageRank = Type.Array(Type.Object({ vertex: Type.String(), rank: Type.Number() }));
 const RankedByDegree = Type.Array(Type.Object({ vertex: Type.String(), degree: Type.Integer() }));
 
@@ -148,6 +207,9 @@ export const Ranking = Type.Object({
     },
     { description: 'Jaccard similarity |A∩B|/|A∪B| of the top-jaccardK sets' },
   ),
+  graph: Nullable(GraphFigures, {
+    description: 'null on a ranking stored before the structure figures were computed',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   links: Type.Object({ self: Type.String(), vertices: Type.String() }),
 });
@@ -229,6 +291,13 @@ export const RankedVertex = Type.Object({
   pageRank: Type.Number(),
   inDegree: Type.Integer(),
   outDegree: Type.Integer(),
+  clustering: Nullable(Type.Number(), {
+    description: 'local clustering coefficient in the undirected simple graph (null on older rankings)',
+  }),
+  weakComponent: Nullable(Type.Integer(), {
+    description: "the vertex's weak component, numbered by each component's first vertex",
+  }),
+  strongComponent: Nullable(Type.Integer(), { description: "the vertex's strong component" }),
 });
 export type RankedVertex = Static<typeof RankedVertex>;
 
@@ -247,7 +316,15 @@ export const GraphExportQuery = Type.Object(
 
 /** GET /v1/crawls/:id/graph?format=json: the crawl's pages as vertices by page id, its links as [from, to] pairs. */
 export const LinkGraph = Type.Object({
-  vertices: Type.Array(Type.Object({ id: Type.Integer(), url: Type.String() })),
+  vertices: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      url: Type.String(),
+      clustering: Type.Number({ description: 'local clustering coefficient in the undirected simple graph' }),
+      weakComponent: Type.Integer({ description: "the page's weak component" }),
+      strongComponent: Type.Integer({ description: "the page's strong component" }),
+    }),
+  ),
   edges: Type.Array(Type.Array(Type.Integer(), { minItems: 2, maxItems: 2 })),
 });
 export type LinkGraph = Static<typeof LinkGraph>;

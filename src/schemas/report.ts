@@ -1,7 +1,9 @@
 // GET /v1/crawls/:id/report: the crawl's summary tables (pages by type, invalid pages by status, what was found
-// per page, documents by type, timings, harvest over time) as one JSON document; report.html renders it.
+// per page, documents by type, timings, harvest over time, the link graph's structure) as one JSON document;
+// report.html renders it.
 import { type Static, Type } from 'typebox';
 import { Defaulted, Nullable } from './common.js';
+import { GraphFigures } from './rankings.js';
 
 const Summary = Type.Object({
   mean: Nullable(Type.Number()),
@@ -93,6 +95,10 @@ export const CrawlReport = Type.Object(
     ),
     graph: Nullable(Type.Object({ vertices: Type.Integer() }), {
       description: 'topic crawls: the vertices of the link graph (at most maxPages)',
+    }),
+    linkGraph: Nullable(GraphFigures, {
+      description:
+        "the link graph's structure figures (docs/reference.md#graph-structure), computed on request with a small search budget (so often exact: false); null for a graph of more than 200,000 pages, which a ranking (POST /v1/crawls/:id/rank) describes",
     }),
   },
   { $id: 'CrawlReport' },

@@ -168,6 +168,21 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   assert.equal(await coloured(await page.locator('.graph-stage').screenshot()), true);
   await page.screenshot({ path: 'test-artifacts/dashboard-graph.png', fullPage: true });
   await axe('graph');
+  // coloured by clustering coefficient with its legend, the ranking's structure figures beside it
+  assert.match((await page.locator('.legend').textContent()) ?? '', /clustering coefficient/);
+  assert.ok((await page.locator('table.structure tbody tr').count()) >= 10);
+  // Fruchterman–Reingold instead of ForceAtlas2: the same pages, drawn again
+  await page.selectOption('#graph-layout', 'fruchtermanReingold');
+  await page.waitForSelector('.graph-stage[data-layout="fruchtermanReingold"]', { timeout: 30_000 });
+  assert.equal(Number(await page.getAttribute('.graph-stage', 'data-nodes')), drawn);
+  assert.equal(await coloured(await page.locator('.graph-stage').screenshot()), true);
+  await page.screenshot({ path: 'test-artifacts/dashboard-graph-fr.png', fullPage: true });
+  // only the largest weak component: never more pages than before
+  await page.check('#graph-largest');
+  await page.getByText(/of the largest weak component/).waitFor({ timeout: 30_000 });
+  assert.ok(Number(await page.getAttribute('.graph-stage', 'data-nodes')) <= drawn);
+  await page.selectOption('#graph-colour', 'host');
+  assert.doesNotMatch((await page.locator('.legend').textContent()) ?? '', /clustering coefficient/);
   // a second visit of the finished crawl's graph ranks nothing new
   const rankings = async () =>
     ((await (await fetch(`${base}/v1/rankings`)).json()) as { items: unknown[] }).items.length;

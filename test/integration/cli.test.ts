@@ -147,6 +147,10 @@ test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys 
     assert.match(run, /pages\s+\d+ fetched/);
     const pages = await runInTerminal(['pages', id, '--limit', '3'], env);
     assert.match(pages, /ID\s+TYPE\s+HTTP\s+SCORE\s+TITLE\s+URL/);
+    // a finished crawl's summary ends with its link graph's structure figures
+    const watched = await runInTerminal(['watch', id], env);
+    assert.match(watched, /graph\s+\d+ nodes and \d+ links; average degree [\d.]+/);
+    assert.match(watched, /clustering average [\d.]+, transitivity [\d.]+/);
   });
 
   await t.test(

@@ -59,7 +59,18 @@ test('a graph of 12,000 pages and 24,000 links comes out whole and in order as J
   const json = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/graph?format=json` });
   assert.equal(json.statusCode, 200);
   assert.match(json.headers['content-type'] as string, /^application\/json/);
-  assert.deepEqual(json.json(), { vertices: html.map(({ id, url }) => ({ id, url })), edges });
+  // Links only go back (1 and 7 pages), so every page is a strong component of its own, all are one weak
+  // component, and no three pages close a triangle (i − 1 and i − 7 are 6 apart).
+  assert.deepEqual(json.json(), {
+    vertices: html.map(({ id, url }, i) => ({
+      id,
+      url,
+      clustering: 0,
+      weakComponent: 0,
+      strongComponent: i,
+    })),
+    edges,
+  });
 
   const file = await app.inject({ method: 'GET', url: `/v1/crawls/${id}/graph?format=edges` });
   const urlOf = new Map(html.map((page) => [page.id, page.url]));
@@ -74,5 +85,15 @@ test('a graph of 12,000 pages and 24,000 links comes out whole and in order as J
   const ranks = [...gexf.matchAll(/for="pageRank" value="([^"]+)"/g)].map((match) => Number(match[1]));
   assert.equal(ranks.length, PAGES);
   assert.ok(Math.abs(ranks.reduce((sum, rank) => sum + rank, 0) - 1) < 1e-6, 'the ranks sum to 1');
+  const strong = [...gexf.matchAll(/for="strongComponent" value="([^"]+)"/g)].map((match) =>
+    Number(match[1]),
+  );
+  assert.deepEqual(
+    strong,
+    Array.from({ length: PAGES }, (_, i) => i),
+  );
+  assert.equal(gexf.match(/<attvalue for="clustering" value="0"\/>/g)?.length, PAGES);
+  assert.equal(gexf.match(/<attvalue for="weakComponent" value="0"\/>/g)?.length, PAGES);
+  assert.match(gexf, /<attribute id="clustering" title="clustering" type="double"\/>/);
   assert.ok(gexf.trimEnd().endsWith('</gexf>'));
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { renderReportHtml } from '../../src/services/presentation/report-html.js';
+import { linkGraphHtml, renderReportHtml } from '../../src/services/presentation/report-html.js';
 import { build, crawlToEnd, eventually } from '../helper.js';
 
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
@@ -84,6 +84,19 @@ test('the report of a focused crawl agrees with its status and pages; report.htm
     ),
   );
 
+  // the link graph's figures: those a ranking of the crawl computes (the diameters may be bounds here)
+  const ranked = await app.inject({ method: 'POST', url: `/v1/crawls/${id}/rank` });
+  assert.equal(ranked.statusCode, 201, ranked.body);
+  const { graph } = ranked.json();
+  const { diameter: _diameter, ...figures } = report.linkGraph;
+  const { diameter: _rankedDiameter, ...rankedFigures } = graph;
+  assert.deepEqual(figures, rankedFigures);
+  assert.ok(figures.vertices > 0 && figures.components.weak.count >= 1);
+  const { bounds } = report.linkGraph.diameter;
+  assert.ok(
+    bounds.directed.lower <= graph.diameter.directed && graph.diameter.directed <= bounds.directed.upper,
+  );
+
   // the text job counts the words after the crawl ends: the report shows them once it has
   await eventually(
     async () =>
@@ -96,6 +109,8 @@ test('the report of a focused crawl agrees with its status and pages; report.htm
   assert.match(html.headers['content-security-policy'] as string, /default-src 'none'/);
   assert.doesNotMatch(html.body, /<script|src="http|href="javascript/i);
   assert.match(html.body, /Table 1: the crawl/);
+  assert.match(html.body, /<h2>Link graph<\/h2><p>[\d,]+ nodes and [\d,]+ links; average degree/);
+  assert.match(html.body, /strongly connected components/);
   assert.equal(html.body.match(/<svg /g)?.length, 3, 'load times, harvest and words plots');
 
   await t.test(
@@ -164,6 +179,7 @@ test('report.html escapes what pages say and links only http(s) URLs', () => {
     },
     focused: null,
     graph: null,
+    linkGraph: null,
   };
   const row = {
     title: hostile,
@@ -222,4 +238,42 @@ test('report.html escapes what pages say and links only http(s) URLs', () => {
   assert.doesNotMatch(html, /href="javascript:/);
   assert.doesNotMatch(html, /href="data:/);
   assert.match(html, /href="http:\/\/example\.org\/&quot;onmouseover=&quot;x"/);
+});
+
+test('report.html words the link graph, with ranges and a note when the figures are bounds', () => {
+  const figures = {
+    vertices: 723,
+    edges: 13181,
+    averageDegree: 18.231,
+    density: 0.0252,
+    reciprocity: 0.4,
+    isolated: 0,
+    components: {
+      weak: { count: 3, largest: 700, sizes: [700, 20, 3] },
+      strong: { count: 40, largest: 600, sizes: [600, 10] },
+    },
+    clustering: { average: 0.3, transitivity: 0.2 },
+    diameter: {
+      directed: 121,
+      undirected: 40,
+      averageShortestPath: 12.5,
+      averageShortestPathSources: 100,
+      exact: false,
+      bounds: { directed: { lower: 121, upper: 130 }, undirected: { lower: 40, upper: 40 } },
+      searches: 120,
+    },
+  };
+  const section = linkGraphHtml(figures);
+  assert.match(
+    section,
+    /<p>723 nodes and 13,181 links; average degree 18\.231; diameter 121–130; 3 connected components;/,
+  );
+  assert.match(section, /3 \(largest 700; next 20, 3\)/);
+  assert.match(section, /12\.5 \(from 100 of 723 pages\)/);
+  assert.match(section, /Not exact/);
+  assert.doesNotMatch(
+    linkGraphHtml({ ...figures, diameter: { ...figures.diameter, exact: true } }),
+    /Not exact/,
+  );
+  assert.match(linkGraphHtml(null), /too large to describe here/);
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { GraphFigures } from '../../src/schemas/rankings.js';
 import { build, buildShared, crawlToEnd, eventually } from '../helper.js';
 import { ringFile, streamed, waitForRanking } from '../support/rankings.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
@@ -102,6 +103,55 @@ test('POST /v1/rankings ranks JSON edges, stores the ranking and answers its loc
   assert.equal(vertex.json().inDegree, 2);
   assert.equal(vertex.json().outDegree, 1);
   assert.ok(Math.abs(vertex.json().pageRank - rC) < 1e-9);
+  // a → b → c → a is one strong component; taken undirected, a triangle
+  assert.deepEqual(
+    { ...vertex.json<Vertex>(), pageRank: 0 },
+    {
+      vertex: 'c',
+      pageRank: 0,
+      inDegree: 2,
+      outDegree: 1,
+      clustering: 1,
+      weakComponent: 0,
+      strongComponent: 0,
+    },
+  );
+  const listed = await app.inject({
+    method: 'GET',
+    url: `/v1/rankings/${ranking.id}/vertices?sort=-inDegree`,
+  });
+  assert.deepEqual(
+    listed.json().items.map((v: Vertex & { strongComponent: number }) => [v.vertex, v.strongComponent]),
+    [
+      ['c', 0],
+      ['a', 0],
+      ['b', 0],
+    ],
+  );
+  assert.deepEqual(ranking.graph, {
+    vertices: 3,
+    edges: 4,
+    averageDegree: 4 / 3,
+    density: 4 / 6,
+    // a → c and c → a
+    reciprocity: 0.5,
+    isolated: 0,
+    components: {
+      weak: { count: 1, largest: 3, sizes: [3] },
+      strong: { count: 1, largest: 3, sizes: [3] },
+    },
+    clustering: { average: 1, transitivity: 1 },
+    diameter: {
+      // b → c → a and c → a → b take two hops; the other four pairs one
+      directed: 2,
+      undirected: 1,
+      averageShortestPath: 8 / 6,
+      averageShortestPathSources: 3,
+      exact: true,
+      bounds: { directed: { lower: 2, upper: 2 }, undirected: { lower: 1, upper: 1 } },
+      searches: ranking.graph.diameter.searches,
+    },
+  });
 
   const unknown = await app.inject({ method: 'GET', url: `/v1/rankings/${ranking.id}/vertices?name=zz` });
   assert.equal(unknown.statusCode, 404);
@@ -640,4 +690,33 @@ test('a ranking that never converges is stopped at its deadline, in the request 
   const error = ended.error as Record<string, unknown>;
   assert.equal(error.code, 'unprocessable', JSON.stringify(ended));
   assert.equal(error.field, 'maxIterations');
+});
+
+test('a graph whose every figure cannot be searched in time still completes, its average over a sample', async (t) => {
+  const { app } = await build(t, {
+    env: { CPU_TASK_TIMEOUT_MS: '3000', RANK_JOB_TIMEOUT_MS: '3000', RANK_JOB_UPLOAD_BYTES: '100000' },
+  });
+  // a chain: a search from every source would visit about N²/2 = 1.25 billion edges, past the work budget
+  // (and, on this machine, the deadline); its diameters close from the bounds alone
+  const n = 50_000;
+  const lines = [String(n)];
+  for (let v = 0; v + 1 < n; v++) lines.push(`v${v} v${v + 1}`);
+  await warmCpuThread(app);
+  const queued = await app.inject({
+    method: 'POST',
+    url: '/v1/rankings',
+    headers: { 'content-type': 'text/plain' },
+    payload: streamed(`${lines.join('\n')}\n`, 64 * 1024),
+  });
+  assert.equal(queued.statusCode, 202, queued.body);
+  const ended = await waitForRanking(app, queued.headers.location as string, 60_000);
+  assert.equal(ended.status, 'completed', JSON.stringify(ended));
+  const { diameter, components } = (ended as unknown as { graph: GraphFigures }).graph;
+  assert.equal(components.strong.count, n);
+  assert.deepEqual(diameter.bounds, {
+    directed: { lower: n - 1, upper: n - 1 },
+    undirected: { lower: n - 1, upper: n - 1 },
+  });
+  assert.equal(diameter.exact, false);
+  assert.ok(diameter.averageShortestPathSources < n);
 });

@@ -1,5 +1,6 @@
 // `trawl rank <edges-file>`: uploads an edges file to POST /v1/rankings, polls the ranking job to its end and
-// prints PageRank, degrees and Jaccard (a failed job is shown like a refused request, with its line).
+// prints PageRank, degrees, Jaccard and the graph's structure figures (a failed job is shown like a refused
+// request, with its line).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -9,7 +10,7 @@ import type { Ranking, RankingJob } from '../../schemas/rankings.js';
 import { ApiProblem } from '../api-client.js';
 import { decimal, integer } from '../arguments.js';
 import { context } from '../context.js';
-import { formatTable } from '../format.js';
+import { formatTable, graphFigureLines } from '../format.js';
 import type { CliIo } from '../io.js';
 
 interface RankOptions {
@@ -81,5 +82,6 @@ export function addRankCommand(program: Command, io: CliIo): void {
         .map(([pair, value]) => `${pair} ${value.toFixed(3)}`)
         .join(' · ');
       if (jaccard) ctx.out(`jaccard   ${jaccard}`);
+      if (ranking.graph) for (const line of graphFigureLines(ranking.graph)) ctx.out(line);
     });
 }

@@ -4,10 +4,11 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { isFinished } from '../../crawler/vocabulary.js';
 import type { CrawlStatus } from '../../schemas/crawls.js';
+import type { CrawlReport } from '../../schemas/report.js';
 import { crawlPath } from '../api-client.js';
 import { type Context, context, type SetExitCode } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { formatCrawlStatus } from '../format.js';
+import { formatCrawlStatus, graphFigureLines } from '../format.js';
 import type { CliIo } from '../io.js';
 import { crawlProgressView } from '../progress-view.js';
 import { watchCrawl } from '../watch-crawl.js';
@@ -46,6 +47,7 @@ export async function waitForCrawl(ctx: Context, id: string): Promise<number> {
     if (!ctx.json) view.update(final); // the bar ends on the final counts, not on the last progress event
     view.stop();
     ctx.out(ctx.json ? JSON.stringify(final) : formatCrawlStatus(final));
+    if (!ctx.json && final.status === 'completed') await printLinkGraph(ctx, id);
     return final.status === 'completed' ? EXIT.ok : EXIT.crawlFailed;
   } catch (error) {
     if (!interrupted.signal.aborted) throw error;
@@ -74,4 +76,17 @@ async function askToCancel(ctx: Context, id: string): Promise<number> {
     ctx.note(`crawl ${id} goes on: trawl watch ${id}`);
   }
   return EXIT.interrupted;
+}
+
+/**
+ * A completed crawl's summary ends with its link graph's structure figures, read from the report (computed
+ * there on request; null for a graph too large to describe on request, which a ranking describes).
+ */
+async function printLinkGraph(ctx: Context, id: string): Promise<void> {
+  const report = await ctx.client.json<Pick<CrawlReport, 'linkGraph'>>('GET', `${crawlPath(id)}/report`);
+  if (report.linkGraph) for (const line of graphFigureLines(report.linkGraph)) ctx.out(line);
+  else
+    ctx.out(
+      'graph     too large to describe here: a ranking of the crawl (POST /v1/crawls/:id/rank) describes it',
+    );
 }

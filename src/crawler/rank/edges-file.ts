@@ -22,6 +22,7 @@ import { InputError, TrawlError } from '../../errors.js';
 import { unstorableText } from '../text/pg-safe.js';
 import { DEFAULT_EDGE_POLICY, type Graph, GraphBuilder, type GraphBuilderOptions } from './graph.js';
 import { Utf8NameTable } from './names.js';
+import type { VertexStructure } from './structure.js';
 
 export interface ParseEdgesOptions extends GraphBuilderOptions {
   /** The input's field name in errors (default 'body'). */
@@ -576,18 +577,29 @@ export function writeEdgesFile(graph: Graph): string {
 
 export interface GexfAttributes {
   pageRank?: Float64Array;
+  /** The per-vertex structure figures (structure.ts): clustering, weakComponent, strongComponent. */
+  structure?: VertexStructure;
 }
 
-/** GEXF 1.3 in chunks: node ids are vertex ids, labels the names; pageRank, inDegree, outDegree as attributes. */
+/**
+ * GEXF 1.3 in chunks: node ids are vertex ids, labels the names; pageRank, inDegree, outDegree and, when given,
+ * clustering, weakComponent and strongComponent as attributes.
+ */
 export function* gexfChunks(
   graph: Graph,
   attributes: GexfAttributes = {},
 ): Generator<string, void, undefined> {
-  const { pageRank } = attributes;
+  const { pageRank, structure } = attributes;
   if (pageRank !== undefined && pageRank.length !== graph.vertexCount) {
     throw new InputError(
       `pageRank has ${pageRank.length} values for ${graph.vertexCount} vertices`,
       'pageRank',
+    );
+  }
+  if (structure !== undefined && structure.clustering.length !== graph.vertexCount) {
+    throw new InputError(
+      `structure has ${structure.clustering.length} values for ${graph.vertexCount} vertices`,
+      'structure',
     );
   }
   yield '<?xml version="1.0" encoding="UTF-8"?>\n' +
@@ -599,6 +611,11 @@ export function* gexfChunks(
     (pageRank ? '      <attribute id="pageRank" title="pageRank" type="double"/>\n' : '') +
     '      <attribute id="inDegree" title="inDegree" type="integer"/>\n' +
     '      <attribute id="outDegree" title="outDegree" type="integer"/>\n' +
+    (structure
+      ? '      <attribute id="clustering" title="clustering" type="double"/>\n' +
+        '      <attribute id="weakComponent" title="weakComponent" type="integer"/>\n' +
+        '      <attribute id="strongComponent" title="strongComponent" type="integer"/>\n'
+      : '') +
     '    </attributes>\n' +
     '    <nodes>\n';
   let parts: string[] = [];
@@ -609,7 +626,13 @@ export function* gexfChunks(
     parts.push(
       `      <node id="${v}"${label}><attvalues>${rank}` +
         `<attvalue for="inDegree" value="${graph.inDegree[v]}"/>` +
-        `<attvalue for="outDegree" value="${graph.outDegree[v]}"/></attvalues></node>\n`,
+        `<attvalue for="outDegree" value="${graph.outDegree[v]}"/>` +
+        (structure
+          ? `<attvalue for="clustering" value="${structure.clustering[v]}"/>` +
+            `<attvalue for="weakComponent" value="${structure.weakComponent[v]}"/>` +
+            `<attvalue for="strongComponent" value="${structure.strongComponent[v]}"/>`
+          : '') +
+        '</attvalues></node>\n',
     );
     if (parts.length === LINES_PER_CHUNK) {
       yield parts.join('');

@@ -1,5 +1,5 @@
 // The rank domain: CSR link graphs and their vertex-name tables, their edges-file and GEXF forms, PageRank
-// and degree analysis.
+// and degree analysis, and the graph's structure figures.
 
 export {
   ANALYSIS_DEFAULTS,
@@ -34,3 +34,14 @@ export {
 } from './graph.js';
 export { StringNameTable, Utf8NameTable, type VertexNameTable } from './names.js';
 export { PAGERANK_DEFAULTS, type PageRankOptions, type PageRankResult, pageRank } from './pagerank.js';
+export {
+  type ComponentFigures,
+  DEFAULT_WORK_BUDGET,
+  type DiameterFigures,
+  type DistanceBounds,
+  type GraphStructure,
+  type GraphTopology,
+  graphStructure,
+  type StructureOptions,
+  type VertexStructure,
+} from './structure.js';

@@ -163,6 +163,11 @@ export class CpuPool {
     }
   }
 
+  /** A pooled task's deadline when run() is not given one (CPU_TASK_TIMEOUT_MS). */
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
   get tasksOnThreads(): { pending: number; total: number } {
     return { ...this.threadTasks };
   }

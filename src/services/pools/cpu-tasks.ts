@@ -21,6 +21,13 @@ import {
   pageRank,
 } from '../../crawler/rank/pagerank.js';
 import {
+  DEFAULT_WORK_BUDGET,
+  type GraphStructure,
+  graphStructure,
+  type StructureOptions,
+  type VertexStructure,
+} from '../../crawler/rank/structure.js';
+import {
   type Corpus,
   CorpusBuilder,
   createRelevanceScorer,
@@ -162,6 +169,16 @@ export interface PageRankTask {
 
 export type GraphArrays = Omit<Graph, 'names' | 'indexOf'>;
 
+/**
+ * The structure figures of a graph (a ranking's `graph`, a crawl graph export's per-vertex attributes): its
+ * searches stop with bounds at options.deadlineAt, which the caller sets before the pool's deadline stops
+ * the thread.
+ */
+export interface GraphStructureTask {
+  graph: GraphArrays;
+  options: StructureOptions;
+}
+
 /** A graph's arrays and counts, for PageRankTask. */
 export function graphArrays(graph: Graph): GraphArrays {
   const { vertexCount, namedVertexCount, edgeCount, outOffsets, outTargets, inDegree, outDegree } = graph;
@@ -190,6 +207,7 @@ export interface CpuTasks {
   /** A stored page's main content as Markdown (the JSONL export's include=markdown). */
   markdown: (task: MarkdownTask) => string;
   pageRank: (task: PageRankTask) => PageRankResult;
+  graphStructure: (task: GraphStructureTask) => { figures: GraphStructure; perVertex: VertexStructure };
   storedText: (task: StoredTextTask) => StoredTextResult;
   /** A text's words counted (WordCounter.toJSON()): a document's text read as it was fetched. */
   wordCounts: (task: { text: string }) => WordCounterJson;
@@ -333,6 +351,7 @@ export const cpuTasks: CpuTasks = {
   parseJsonBody,
   markdown,
   pageRank: rankGraph,
+  graphStructure: ({ graph, options }: GraphStructureTask) => graphStructure(graph, options),
   storedText,
   wordCounts,
   exportBody,
@@ -348,14 +367,21 @@ const documentChars = (docs: readonly TaskDocument[]) =>
   docs.reduce((sum, doc) => sum + ('text' in doc ? doc.text.length : doc.html.length), 0);
 
 /**
- * The characters a task parses, or for PageRank the vertices and edges times the iterations it may run: what
- * its cost grows with (cpu-pool.ts runs small tasks inline).
+ * The characters a task parses, for PageRank the vertices and edges times the iterations it may run, for the
+ * structure figures the edge visits their searches may make: what its cost grows with (cpu-pool.ts runs small
+ * tasks inline).
  */
 export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuTasks[N]>[0]): number {
   if (name === 'pageRank') {
     const { graph, options } = input as PageRankTask;
     const iterations = options.maxIterations ?? PAGERANK_DEFAULTS.maxIterations;
     return (graph.vertexCount + graph.edgeCount) * iterations;
+  }
+  if (name === 'graphStructure') {
+    // the searches may spend their budget, or a search from every source on a small graph
+    const { graph, options } = input as GraphStructureTask;
+    const size = graph.vertexCount + graph.edgeCount;
+    return size + Math.min(options.workBudget ?? DEFAULT_WORK_BUDGET, graph.vertexCount * size);
   }
   if (name === 'extract' || name === 'markdown') return (input as ExtractTask | MarkdownTask).html.length;
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;

@@ -208,6 +208,8 @@ export function renderReportHtml(report: CrawlReport, extras: ReportExtras): str
     );
   }
 
+  sections.push(linkGraphHtml(report.linkGraph));
+
   sections.push('<h2>Top pages</h2><div class="grid">');
   if (extras.topRanked) {
     sections.push(
@@ -311,4 +313,65 @@ export function renderReportHtml(report: CrawlReport, extras: ReportExtras): str
     `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`,
     `<body><main>${sections.join('\n')}</main></body></html>`,
   ].join('\n');
+}
+
+/**
+ * The "Link graph" section: the structure figures in the words network scientists use for a crawl's graph
+ * ("723 nodes and 13,181 links; average degree 18.231; diameter 121; 3 main connected components").
+ */
+export function linkGraphHtml(figures: CrawlReport['linkGraph']): string {
+  if (!figures) {
+    return '<h2>Link graph</h2><p class="note">The graph is too large to describe here: POST /v1/crawls/:id/rank computes its figures as a job.</p>';
+  }
+  const { components, clustering, diameter } = figures;
+  const real = (value: number) => (value === 0 || value >= 0.001 ? number(value, 3) : value.toExponential(2));
+  const span = (which: 'directed' | 'undirected') => {
+    const { lower, upper } = diameter.bounds[which];
+    return lower === upper ? number(lower) : `${number(lower)}–${number(upper)}`;
+  };
+  const sizes = (figure: typeof components.weak) =>
+    `${number(figure.count)} (largest ${number(figure.largest)}${
+      figure.sizes.length > 1
+        ? `; next ${figure.sizes
+            .slice(1, 4)
+            .map((size) => number(size))
+            .join(', ')}`
+        : ''
+    })`;
+  const average =
+    diameter.averageShortestPath === null
+      ? '–'
+      : real(diameter.averageShortestPath) +
+        (diameter.averageShortestPathSources === figures.vertices
+          ? ''
+          : ` (from ${number(diameter.averageShortestPathSources)} of ${number(figures.vertices)} pages)`);
+  const rows: Array<[string, string]> = [
+    ['nodes (pages)', number(figures.vertices)],
+    ['links', number(figures.edges)],
+    ['average degree (links per page)', real(figures.averageDegree)],
+    ['density', real(figures.density)],
+    ['reciprocity (links returned)', real(figures.reciprocity)],
+    ['isolated pages', number(figures.isolated)],
+    ['connected components (weak)', sizes(components.weak)],
+    ['strongly connected components', sizes(components.strong)],
+    ['average clustering coefficient', real(clustering.average)],
+    ['transitivity', real(clustering.transitivity)],
+    ['diameter (links followed)', span('directed')],
+    ['diameter (links either way)', span('undirected')],
+    ['average shortest path', average],
+  ];
+  const summary =
+    `${number(figures.vertices)} nodes and ${number(figures.edges)} links; average degree ${real(figures.averageDegree)}; ` +
+    `diameter ${span('directed')}; ${number(components.weak.count)} connected components; average clustering coefficient ${real(clustering.average)}.`;
+  return [
+    '<h2>Link graph</h2>',
+    `<p>${escapeHtml(summary)}</p>`,
+    facts(
+      "The crawl's link graph: pages are nodes, links between them edges",
+      rows.map(([name, value]) => [name, `<span class="n">${escapeHtml(value)}</span>`]),
+    ),
+    diameter.exact
+      ? ''
+      : '<p class="note">Not exact: the searches stopped at their budget, so a diameter shown as a range lies within it, and the average shortest path is over a sample of pages.</p>',
+  ].join('');
 }

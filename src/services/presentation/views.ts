@@ -369,6 +369,7 @@ export function rankingView(row: RankingRow) {
     ...row.summary,
     // a summary stored before unnamed vertices were counted had none (they were not ranked)
     unnamedVertices: row.summary.unnamedVertices ?? 0,
+    graph: row.graph,
     ...options,
     createdAt: row.created_at.toISOString(),
     links: rankingLinks(row.id),
@@ -393,5 +394,13 @@ export function rankingSummaryView(row: RankingListRow) {
 
 /** One vertex of a ranking: GET /v1/rankings/:id/vertices. */
 export function rankedVertexView(row: RankingVertexRow) {
-  return { vertex: row.vertex, pageRank: row.page_rank, inDegree: row.in_degree, outDegree: row.out_degree };
+  return {
+    vertex: row.vertex,
+    pageRank: row.page_rank,
+    inDegree: row.in_degree,
+    outDegree: row.out_degree,
+    clustering: row.clustering,
+    weakComponent: row.weak_component,
+    strongComponent: row.strong_component,
+  };
 }

@@ -3,6 +3,7 @@
 
 import { edgesFileChunks } from '../../crawler/rank/edges-file.js';
 import { GraphBuilder, type GraphBuilderOptions } from '../../crawler/rank/graph.js';
+import type { VertexStructure } from '../../crawler/rank/structure.js';
 import type { CrawlsRepository } from '../../db/crawls-repo.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
 import { chunksByTurn } from '../presentation/event-loop-turns.js';
@@ -44,22 +45,27 @@ export class CrawlGraphReads {
     const { graph } = await this.linkGraph(id, scope);
     return chunksByTurn(edgesFileChunks(graph));
   }
-
-  /** The crawl's link graph as JSON, `{vertices: [{id, url}], edges: [[from, to]]}` by page id, in chunks. */
-  async linkGraphJson(id: string, scope: TenantScope): Promise<AsyncIterable<string>> {
-    return chunksByTurn(graphJsonChunks(await this.linkGraph(id, scope)));
-  }
 }
 
 /** Vertices or edges per chunk of a graph's JSON (about 150 KB of edges, 1 MB of vertices): a turn each. */
 const JSON_ITEMS_PER_CHUNK = 8_192;
 
-/** A crawl graph as the JSON GET /v1/crawls/:id/graph?format=json answers, in chunks of text. */
-function* graphJsonChunks({ graph, pageIds }: CrawlGraph): Generator<string, void, undefined> {
+/**
+ * A crawl graph as the JSON GET /v1/crawls/:id/graph?format=json answers, `{vertices: [{id, url, clustering,
+ * weakComponent, strongComponent}], edges: [[from, to]]}` by page id, in chunks of text.
+ */
+export function* graphJsonChunks(
+  { graph, pageIds }: CrawlGraph,
+  structure: VertexStructure,
+): Generator<string, void, undefined> {
   let parts: string[] = [];
   yield '{"vertices":[';
   for (let v = 0; v < graph.vertexCount; v++) {
-    parts.push(`${v === 0 ? '' : ','}{"id":${pageIds[v]},"url":${JSON.stringify(graph.names[v])}}`);
+    parts.push(
+      `${v === 0 ? '' : ','}{"id":${pageIds[v]},"url":${JSON.stringify(graph.names[v])},` +
+        `"clustering":${structure.clustering[v]},"weakComponent":${structure.weakComponent[v]},` +
+        `"strongComponent":${structure.strongComponent[v]}}`,
+    );
     if (parts.length === JSON_ITEMS_PER_CHUNK) {
       yield parts.join('');
       parts = [];

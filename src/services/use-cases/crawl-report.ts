@@ -1,6 +1,7 @@
 // The crawl report: the tables a crawl's user would otherwise compute by hand (pages by type, invalid pages by
 // status, links/images/documents per page, documents by type, load time and queue wait, harvest over time),
-// as JSON (GET /v1/crawls/:id/report) and as one self-contained HTML page (report.html, report-html.ts).
+// the link graph's structure, as JSON (GET /v1/crawls/:id/report) and as one self-contained HTML page
+// (report.html, report-html.ts).
 // Counts come from the status endpoint, so the report and the status never disagree.
 import { fetchesImages } from '../../crawler/crawl-request.js';
 import type { ReportRepository } from '../../db/report-repo.js';
@@ -13,9 +14,14 @@ import type { RankingService } from './rankings.js';
 
 /** Points of the harvest-over-time series at most (one every ⌈fetched / this⌉ pages). */
 const HARVEST_POINTS = 100;
-/** PageRank for the report is computed on request; larger graphs belong to a ranking job. */
+/** PageRank and the structure figures for the report are computed on request; larger graphs belong to a ranking job. */
 const REPORT_RANK_MAX_VERTICES = 200_000;
 const TOP_PAGES = 10;
+/**
+ * The report's structure figures search at most this many edge visits (tens of breadth-first searches of a
+ * crawl's graph): a report is read on request, so its diameters may be bounds where a ranking's are exact.
+ */
+const REPORT_STRUCTURE_WORK_BUDGET = 1 << 25;
 const ZIPF_ROWS = 20;
 /** What duplicates.images holds, or why it is null. */
 const DUPLICATE_IMAGES_COUNTED =
@@ -37,13 +43,18 @@ export class CrawlReportService {
     const status = await this.options.crawls.status(crawlId, scope);
     const repository = this.options.repository;
     const imagesFetched = fetchesImages(status.request.documents);
-    const [sites, invalid, documentsByType, duplicateImages, found, timings] = await Promise.all([
+    const [sites, invalid, documentsByType, duplicateImages, found, timings, linkGraph] = await Promise.all([
       repository.sites(crawlId),
       repository.invalidPages(crawlId),
       repository.documentsByType(crawlId),
       imagesFetched ? repository.duplicateImages(crawlId) : null,
       repository.foundPerPage(crawlId),
       repository.timings(crawlId),
+      this.options.rankings.crawlStructureFigures(
+        crawlId,
+        { maxVertices: REPORT_RANK_MAX_VERTICES, workBudget: REPORT_STRUCTURE_WORK_BUDGET },
+        scope,
+      ),
     ]);
     const scoring = 'scoring' in status ? status.scoring : undefined;
     let focused: CrawlReport['focused'] = null;
@@ -126,6 +137,7 @@ export class CrawlReportService {
       },
       focused,
       graph,
+      linkGraph,
     };
   }
 

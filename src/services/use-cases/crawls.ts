@@ -189,9 +189,4 @@ export class CrawlService implements CrawlReader {
   edgesFile(id: string, scope: TenantScope): Promise<AsyncIterable<string>> {
     return this.#graph.edgesFile(id, scope);
   }
-
-  /** The crawl's link graph as JSON, in chunks (crawl-graph.ts). */
-  linkGraphJson(id: string, scope: TenantScope): Promise<AsyncIterable<string>> {
-    return this.#graph.linkGraphJson(id, scope);
-  }
 }

@@ -9,6 +9,7 @@ import {
   type Graph,
   GraphBuilder,
   type GraphBuilderOptions,
+  type GraphStructure,
   gexfChunks,
   type PageRankOptions,
   type PageRankResult,
@@ -40,7 +41,21 @@ import {
   paginateNewestFirst,
 } from '../presentation/pagination.js';
 import { rankedVertexView, rankingSummaryView, rankingView } from '../presentation/views.js';
+import { graphJsonChunks } from './crawl-graph.js';
 import type { CrawlReader } from './crawl-reader.js';
+
+/**
+ * The share of a task's deadline the structure figures' searches may take before they stop with bounds: the
+ * rest is left for the figures to come back before the pool stops the thread.
+ */
+const STRUCTURE_DEADLINE_SHARE = 0.8;
+
+/**
+ * The edge visits the structure figures' searches may make for a ranking answered in the request (a graph of
+ * at most jobThresholds' size): enough for exact figures of a few thousand pages, and a fraction of a second;
+ * a job's searches get the domain's default budget.
+ */
+const IN_REQUEST_STRUCTURE_WORK_BUDGET = 1 << 26;
 
 export interface RankingLimits {
   /** An uploaded edges file larger than this is a 413, counted as it streams in. */
@@ -280,10 +295,10 @@ export class RankingService {
           options,
         ));
       }
-      const { summary, vertices } = await this.#analyze(graph, options, declaredVertices, {
+      const { summary, figures, vertices } = await this.#analyze(graph, options, declaredVertices, {
         timeoutMs: this.options.jobTimeoutMs,
       });
-      await this.options.repository.complete(rankingId, summary, vertices);
+      await this.options.repository.complete(rankingId, summary, figures, vertices);
       return 'completed';
     } catch (error) {
       // a busy CPU pool (unavailable) is tried again, as an internal fault is
@@ -312,14 +327,69 @@ export class RankingService {
     return rankingView(row);
   }
 
-  /** The crawl's link graph as GEXF 1.3 chunks, PageRank (default options) and degrees as node attributes. */
+  /**
+   * The crawl's link graph as GEXF 1.3 chunks: PageRank (default options), degrees, clustering and component
+   * ids as node attributes.
+   */
   async crawlGexf(crawlId: string, scope: TenantScope): Promise<AsyncIterable<string>> {
     const options = normalizeRankingOptions({});
     await this.options.crawls.requireVisible(crawlId, scope);
     const graph = await this.#crawlGraph(crawlId, options);
     const { damping, epsilon } = options;
-    const { ranks } = await this.#pageRankOffLoop(graph, { damping, epsilon }, 'format');
-    return chunksByTurn(gexfChunks(graph, { pageRank: ranks }));
+    const [{ ranks }, { perVertex }] = await Promise.all([
+      this.#pageRankOffLoop(graph, { damping, epsilon }, 'format'),
+      this.crawlGraphStructure(graph),
+    ]);
+    return chunksByTurn(gexfChunks(graph, { pageRank: ranks, structure: perVertex }));
+  }
+
+  /**
+   * The crawl's link graph as JSON in chunks (crawl-graph.ts graphJsonChunks), each vertex with its clustering
+   * coefficient and component ids.
+   */
+  async crawlGraphJson(crawlId: string, scope: TenantScope): Promise<AsyncIterable<string>> {
+    const crawlGraph = await this.options.crawls.linkGraph(crawlId, scope);
+    const { perVertex } = await this.crawlGraphStructure(crawlGraph.graph);
+    return chunksByTurn(graphJsonChunks(crawlGraph, perVertex));
+  }
+
+  /**
+   * The structure figures of the crawl's graph, computed now and not stored, with a search budget of
+   * `workBudget` edge visits: the crawl report's "Link graph". Null for a graph above `maxVertices`, whose
+   * figures belong in a ranking job (POST /v1/crawls/:id/rank).
+   */
+  async crawlStructureFigures(
+    crawlId: string,
+    limits: { maxVertices: number; workBudget: number },
+    scope: TenantScope,
+  ): Promise<GraphStructure | null> {
+    const { graph } = await this.options.crawls.linkGraph(crawlId, scope);
+    if (graph.vertexCount > limits.maxVertices) return null;
+    const { timeoutMs } = this.options.cpu;
+    const structure = await this.options.cpu.run(
+      'graphStructure',
+      {
+        graph: graphArrays(graph),
+        options: {
+          workBudget: limits.workBudget,
+          deadlineAt: Date.now() + STRUCTURE_DEADLINE_SHARE * timeoutMs,
+        },
+      },
+      'graph',
+    );
+    return structure.figures;
+  }
+
+  /**
+   * The structure figures of a crawl's graph for an export: only the per-vertex ones are read, so the searches
+   * get no budget (their figures are a ranking's).
+   */
+  crawlGraphStructure(graph: Graph) {
+    return this.options.cpu.run(
+      'graphStructure',
+      { graph: graphArrays(graph), options: { workBudget: 0 } },
+      'format',
+    );
   }
 
   /**
@@ -359,6 +429,24 @@ export class RankingService {
     return this.options.cpu.run('pageRank', { graph: graphArrays(graph), options }, field, deadline);
   }
 
+  /**
+   * The structure figures on the CPU pool, with the deadline PageRank has: the searches stop with bounds at
+   * STRUCTURE_DEADLINE_SHARE of it, and past all of it the pool stops the thread (a 422 on 'graph'). A job
+   * (deadline.timeoutMs given) searches with the default budget; a ranking in the request with
+   * IN_REQUEST_STRUCTURE_WORK_BUDGET, so that its answer does not wait on the searches.
+   */
+  #structureOffLoop(graph: Graph, deadline: { timeoutMs?: number } = {}) {
+    const timeoutMs = deadline.timeoutMs ?? this.options.cpu.timeoutMs;
+    const deadlineAt = Date.now() + STRUCTURE_DEADLINE_SHARE * timeoutMs;
+    const workBudget = deadline.timeoutMs === undefined ? IN_REQUEST_STRUCTURE_WORK_BUDGET : undefined;
+    return this.options.cpu.run(
+      'graphStructure',
+      { graph: graphArrays(graph), options: { deadlineAt, ...(workBudget ? { workBudget } : {}) } },
+      'graph',
+      { timeoutMs },
+    );
+  }
+
   async #crawlGraph(crawlId: string, options: RankingParams): Promise<Graph> {
     const { graph } = await this.options.crawls.linkGraph(
       crawlId,
@@ -373,7 +461,7 @@ export class RankingService {
     options: RankingParams,
     source: { crawlId: string | null; declaredVertices: number | null; scope: TenantScope },
   ) {
-    const { summary, vertices } = await this.#analyze(graph, options, source.declaredVertices);
+    const { summary, figures, vertices } = await this.#analyze(graph, options, source.declaredVertices);
     const row = await this.options.repository.create({
       id: randomUUID(),
       crawlId: source.crawlId,
@@ -381,12 +469,16 @@ export class RankingService {
       status: 'completed',
       params: options,
       summary,
+      graph: figures,
       vertices,
     });
     return rankingView(row);
   }
 
-  /** PageRank, degrees, top lists and Jaccard overlaps: the summary document and the per-vertex results. */
+  /**
+   * PageRank, degrees, top lists and Jaccard overlaps, and the structure figures (computed beside PageRank, on
+   * another thread when the pool has one): the summary document, the figures and the per-vertex results.
+   */
   async #analyze(
     graph: Graph,
     options: RankingParams,
@@ -404,17 +496,20 @@ export class RankingService {
       return id;
     });
     const { damping, epsilon, maxIterations } = options;
-    const ranked = await this.#pageRankOffLoop(
-      graph,
-      {
-        damping,
-        epsilon,
-        maxIterations,
-        personalization: personalization && Int32Array.from(personalization),
-      },
-      'maxIterations',
-      deadline,
-    );
+    const [ranked, structure] = await Promise.all([
+      this.#pageRankOffLoop(
+        graph,
+        {
+          damping,
+          epsilon,
+          maxIterations,
+          personalization: personalization && Int32Array.from(personalization),
+        },
+        'maxIterations',
+        deadline,
+      ),
+      this.#structureOffLoop(graph, deadline),
+    ]);
     const analysis = summarizeRanks(graph, ranked, options);
     const summary: RankingSummary = {
       iterations: analysis.iterations,
@@ -440,8 +535,10 @@ export class RankingService {
       pageRank: analysis.ranks,
       inDegree: graph.inDegree,
       outDegree: graph.outDegree,
+      ...structure.perVertex,
     };
-    return { summary, vertices };
+    const figures: GraphStructure = structure.figures;
+    return { summary, figures, vertices };
   }
 
   async #require(id: string, scope: TenantScope): Promise<RankingRow> {

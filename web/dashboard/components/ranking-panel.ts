@@ -1,5 +1,6 @@
 // A ranking as the dashboard shows it, beside the link graph and on its own page: the top-k lists (PageRank,
-// in-degree, out-degree) and the Jaccard overlaps of its top sets; and the wait for a ranking a job computes.
+// in-degree, out-degree), the Jaccard overlaps of its top sets and the graph's structure figures; and the wait
+// for a ranking a job computes.
 // Vertex names are URLs for a crawl's graph and any string for an upload: links only when http(s).
 import type { Ranking, RankingJob, RankingOrJob } from '../../../src/schemas/rankings.js';
 import { getJson } from '../api.js';
@@ -92,5 +93,52 @@ export function rankingPanel(ranking: Ranking, limit = ranking.topK): HTMLElemen
           ),
         )
       : null,
+    ranking.graph ? structureTable(ranking.graph) : null,
+  );
+}
+
+/** The structure figures (docs/reference.md#graph-structure) as a table; a diameter that did not close is a range. */
+function structureTable(graph: NonNullable<Ranking['graph']>): HTMLElement {
+  const real = (value: number) => (value === 0 || value >= 0.001 ? value.toFixed(3) : value.toExponential(2));
+  const span = (which: 'directed' | 'undirected') => {
+    const { lower, upper } = graph.diameter.bounds[which];
+    return lower === upper ? number(lower) : `${number(lower)}–${number(upper)}`;
+  };
+  const { components, clustering, diameter } = graph;
+  const rows: Array<[string, string]> = [
+    ['average degree', real(graph.averageDegree)],
+    ['density', real(graph.density)],
+    ['reciprocity', real(graph.reciprocity)],
+    ['isolated', number(graph.isolated)],
+    ['weak components', `${number(components.weak.count)} (largest ${number(components.weak.largest)})`],
+    [
+      'strong components',
+      `${number(components.strong.count)} (largest ${number(components.strong.largest)})`,
+    ],
+    ['average clustering', real(clustering.average)],
+    ['transitivity', real(clustering.transitivity)],
+    ['diameter (directed)', span('directed')],
+    ['diameter (undirected)', span('undirected')],
+    [
+      'average shortest path',
+      diameter.averageShortestPath === null
+        ? '–'
+        : real(diameter.averageShortestPath) +
+          (diameter.averageShortestPathSources < graph.vertices ? ' (sample)' : ''),
+    ],
+  ];
+  return h(
+    'table',
+    { class: 'structure' },
+    h(
+      'caption',
+      {},
+      diameter.exact ? 'Graph structure' : 'Graph structure (ranges: the searches ran out of budget)',
+    ),
+    h(
+      'tbody',
+      {},
+      ...rows.map(([name, value]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value))),
+    ),
   );
 }

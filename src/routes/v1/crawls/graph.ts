@@ -22,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['crawls'],
         summary: "The crawl's link graph",
         description:
-          'format=edges: the edges file (first line the vertex count, then one "from to" URL pair per line); format=json: vertices and edges by page id; format=gexf: GEXF 1.3 for Gephi, with pageRank (default options), inDegree and outDegree as node attributes.',
+          'format=edges: the edges file (first line the vertex count, then one "from to" URL pair per line); format=json: vertices (with clustering coefficient and weak and strong component ids) and edges by page id; format=gexf: GEXF 1.3 for Gephi, with pageRank (default options), inDegree, outDegree, clustering, weakComponent and strongComponent as node attributes.',
         params: IdParams,
         querystring: GraphExportQuery,
         response: {
@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           : format === 'json'
             ? [
                 'application/json; charset=utf-8',
-                await app.runtime.crawls.linkGraphJson(request.params.id, scope),
+                await app.runtime.rankings.crawlGraphJson(request.params.id, scope),
               ]
             : ['text/plain; charset=utf-8', await app.runtime.crawls.edgesFile(request.params.id, scope)];
       // streamed as it is written; the schema-typed reply does not know Fastify also sends streams

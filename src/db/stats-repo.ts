@@ -3,6 +3,7 @@
 // one transaction that holds the counter row's lock, and only the pages that transaction marked are added.
 import type pg from 'pg';
 import { pgSafeText } from '../crawler/text/pg-safe.js';
+import { compareTexts } from '../crawler/text/simhash.js';
 import { sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
@@ -117,6 +118,7 @@ export class StatsRepository {
       ]);
       const markedPageIds = marked.rows.map((row) => row.page_id);
       if (markedPageIds.length === 0) return { marked: 0, version };
+      await compareChangedTexts(client, markedPageIds);
       const update = await fold({
         version,
         load: async () =>
@@ -201,4 +203,25 @@ export class StatsRepository {
     }
     return { loadMs, queueWaitMs };
   }
+}
+
+/**
+ * A recrawl's changed pages among `pageIds`, whose main text was just stored, compared with the earlier texts
+ * (textChanged, similarity: docs/reference.md#change-classes). A page whose earlier text is not extracted yet
+ * keeps nulls; the diff endpoint compares the two texts whenever it is asked.
+ */
+async function compareChangedTexts(client: pg.PoolClient, pageIds: number[]): Promise<void> {
+  const rows = (
+    await client.query<{ page_id: number; main_text: string; earlier_text: string }>(
+      sql('recrawl_texts_to_compare'),
+      [pageIds],
+    )
+  ).rows;
+  if (rows.length === 0) return;
+  const compared = rows.map((row) => compareTexts(row.earlier_text, row.main_text));
+  await client.query(sql('recrawl_text_changes_save'), [
+    rows.map((row) => row.page_id),
+    compared.map((c) => c.textChanged),
+    compared.map((c) => c.similarity),
+  ]);
 }

@@ -46,6 +46,11 @@ export const EXPORT_FIELDS = [
   'renderNote',
   'navigatedFrom',
   'screenshot',
+  'previousPage',
+  'bodyOf',
+  'change',
+  'textChanged',
+  'similarity',
 ] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 

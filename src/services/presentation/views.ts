@@ -118,6 +118,7 @@ export function crawlStatusView(
     problem: row.problem,
     warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
+    ...(row.request.recrawl ? { recrawlOf: row.request.recrawl.of, changes: totals.changes ?? null } : {}),
     _links: crawlLinks(row.id),
   };
 }
@@ -198,6 +199,11 @@ export function pageSummaryView(row: PageRow) {
     renderNote: row.render_note,
     navigatedFrom: row.navigated_from,
     screenshot: row.has_screenshot ? `/v1/crawls/${row.crawl_id}/pages/${row.id}/screenshot` : null,
+    previousPage: row.previous_page,
+    bodyOf: row.body_of,
+    change: row.change,
+    textChanged: row.text_changed,
+    similarity: row.similarity,
   };
 }
 

@@ -7,7 +7,7 @@ export const PAGE_TYPES = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED
 export type PageType = (typeof PAGE_TYPES)[number];
 
 /** What a recrawl found of a page against the earlier crawl (docs/reference.md#change-classes). */
-export const CHANGE_CLASSES = ['new', 'unchanged', 'changed', 'gone'] as const;
+export const CHANGE_CLASSES = ['new', 'changed', 'unchanged', 'gone'] as const;
 export type ChangeClass = (typeof CHANGE_CLASSES)[number];
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;

@@ -198,7 +198,7 @@ export interface GivenCrawlRequest {
  */
 export interface NormalizedCrawlRequest {
   seeds: string[];
-  /** The earlier crawl this one revisits (docs/guide.md#recrawls); null: a crawl from its seeds alone. */
+  /** The earlier crawl this one revisits (docs/guide.md#recrawls-what-changed); null: a crawl from its seeds alone. */
   recrawl: { of: string } | null;
   strategy: CrawlStrategy;
   relevance: {
@@ -416,7 +416,7 @@ function validateFocus(request: NormalizedCrawlRequest): void {
  * A recrawl's request: the earlier crawl's stored request with each field the new request gives overriding it.
  * An object field (politeness, fetch, scope, …) is merged one level deep, so `politeness: {delayMs: 0}` keeps
  * the earlier user agent and robots.txt setting; arrays and scalars are replaced. Seeds default to the earlier
- * crawl's (docs/guide.md#recrawls).
+ * crawl's (docs/guide.md#recrawls-what-changed).
  */
 export function recrawlRequest(earlier: NormalizedCrawlRequest, given: GivenCrawlRequest): GivenCrawlRequest {
   const merged: Record<string, unknown> = { ...earlier };

@@ -24,8 +24,18 @@ export function isFinished(status: string): boolean {
   return FINISHED_STATUSES.has(status);
 }
 
-/** What a webhook may be sent (page: written pages, batched); a webhook without `events` gets them all. */
-export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * What a webhook may be sent (page: written pages, batched; page.changed: a recrawl's new, changed and gone
+ * pages, batched); a webhook without `events` gets them all.
+ */
+export const WEBHOOK_EVENTS = [
+  'started',
+  'page',
+  'page.changed',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;

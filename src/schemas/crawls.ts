@@ -248,7 +248,7 @@ export const CrawlRequest = Type.Object(
         {
           additionalProperties: false,
           description:
-            "revisit an earlier crawl's pages (its seeds, then the pages it fetched, in its order) with conditional requests, and classify each page as new, unchanged, changed or gone; the earlier request's settings apply, each field given here overriding (docs/guide.md#recrawls)",
+            "revisit an earlier crawl's pages (its seeds, then the pages it fetched, in its order) with conditional requests, and classify each page as new, unchanged, changed or gone; the earlier request's settings apply, each field given here overriding (docs/guide.md#recrawls-what-changed)",
         },
       ),
     ),
@@ -444,8 +444,9 @@ export const CrawlRequest = Type.Object(
           events: Type.Optional(
             Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS] }), {
               minItems: 1,
-              maxItems: 5,
-              description: 'events to send; default all (page: written pages, batched at most once a second)',
+              maxItems: WEBHOOK_EVENTS.length,
+              description:
+                "events to send; default all (page: written pages, batched at most once a second; page.changed: a recrawl's new, changed and gone pages, at most 100 an event)",
             }),
           ),
           headers: Type.Optional(

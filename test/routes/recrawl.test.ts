@@ -1,4 +1,4 @@
-// Recrawls (docs/guide.md#recrawls): POST /v1/crawls with recrawl.of revisits the earlier crawl's pages with
+// Recrawls (docs/guide.md#recrawls-what-changed): POST /v1/crawls with recrawl.of revisits the earlier crawl's pages with
 // conditional requests, and every page gets a change class. A small site of its own, changed between the two
 // crawls, holds one page for each case: a 304 by ETag and by Last-Modified, a server that ignores conditional
 // headers (200, the same body: unchanged by hash), an edited article, a page whose only edit is a number,
@@ -107,12 +107,30 @@ function secondSite(): Map<string, Answer> {
 
 let site = firstSite();
 const requests: Array<{ path: string; headers: IncomingHttpHeaders; status: number }> = [];
+/** Webhook deliveries POSTed to /hook. */
+const delivered: Array<{
+  event: string;
+  pages?: Array<{ url: string; change: string }>;
+  crawl: { changes?: Record<string, number> };
+}> = [];
 let server: Server;
 let origin: string;
 
 before(async () => {
   server = createServer((request, response) => {
     const path = request.url ?? '/';
+    if (request.method === 'POST' && path === '/hook') {
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        delivered.push(JSON.parse(body));
+        response.writeHead(204).end();
+      });
+      return;
+    }
     const answer = site.get(path);
     const reply = (status: number, headers: Record<string, string> = {}, body = '') => {
       requests.push({ path, headers: request.headers, status });
@@ -169,7 +187,11 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
   site = secondSite();
   requests.length = 0;
   // no seeds: the earlier crawl's, with its settings; a field given overrides (here politeness, merged)
-  const second = await crawlToEnd(app, { recrawl: { of: first.id }, politeness: { delayMs: 0 } });
+  const second = await crawlToEnd(app, {
+    recrawl: { of: first.id },
+    politeness: { delayMs: 0 },
+    webhook: { url: `${origin}/hook`, events: ['page.changed', 'completed'] },
+  });
   assert.equal(second.recrawlOf, first.id);
   assert.deepEqual((second.request as { seeds: string[] }).seeds, [`${origin}/`]);
   assert.equal(
@@ -191,6 +213,27 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
   assert.equal(changeOf('/moved'), 'gone', 'a redirect elsewhere');
   assert.equal(changeOf('/added'), 'new');
   assert.deepEqual(second.changes, { new: 1, unchanged: 4, changed: 2, gone: 3 });
+
+  // told by webhook: page.changed for new, changed and gone pages, then completed with the counts
+  const completed = await eventually(() => delivered.find((event) => event.event === 'completed'), {
+    message: 'the completed event',
+    timeoutMs: 60_000,
+  });
+  assert.deepEqual(completed.crawl.changes, { new: 1, changed: 2, unchanged: 4, gone: 3 });
+  const told = delivered
+    .filter((event) => event.event === 'page.changed')
+    .flatMap((event) => event.pages ?? [])
+    .map((page) => `${new URL(page.url).pathname} ${page.change}`)
+    .sort();
+  assert.deepEqual(told, [
+    '/added new',
+    '/counter changed',
+    '/deleted gone',
+    '/edited changed',
+    '/moved gone',
+    '/removed gone',
+  ]);
+  assert.equal(delivered.at(-1)?.event, 'completed', 'completed comes last');
 
   // the requests: conditional where the earlier answer gave a validator, a 304 storing no body
   const sent = (path: string) => requests.find((request) => request.path === path);

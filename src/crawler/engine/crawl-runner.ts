@@ -501,9 +501,10 @@ export class CrawlRunner {
       // the page's slot is free: sitemaps of the hosts whose robots.txt this page read may wait for turns
       await this.siteFiles.discoverPendingSitemaps();
       const disallowed = await store.completePage(crawlId, page, outcome, this.frontierLimits);
+      const change = this.settings.recrawlOf ? changeOf(outcome, previous) : null;
       if (this.settings.recrawlOf) {
         await store.recordChange(crawlId, page.id, {
-          change: changeOf(outcome, previous),
+          change,
           notModified: previous !== null && outcome.status === 304,
         });
       }
@@ -532,6 +533,7 @@ export class CrawlRunner {
         score: outcome.score,
         queueWaitMs: Math.max(0, outcome.fetchedAt.getTime() - page.queuedAt.getTime()),
         fetchedAt: outcome.fetchedAt,
+        ...(change ? { change } : {}),
       });
       // remembered only once they are surely in the frontier (a failed write is retried with its links)
       for (const link of [...outcome.links, ...outcome.queuedImages]) {

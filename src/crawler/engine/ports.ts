@@ -380,6 +380,8 @@ export interface CrawlEventSink {
     /** Milliseconds between queueing and fetching. */
     queueWaitMs: number;
     fetchedAt: Date;
+    /** A recrawl's page: its change class (engine/recrawl.ts); absent otherwise. */
+    change?: ChangeClass | null;
   }): void;
   /** This runner saw the crawl end (it may be one of several runners that see it). */
   crawlEnded(event: {

@@ -146,7 +146,14 @@ export function crawlProgressView(status: CrawlStatusView) {
 
 /** The `crawl` object of a webhook body: the crawl at the moment its event happened. */
 export function webhookCrawlView(status: CrawlStatusView) {
-  return { ...progressCounters(status), error: status.error, _links: status._links, links: status._links };
+  return {
+    ...progressCounters(status),
+    // a recrawl's pages by change class: what its completed event sums up
+    ...(status.changes !== undefined ? { changes: status.changes } : {}),
+    error: status.error,
+    _links: status._links,
+    links: status._links,
+  };
 }
 
 /** One item of GET /v1/crawls. */

@@ -1,5 +1,5 @@
 // A recrawl's changes beyond each page's class: a page's main-text diff against its earlier version, and the
-// earlier pages it never reached (docs/guide.md#recrawls).
+// earlier pages it never reached (docs/guide.md#recrawls-what-changed).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';

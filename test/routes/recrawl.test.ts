@@ -293,6 +293,10 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
 
   // textChanged and similarity: set by the text job once both texts exist; a number alone is no text change
   await textsCounted(app, second.id);
+  // the 304 pages' words count too: they took the earlier text
+  const words = (await app.inject({ method: 'GET', url: `/v1/crawls/${second.id}/stats/words` })).json();
+  assert.equal(words.pagesCounted, words.htmlPages, JSON.stringify(words));
+  assert.equal(words.htmlPages, 8);
   const compared = await eventually(
     async () => {
       const listed = (await allPages(app, second.id, '&change=changed')) as unknown as ListedPage[];

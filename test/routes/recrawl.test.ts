@@ -331,6 +331,20 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
   });
   assert.equal(notRecrawl.statusCode, 404);
 
+  // a recrawl of the recrawl: a page unchanged twice points at the first crawl's body, and still reads it
+  const third = await crawlToEnd(app, { recrawl: { of: second.id } });
+  const thirdTides = ((await allPages(app, third.id)) as unknown as ListedPage[]).find(
+    (page) => new URL(page.url).pathname === '/etag',
+  )!;
+  assert.equal(thirdTides.change, 'unchanged');
+  assert.equal(thirdTides.previousPage, tides.id);
+  assert.equal(thirdTides.bodyOf, earlierTides.id);
+  const again = await app.inject({
+    method: 'GET',
+    url: `/v1/crawls/${third.id}/pages/${thirdTides.id}?include=html`,
+  });
+  assert.match(again.json().html, /The tide turns twice a day/);
+
   // everything was reached: nothing missing
   const missing = await app.inject({ method: 'GET', url: `/v1/crawls/${second.id}/changes/missing` });
   assert.equal(missing.statusCode, 200, missing.body);

@@ -168,7 +168,7 @@ interface ListedPage {
 }
 
 test('a recrawl revisits conditionally and classifies every page', { timeout: 240_000 }, async (t) => {
-  const { app } = await build(t);
+  const { app, runtime } = await build(t);
   site = firstSite();
   const first = await crawlToEnd(app, {
     seeds: [`${origin}/`],
@@ -309,6 +309,18 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
   assert.ok(compared.get('/edited')!.similarity! < 1);
   assert.equal(compared.get('/counter')!.textChanged, false);
   assert.equal(compared.get('/counter')!.similarity, 1);
+  // a changed page whose texts were not compared as its text was stored (its class came after, or the earlier
+  // text did): the text job's next run compares it
+  const edited0 = compared.get('/edited')!;
+  await runtime.db.pool.query('UPDATE pages SET text_changed = NULL, similarity = NULL WHERE id = $1', [
+    edited0.id,
+  ]);
+  await runtime.crawlStats.countText(second.id);
+  const swept = (
+    await app.inject({ method: 'GET', url: `/v1/crawls/${second.id}/pages/${edited0.id}` })
+  ).json();
+  assert.equal(swept.textChanged, true);
+  assert.equal(swept.similarity, edited0.similarity);
 
   // the diff of an edited page
   const edited = byPath.get('/edited')!;

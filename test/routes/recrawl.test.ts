@@ -287,6 +287,20 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
     '/counter',
     '/edited',
   ]);
+  const exported = await app.inject({
+    method: 'GET',
+    url: `/v1/crawls/${second.id}/export?change=gone&fields=url,change`,
+  });
+  assert.equal(exported.statusCode, 200, exported.body);
+  assert.deepEqual(
+    exported.body
+      .trim()
+      .split('\n')
+      .map((line) => new URL(JSON.parse(line).url).pathname)
+      .sort(),
+    ['/deleted', '/moved', '/removed'],
+    'the export filters as the list does',
+  );
   const badFilter = await app.inject({ method: 'GET', url: `/v1/crawls/${second.id}/pages?change=moved` });
   assert.equal(badFilter.statusCode, 400);
   assert.match(badFilter.body, /change/);

@@ -416,7 +416,7 @@ test('pages a recrawl never reached are listed as missing, not guessed gone', {
 });
 
 test('a recrawl request: the earlier crawl must exist for the caller and be finished', async (t) => {
-  const { app } = await build(t, { worker: false });
+  const { app, runtime } = await build(t, { worker: false });
   const noSeeds = await app.inject({ method: 'POST', url: '/v1/crawls', payload: {} });
   assert.equal(noSeeds.statusCode, 400, noSeeds.body);
   assert.match(String(noSeeds.headers['content-type']), /problem\+json/);
@@ -444,6 +444,31 @@ test('a recrawl request: the earlier crawl must exist for the caller and be fini
   });
   assert.equal(running.statusCode, 409, running.body);
   assert.equal(running.json().field, 'recrawl.of');
+  // another tenant's crawl is not found, as on every route: neither read nor confirmed to exist
+  const a = await runtime.keys.create({ name: 'a' });
+  const b = await runtime.keys.create({ name: 'b' });
+  const ofA = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    headers: { authorization: `Bearer ${a.key}` },
+    payload: { seeds: [`${origin}/`] },
+  });
+  assert.equal(ofA.statusCode, 202, ofA.body);
+  const byB = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    headers: { authorization: `Bearer ${b.key}` },
+    payload: { recrawl: { of: ofA.json().id } },
+  });
+  assert.equal(byB.statusCode, 404, byB.body);
+  assert.equal(byB.json().field, 'recrawl.of');
+  const byA = await app.inject({
+    method: 'POST',
+    url: '/v1/crawls',
+    headers: { authorization: `Bearer ${a.key}` },
+    payload: { recrawl: { of: ofA.json().id } },
+  });
+  assert.equal(byA.statusCode, 409, 'its owner sees it: still queued');
 });
 
 /** Waits until the crawl's text job has counted every stored page. */

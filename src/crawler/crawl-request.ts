@@ -161,7 +161,9 @@ export type GivenRender =
  * request stored by an older release, which lacks the fields added since. Every field but the seeds optional.
  */
 export interface GivenCrawlRequest {
-  seeds: string[];
+  /** Required unless the request is a recrawl, which starts from the earlier crawl's seeds. */
+  seeds?: string[];
+  recrawl?: { of: string } | null;
   strategy?: string;
   relevance?: {
     query?: string;
@@ -196,6 +198,8 @@ export interface GivenCrawlRequest {
  */
 export interface NormalizedCrawlRequest {
   seeds: string[];
+  /** The earlier crawl this one revisits (docs/guide.md#recrawls-what-changed); null: a crawl from its seeds alone. */
+  recrawl: { of: string } | null;
   strategy: CrawlStrategy;
   relevance: {
     query?: string;
@@ -237,7 +241,8 @@ export function normalizeCrawlRequest(
 ): NormalizedCrawlRequest {
   const DEFAULTS = CRAWL_REQUEST_DEFAULTS;
   return {
-    seeds: request.seeds,
+    seeds: request.seeds ?? [],
+    recrawl: request.recrawl ? { of: request.recrawl.of } : null,
     strategy: (request.strategy ?? DEFAULTS.strategy) as CrawlStrategy,
     relevance: request.relevance
       ? {
@@ -341,6 +346,8 @@ export function readStoredCrawlRequest(stored: unknown): NormalizedCrawlRequest 
 export function validateCrawlRequest(
   request: NormalizedCrawlRequest,
 ): Array<{ url: string; origin: string }> {
+  if (request.seeds.length === 0)
+    throw new InputError('give at least one seed (or recrawl an earlier crawl)', 'seeds');
   validateScope(
     { seeds: request.seeds, ...request.scope, maxDepth: request.maxDepth },
     { seedsField: 'seeds' },
@@ -405,11 +412,34 @@ function validateFocus(request: NormalizedCrawlRequest): void {
   });
 }
 
+/**
+ * A recrawl's request: the earlier crawl's stored request with each field the new request gives overriding it.
+ * An object field (politeness, fetch, scope, …) is merged one level deep, so `politeness: {delayMs: 0}` keeps
+ * the earlier user agent and robots.txt setting; arrays and scalars are replaced. Seeds default to the earlier
+ * crawl's (docs/guide.md#recrawls-what-changed).
+ */
+export function recrawlRequest(earlier: NormalizedCrawlRequest, given: GivenCrawlRequest): GivenCrawlRequest {
+  const merged: Record<string, unknown> = { ...earlier };
+  for (const [field, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const before = merged[field];
+    merged[field] = isPlainObject(value) && isPlainObject(before) ? { ...before, ...value } : value;
+  }
+  // a webhook given replaces the earlier one whole: its secret and headers belong to its URL
+  if (given.webhook !== undefined) merged.webhook = given.webhook;
+  return merged as unknown as GivenCrawlRequest;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The engine's settings of a crawl from its normalized request. */
 export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest): CrawlSettings {
   return {
     crawlId,
     seeds: request.seeds,
+    recrawlOf: request.recrawl?.of ?? null,
     maxPages: request.maxPages,
     maxDepth: request.maxDepth,
     scope: request.scope,

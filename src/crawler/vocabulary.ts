@@ -6,6 +6,10 @@
 export const PAGE_TYPES = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'] as const;
 export type PageType = (typeof PAGE_TYPES)[number];
 
+/** What a recrawl found of a page against the earlier crawl (docs/reference.md#change-classes). */
+export const CHANGE_CLASSES = ['new', 'changed', 'unchanged', 'gone'] as const;
+export type ChangeClass = (typeof CHANGE_CLASSES)[number];
+
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type CrawlStatusName = (typeof CRAWL_STATUSES)[number];
 
@@ -20,8 +24,18 @@ export function isFinished(status: string): boolean {
   return FINISHED_STATUSES.has(status);
 }
 
-/** What a webhook may be sent (page: written pages, batched); a webhook without `events` gets them all. */
-export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * What a webhook may be sent (page: written pages, batched; page.changed: a recrawl's new, changed and gone
+ * pages, batched); a webhook without `events` gets them all.
+ */
+export const WEBHOOK_EVENTS = [
+  'started',
+  'page',
+  'page.changed',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;

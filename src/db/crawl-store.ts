@@ -16,8 +16,10 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../crawler/engine/ports.js';
+import type { PreviousVisit } from '../crawler/engine/recrawl.js';
 import { LruMap } from '../crawler/lru-map.js';
 import { pgSafeJson, pgSafeNullable, pgSafeText } from '../crawler/text/pg-safe.js';
+import type { ChangeClass } from '../crawler/vocabulary.js';
 import { GroupWriter } from './group-writer.js';
 import { prepared, sql } from './sql.js';
 import { withTransaction } from './transaction.js';
@@ -383,6 +385,44 @@ export class PgCrawlStore implements CrawlStore {
 
   async releaseHostSlot(siteId: number, slot: number, delayMs: number): Promise<void> {
     await this.pool.query(sql('host_slot_release'), [siteId, slot, delayMs]);
+  }
+
+  async previousVisit(crawlId: string, pageId: number): Promise<PreviousVisit | null> {
+    const row = (
+      await this.pool.query<{
+        id: string;
+        type: string;
+        url: string;
+        final_url: string | null;
+        sha256: string | null;
+        content_type: string | null;
+        title: string | null;
+        etag: string | null;
+        last_modified: string | null;
+      }>(prepared('page_previous_visit', [crawlId, pageId]))
+    ).rows[0];
+    if (!row) return null;
+    return {
+      pageId: Number(row.id),
+      type: row.type,
+      url: row.url,
+      finalUrl: row.final_url,
+      sha256: row.sha256,
+      contentType: row.content_type,
+      title: row.title,
+      etag: row.etag,
+      lastModified: row.last_modified,
+    };
+  }
+
+  async recordChange(
+    crawlId: string,
+    pageId: number,
+    change: { change: ChangeClass | null; notModified: boolean },
+  ): Promise<void> {
+    await this.pool.query(
+      prepared('page_record_change', [crawlId, pageId, change.change, change.notModified]),
+    );
   }
 
   async requestDone(

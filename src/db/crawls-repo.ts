@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { type NormalizedCrawlRequest, readStoredCrawlRequest } from '../crawler/crawl-request.js';
 import type { CrawlProblem } from '../crawler/engine/crawl-outcome.js';
 import type { SkippedUrl } from '../crawler/engine/ports.js';
+import { CHANGE_CLASSES, type ChangeClass } from '../crawler/vocabulary.js';
 import { prepared, sql } from './sql.js';
 import { INTERNAL_SCOPE, scopeParams, type TenantScope } from './tenant-scope.js';
 import { withTransaction } from './transaction.js';
@@ -53,11 +54,21 @@ export type CrawlListRow = Pick<
   'id' | 'request' | 'status' | 'created_at' | 'finished_at' | 'owner' | 'error' | 'warnings'
 > & { counts: CrawlCountRow[] };
 
-/** Links, images and binary documents a crawl's pages hold. */
+/** Links, images and binary documents a crawl's pages hold, and a recrawl's pages by change class. */
 export interface CrawlFound {
   links: number;
   images: number;
   documents: number;
+  /** Null: not a recrawl. */
+  changes?: ChangeCounts | null;
+}
+
+/** A recrawl's pages by change class (docs/reference.md#change-classes). */
+export type ChangeCounts = Record<ChangeClass, number>;
+
+/** Every class counted, those with no page at 0. */
+function changeCounts(stored: Partial<ChangeCounts>): ChangeCounts {
+  return Object.fromEntries(CHANGE_CLASSES.map((change) => [change, stored[change] ?? 0])) as ChangeCounts;
 }
 
 /** Thrown by create() when the key already has its cap of queued and running crawls. */
@@ -100,6 +111,25 @@ export interface PageRow {
   render_note: string | null;
   navigated_from: string | null;
   has_screenshot: boolean;
+  /** A recrawl's page: the earlier crawl's page of its URL, and what changed (migrations/0045). */
+  previous_page: number | null;
+  body_of: number | null;
+  change: ChangeClass | null;
+  text_changed: boolean | null;
+  similarity: number | null;
+}
+
+/** A recrawl's page it never reached, with the earlier crawl's page (recrawl_missing.sql). */
+export interface MissingPageRow {
+  id: number;
+  url: string;
+  type: string;
+  error: string | null;
+  previous_page: number;
+  previous_crawl: string;
+  previous_type: string;
+  previous_status: number | null;
+  previous_fetched_at: Date | null;
 }
 
 /** What a WARC export reads of a page beside its row (export_responses.sql). */
@@ -117,6 +147,10 @@ export interface StoredResponseRow {
   original_id: string | null;
   original_url: string | null;
   original_fetched_at: Date | null;
+  /** A recrawl's 304, which stored no body: the page whose body it has (id, URL after redirects, fetch time). */
+  body_of: string | null;
+  body_of_url: string | null;
+  body_of_fetched_at: Date | null;
 }
 
 /** A row as PostgreSQL gives it: the request as it was stored, perhaps by an older release. */
@@ -138,6 +172,8 @@ export class CrawlsRepository {
     maxPages: number;
     seeds: Array<{ url: string; origin: string }>;
     slotsPerHost: number;
+    /** A recrawl: the earlier crawl, and the priority its pages are queued at (seeds included). */
+    recrawl?: { of: string; priority: number } | null;
     /** The key making it (null when open) and, for a key, its cap of queued + running crawls (0: none). */
     owner?: string | null;
     maxActivePerOwner?: number;
@@ -155,8 +191,15 @@ export class CrawlsRepository {
         crawl.strategy,
         crawl.maxPages,
         owner,
+        crawl.recrawl?.of ?? null,
       ]);
-      const origins = [...new Set(crawl.seeds.map((seed) => seed.origin))];
+      const recrawl = crawl.recrawl ?? null;
+      const earlierOrigins = recrawl
+        ? (await client.query<{ origin: string }>(sql('recrawl_origins'), [recrawl.of])).rows.map(
+            (r) => r.origin,
+          )
+        : [];
+      const origins = [...new Set([...crawl.seeds.map((seed) => seed.origin), ...earlierOrigins])];
       const created = await client.query<{ id: number; origin: string }>(sql('sites_ensure'), [
         crawl.id,
         origins,
@@ -169,9 +212,11 @@ export class CrawlsRepository {
         crawl.seeds.map((seed) => seed.url),
         crawl.seeds.map((seed) => siteIds.get(seed.origin)),
         crawl.seeds.map(() => 0),
-        crawl.seeds.map(() => 0),
+        crawl.seeds.map(() => recrawl?.priority ?? 0),
         crawl.seeds.map(() => null),
       ]);
+      // a recrawl's seeds come first, then the pages the earlier crawl fetched, in its order
+      if (recrawl) await client.query(sql('recrawl_enqueue'), [crawl.id, recrawl.of, recrawl.priority]);
     });
     const row = await this.get(crawl.id, INTERNAL_SCOPE);
     if (!row) throw new Error(`crawl ${crawl.id} vanished after insert`);
@@ -212,13 +257,20 @@ export class CrawlsRepository {
    * null when it does not exist or `scope` may not see it.
    */
   async status(id: string, scope: TenantScope) {
-    const result = await this.pool.query<AsStored<CrawlRow> & { counts: CrawlCountRow[] } & CrawlFound>(
-      prepared('crawl_status', [id, ...scopeParams(scope)]),
-    );
+    const result = await this.pool.query<
+      AsStored<CrawlRow> & { counts: CrawlCountRow[]; changes: ChangeCounts | null } & Omit<
+          CrawlFound,
+          'changes'
+        >
+    >(prepared('crawl_status', [id, ...scopeParams(scope)]));
     const found = result.rows[0];
     if (!found) return null;
-    const { counts, links, images, documents, ...row } = found;
-    return { row: readRequest<CrawlRow>(row), counts, found: { links, images, documents } };
+    const { counts, links, images, documents, changes, ...row } = found;
+    return {
+      row: readRequest<CrawlRow>(row),
+      counts,
+      found: { links, images, documents, changes: changes ? changeCounts(changes) : null },
+    };
   }
 
   /**
@@ -250,6 +302,8 @@ export class CrawlsRepository {
       minScore: number | null;
       /** Only results (true), only other pages (false), or all (null). */
       result: boolean | null;
+      /** A recrawl's pages of one change class (null: all). */
+      change?: string | null;
     },
   ): Promise<PageRow[]> {
     const result = await this.pool.query<PageRow>(
@@ -264,9 +318,15 @@ export class CrawlsRepository {
         filter.minScore,
         filter.result,
         ...(filter.byScore ? [filter.afterScore] : []),
+        filter.change ?? null,
       ],
     );
     return result.rows;
+  }
+
+  /** A recrawl's earlier pages it never reached (recrawl_missing.sql), in id order after `afterId`. */
+  async missingPages(crawlId: string, afterId: number, limit: number): Promise<MissingPageRow[]> {
+    return (await this.pool.query<MissingPageRow>(sql('recrawl_missing'), [crawlId, afterId, limit])).rows;
   }
 
   async page(crawlId: string, pageId: number) {

@@ -3,6 +3,7 @@
 // one transaction that holds the counter row's lock, and only the pages that transaction marked are added.
 import type pg from 'pg';
 import { pgSafeText } from '../crawler/text/pg-safe.js';
+import { compareTexts } from '../crawler/text/simhash.js';
 import { sql } from './sql.js';
 import { withTransaction } from './transaction.js';
 
@@ -11,6 +12,9 @@ import { withTransaction } from './transaction.js';
  * would take the worker out of memory, and then each worker that retakes the job.
  */
 const TEXT_BATCH_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Changed recrawl pages compared per statement when the text job sweeps those left (two main texts each). */
+const COMPARE_BATCH_PAGES = 100;
 
 /** A page waiting for the text job: an HTML page's stored body (its first bytes), or a document's text read as it was fetched. */
 export interface PendingTextRow {
@@ -117,6 +121,7 @@ export class StatsRepository {
       ]);
       const markedPageIds = marked.rows.map((row) => row.page_id);
       if (markedPageIds.length === 0) return { marked: 0, version };
+      await compareChangedTexts(client, markedPageIds);
       const update = await fold({
         version,
         load: async () =>
@@ -154,6 +159,29 @@ export class StatsRepository {
       limit,
     ]);
     return result.rows.map((row) => ({ pageId: row.page_id, error: row.text_error }));
+  }
+
+  /**
+   * Compares the changed pages of a recrawl whose texts were not compared as they were stored (their class came
+   * after their text, or the earlier text after both), a batch at a time; returns how many it compared.
+   */
+  async compareLeftChangedTexts(crawlId: string, signal?: AbortSignal): Promise<number> {
+    let compared = 0;
+    let afterId = 0;
+    while (!signal?.aborted) {
+      const rows = (
+        await this.pool.query<TextsToCompare>(sql('recrawl_texts_uncompared'), [
+          crawlId,
+          afterId,
+          COMPARE_BATCH_PAGES,
+        ])
+      ).rows;
+      if (rows.length === 0) break;
+      afterId = rows[rows.length - 1]!.page_id;
+      await saveComparisons(this.pool, rows);
+      compared += rows.length;
+    }
+    return compared;
   }
 
   async wordStats(crawlId: string): Promise<WordStatsRow | null> {
@@ -201,4 +229,31 @@ export class StatsRepository {
     }
     return { loadMs, queueWaitMs };
   }
+}
+
+/**
+ * A recrawl's changed pages among `pageIds`, whose main text was just stored, compared with the earlier texts
+ * (textChanged, similarity: docs/reference.md#change-classes). A page whose earlier text is not extracted yet
+ * keeps nulls until compareLeftChangedTexts finds it; the diff endpoint compares the two texts when asked.
+ */
+async function compareChangedTexts(client: pg.PoolClient, pageIds: number[]): Promise<void> {
+  const rows = (await client.query<TextsToCompare>(sql('recrawl_texts_to_compare'), [pageIds])).rows;
+  await saveComparisons(client, rows);
+}
+
+/** Both main texts of a changed recrawl page. */
+interface TextsToCompare {
+  page_id: number;
+  main_text: string;
+  earlier_text: string;
+}
+
+async function saveComparisons(client: pg.Pool | pg.PoolClient, rows: TextsToCompare[]): Promise<void> {
+  if (rows.length === 0) return;
+  const compared = rows.map((row) => compareTexts(row.earlier_text, row.main_text));
+  await client.query(sql('recrawl_text_changes_save'), [
+    rows.map((row) => row.page_id),
+    compared.map((c) => c.textChanged),
+    compared.map((c) => c.similarity),
+  ]);
 }

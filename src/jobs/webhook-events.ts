@@ -1,5 +1,7 @@
 // The engine's events as webhook events: `started` when this process first sees the crawl work, written
-// pages batched per crawl at most once per `pageBatchMs`, and the crawl's end after its last page batch.
+// pages batched per crawl at most once per `pageBatchMs` (and a recrawl's new, changed and gone pages as
+// `page.changed`, in batches of at most MAX_CHANGES_PER_EVENT, flushed with them), and the crawl's end after
+// its last page batch.
 // Each event is a row (lifecycle events once per crawl, whichever runner sees them first) and a `webhook`
 // job; the body's crawl snapshot is taken as the event is recorded (a retry resends that moment, not a later
 // one); the engine's calls return at once and a slow receiver only ever delays the delivery jobs.
@@ -14,12 +16,18 @@ import type { JobBackend } from './queues.js';
 type PageEvent = Parameters<CrawlEventSink['pageRecorded']>[0];
 
 const MAX_PAGES_PER_EVENT = 1000;
+/** A recrawl's changed pages per page.changed event: a big recrawl is many small events, not one huge one. */
+export const MAX_CHANGES_PER_EVENT = 100;
+/** The change classes a page.changed event tells of: unchanged pages are what a receiver need not hear. */
+const TOLD_CHANGES: ReadonlySet<string> = new Set(['new', 'changed', 'gone']);
 const MAX_CACHED_CRAWLS = 1000;
 
 interface CrawlState {
   config: Promise<WebhookConfig | null>;
   started: boolean;
   pages: PageEvent[];
+  /** A recrawl's pages to tell in page.changed events. */
+  changes: PageEvent[];
   lastFlushMs: number;
   timer: NodeJS.Timeout | null;
   /** This crawl's writes, one after another, so events are recorded in the order they happened. */
@@ -54,6 +62,7 @@ export class WebhookEventSink implements CrawlEventSink {
         }),
         started: false,
         pages: [],
+        changes: [],
         lastFlushMs: 0,
         timer: null,
         chain: Promise.resolve(),
@@ -99,7 +108,8 @@ export class WebhookEventSink implements CrawlEventSink {
     const state = this.state(event.crawlId);
     this.ensureStarted(event.crawlId, state);
     state.pages.push(event);
-    if (state.pages.length >= MAX_PAGES_PER_EVENT) {
+    if (event.change && TOLD_CHANGES.has(event.change)) state.changes.push(event);
+    if (state.pages.length >= MAX_PAGES_PER_EVENT || state.changes.length >= MAX_CHANGES_PER_EVENT) {
       this.flushPages(event.crawlId, state);
       return;
     }
@@ -112,6 +122,8 @@ export class WebhookEventSink implements CrawlEventSink {
     if (state.timer) clearTimeout(state.timer);
     state.timer = null;
     if (state.pages.length === 0) return;
+    const changes = state.changes;
+    state.changes = [];
     const pages = state.pages.map((page) => ({
       id: page.pageId,
       url: page.url,
@@ -125,6 +137,18 @@ export class WebhookEventSink implements CrawlEventSink {
     state.pages = [];
     state.lastFlushMs = Date.now();
     this.afterPrevious(state, (config) => this.record(crawlId, config, 'page', { pages }));
+    for (let start = 0; start < changes.length; start += MAX_CHANGES_PER_EVENT) {
+      // textChanged is not known yet: the text job compares the texts later (GET …/pages?change=changed)
+      const batch = changes.slice(start, start + MAX_CHANGES_PER_EVENT).map((page) => ({
+        id: page.pageId,
+        url: page.url,
+        change: page.change,
+        type: page.type,
+        status: page.status,
+        fetchedAt: page.fetchedAt.toISOString(),
+      }));
+      this.afterPrevious(state, (config) => this.record(crawlId, config, 'page.changed', { pages: batch }));
+    }
   }
 
   crawlEnded(event: {

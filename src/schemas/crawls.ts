@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import { CRAWL_REQUEST_DEFAULTS as DEFAULTS, RENDER_DEFAULTS } from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import {
+  CHANGE_CLASSES,
   CRAWL_STATUSES,
   CRAWL_STRATEGIES,
   DOCUMENT_FETCH_TYPES,
@@ -229,11 +230,28 @@ export const Render = Type.Union(
 
 export const CrawlRequest = Type.Object(
   {
-    seeds: Type.Array(HttpUrl, {
-      minItems: 1,
-      maxItems: 1000,
-      description: 'absolute http(s) URLs to start from',
-    }),
+    seeds: Type.Optional(
+      Type.Array(HttpUrl, {
+        minItems: 1,
+        maxItems: 1000,
+        description: 'absolute http(s) URLs to start from; required unless `recrawl` is given',
+      }),
+    ),
+    recrawl: Type.Optional(
+      Type.Object(
+        {
+          of: Type.String({
+            format: 'uuid',
+            description: 'the id of an earlier, finished crawl of the same owner',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "revisit an earlier crawl's pages (its seeds, then the pages it fetched, in its order) with conditional requests, and classify each page as new, unchanged, changed or gone; the earlier request's settings apply, each field given here overriding (docs/guide.md#recrawls-what-changed)",
+        },
+      ),
+    ),
     strategy: Type.Optional(
       Type.String({
         enum: [...CRAWL_STRATEGIES],
@@ -426,8 +444,9 @@ export const CrawlRequest = Type.Object(
           events: Type.Optional(
             Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS] }), {
               minItems: 1,
-              maxItems: 5,
-              description: 'events to send; default all (page: written pages, batched at most once a second)',
+              maxItems: WEBHOOK_EVENTS.length,
+              description:
+                "events to send; default all (page: written pages, batched at most once a second; page.changed: a recrawl's new, changed and gone pages, at most 100 an event)",
             }),
           ),
           headers: Type.Optional(
@@ -525,6 +544,20 @@ export const CrawlStatus = Type.Object(
         'why a completed crawl fetched nothing (robots.txt disallowed its seeds, …); empty otherwise',
     }),
     strategy: Type.Optional(Type.String()),
+    recrawlOf: Type.Optional(
+      Type.String({ format: 'uuid', description: 'the earlier crawl this one recrawls' }),
+    ),
+    changes: Type.Optional(
+      Nullable(
+        Type.Object(
+          Object.fromEntries(CHANGE_CLASSES.map((change) => [change, Type.Integer()])) as Record<
+            (typeof CHANGE_CLASSES)[number],
+            ReturnType<typeof Type.Integer>
+          >,
+        ),
+        { description: "a recrawl's pages by change class (docs/reference.md#change-classes)" },
+      ),
+    ),
     relevantPages: Type.Optional(
       Type.Integer({
         description:
@@ -579,6 +612,9 @@ export const PageListQuery = Type.Object(
     limit: Defaulted(PageQueryLimit),
     cursor: Type.Optional(Cursor),
     type: Type.Optional(Type.String({ enum: [...PAGE_TYPES] })),
+    change: Type.Optional(
+      Type.String({ enum: [...CHANGE_CLASSES], description: "a recrawl's pages of one change class" }),
+    ),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
     host: Type.Optional(Type.String({ minLength: 1, maxLength: 260, description: 'host or host:port' })),
     minScore: Type.Optional(
@@ -629,6 +665,38 @@ const PageRenderFields = {
   ),
 };
 
+/** What a recrawl found of a page against the earlier crawl (docs/reference.md#change-classes). */
+const PageChangeFields = {
+  previousPage: Nullable(
+    Type.Integer({ description: "a recrawl's page: the earlier crawl's page of its URL; null otherwise" }),
+  ),
+  bodyOf: Nullable(
+    Type.Integer({
+      description:
+        'the page whose stored body this page has (a 304 Not Modified stores none of its own); null: its own',
+    }),
+  ),
+  change: Nullable(
+    Type.String({
+      enum: [...CHANGE_CLASSES],
+      description:
+        "a recrawl's page: new (the earlier crawl did not fetch it), unchanged (304, or the same body), changed (another body), gone (404/410, another error status, unreachable, or a redirect elsewhere); null: not a recrawl, or not requested",
+    }),
+  ),
+  textChanged: Nullable(
+    Type.Boolean({
+      description:
+        'a changed page: whether its main text differs from the earlier one; null until the text job has both texts',
+    }),
+  ),
+  similarity: Nullable(
+    Type.Number({
+      description:
+        'a changed page: 0–1, how alike the two main texts are (simhash, docs/reference.md#change-classes); null until the text job has both texts',
+    }),
+  ),
+};
+
 export const PageSummary = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
@@ -660,6 +728,7 @@ export const PageSummary = Type.Object({
       'the weight the page was queued with (docs/reference.md#weighted-queue): best-first, the score of the page that linked to it; topic, its link weight (with topic.cap fetched: the best, each link’s weight averaged with the priority of the page holding it); bfs, 0. The frontier fetches the highest first',
   }),
   ...PageRenderFields,
+  ...PageChangeFields,
 });
 export type PageSummary = Static<typeof PageSummary>;
 
@@ -679,6 +748,51 @@ export type PageListItem = Static<typeof PageListItem>;
 
 export const PageList = ListPage(PageListItem);
 export type PageList = Static<typeof PageList>;
+
+/** GET /v1/crawls/:id/changes/missing: a page of the earlier pages a recrawl never reached. */
+export const MissingPagesQuery = Type.Object(
+  { limit: Defaulted(PageQueryLimit), cursor: Type.Optional(Cursor) },
+  { additionalProperties: false },
+);
+export type MissingPagesQuery = Static<typeof MissingPagesQuery>;
+
+export const MissingPage = Type.Object({
+  id: Type.Integer({
+    description: "this crawl's page of the URL (FRONTIER: never reached; DISALLOWED: refused)",
+  }),
+  url: Type.String(),
+  type: Type.String(),
+  error: Nullable(Type.String()),
+  previousPage: Type.Integer({ description: "the earlier crawl's page of the URL" }),
+  previousCrawl: Uuid,
+  previousType: Type.String(),
+  previousStatus: Nullable(Type.Integer()),
+  previousFetchedAt: IsoDate,
+});
+export const MissingPageList = ListPage(MissingPage);
+export type MissingPageList = Static<typeof MissingPageList>;
+
+/** GET /v1/crawls/:id/pages/:pageId/diff: a recrawled page's main text against its earlier version. */
+export const PageDiff = Type.Object({
+  pageId: Type.Integer(),
+  previousPage: Type.Integer({ description: "the earlier crawl's page of the URL" }),
+  change: Nullable(Type.String({ enum: [...CHANGE_CLASSES] })),
+  textChanged: Type.Boolean({ description: 'the kept words differ (digits alone never count)' }),
+  similarity: Type.Number({
+    description: '0–1 from the two texts’ simhash (docs/reference.md#change-classes)',
+  }),
+  unified: Type.String({ description: 'unified diff of the two main texts, a sentence a line' }),
+  summary: Type.Object({
+    addedWords: Type.Integer(),
+    removedWords: Type.Integer(),
+    added: Type.Array(Type.String(), { description: 'the words added, in order (at most 200)' }),
+    removed: Type.Array(Type.String(), { description: 'the words removed, in order (at most 200)' }),
+  }),
+  truncated: Type.Boolean({
+    description: 'a text was longer than 200,000 characters: only its beginning was compared',
+  }),
+});
+export type PageDiff = Static<typeof PageDiff>;
 
 export const PageParams = Type.Object(
   { id: Uuid, pageId: RowId({ minimum: 1 }) },

@@ -1,7 +1,7 @@
 // GET /v1/crawls/:id/export: a crawl's pages streamed as JSON lines, CSV or WARC
 // (services/use-cases/crawl-export.ts).
 import { Type } from 'typebox';
-import { PAGE_TYPES } from '../crawler/vocabulary.js';
+import { CHANGE_CLASSES, PAGE_TYPES } from '../crawler/vocabulary.js';
 import { commaListPattern, type IncludePart } from './common.js';
 
 /** The export's vocabulary: formats, the parts a JSON line may include, the page record's fields. */
@@ -46,6 +46,11 @@ export const EXPORT_FIELDS = [
   'renderNote',
   'navigatedFrom',
   'screenshot',
+  'previousPage',
+  'bodyOf',
+  'change',
+  'textChanged',
+  'similarity',
 ] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 
@@ -76,6 +81,9 @@ export const ExportQuery = Type.Object(
     host: Type.Optional(Type.String({ minLength: 1, maxLength: 260, description: 'host or host:port' })),
     minScore: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1, description: 'pages scored at least this' }),
+    ),
+    change: Type.Optional(
+      Type.String({ enum: [...CHANGE_CLASSES], description: "a recrawl's pages of one change class" }),
     ),
   },
   { additionalProperties: false },

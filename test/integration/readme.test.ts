@@ -62,7 +62,7 @@ const DOCS = [
  */
 const RUN_COUNT: Record<string, number> = {
   'README.md': 6,
-  'docs/guide.md': 59,
+  'docs/guide.md': 65,
   'docs/operations.md': 13,
 };
 

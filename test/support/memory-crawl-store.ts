@@ -17,6 +17,8 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../../src/crawler/engine/ports.js';
+import type { PreviousVisit } from '../../src/crawler/engine/recrawl.js';
+import type { ChangeClass } from '../../src/crawler/vocabulary.js';
 
 interface MemoryCrawl {
   status: string;
@@ -392,6 +394,25 @@ export class MemoryCrawlStore implements CrawlStore {
     if (!this.hashes.has(key)) this.hashes.set(key, page.id);
     const holder = this.hashes.get(key)!;
     return holder === page.id ? null : holder;
+  }
+
+  /** A recrawl's earlier pages, by the id of the page revisiting them (a test sets them: recrawl_enqueue.sql). */
+  readonly previousVisits = new Map<number, PreviousVisit>();
+  /** Change classes recorded, by page id (page_record_change.sql). */
+  readonly changes = new Map<number, { change: ChangeClass | null; notModified: boolean }>();
+
+  /** page_previous_visit.sql. */
+  async previousVisit(_crawlId: string, pageId: number): Promise<PreviousVisit | null> {
+    return this.previousVisits.get(pageId) ?? null;
+  }
+
+  /** page_record_change.sql. */
+  async recordChange(
+    _crawlId: string,
+    pageId: number,
+    change: { change: ChangeClass | null; notModified: boolean },
+  ): Promise<void> {
+    this.changes.set(pageId, change);
   }
 
   /** pages_enqueue*.sql for the new links, then page_complete.sql. */

@@ -44,6 +44,7 @@ import type {
   PageOutcome,
   StoredResponse,
 } from './ports.js';
+import { changeOf, conditionalHeaders, notModifiedOutcome, type PreviousVisit } from './recrawl.js';
 import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 import { SiteFiles, type SiteRobots } from './site-files.js';
@@ -469,6 +470,8 @@ export class CrawlRunner {
     try {
       const { policy: robots, fetchError } = await this.siteFiles.robotsFor(page.siteId, page.origin);
       if (held.current) held.current.delayMs = this.siteFiles.delayFor(robots);
+      // a recrawl asks for a page it fetched before conditionally, and classifies what it finds
+      const previous = this.settings.recrawlOf ? await store.previousVisit(crawlId, page.id) : null;
       let outcome: PageOutcome;
       if (page.leaseExpiries >= MAX_LEASE_EXPIRIES) {
         // its workers died with it in hand, alone the last time: it is not fetched again
@@ -485,7 +488,7 @@ export class CrawlRunner {
       } else {
         // robots.txt may have just been asked of this host: the page request waits the host's delay after it
         await this.turns.paceAfterLastRequest(page.origin, this.siteFiles.delayFor(robots));
-        outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256), hold);
+        outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256), hold, previous);
       }
       if (this.halt.signal.aborted && outcome.type === 'INVALID' && outcome.error?.startsWith('aborted')) {
         await store.releasePage(crawlId, workerId, page);
@@ -498,6 +501,13 @@ export class CrawlRunner {
       // the page's slot is free: sitemaps of the hosts whose robots.txt this page read may wait for turns
       await this.siteFiles.discoverPendingSitemaps();
       const disallowed = await store.completePage(crawlId, page, outcome, this.frontierLimits);
+      const change = this.settings.recrawlOf ? changeOf(outcome, previous) : null;
+      if (this.settings.recrawlOf) {
+        await store.recordChange(crawlId, page.id, {
+          change,
+          notModified: previous !== null && outcome.status === 304,
+        });
+      }
       for (const refused of disallowed) {
         this.options.events?.pageRecorded({
           crawlId,
@@ -523,6 +533,7 @@ export class CrawlRunner {
         score: outcome.score,
         queueWaitMs: Math.max(0, outcome.fetchedAt.getTime() - page.queuedAt.getTime()),
         fetchedAt: outcome.fetchedAt,
+        ...(change ? { change } : {}),
       });
       // remembered only once they are surely in the frontier (a failed write is retried with its links)
       for (const link of [...outcome.links, ...outcome.queuedImages]) {
@@ -624,6 +635,7 @@ export class CrawlRunner {
     held: { current: HeldSlot | null },
     requestDone: (sha256: string | null) => Promise<number | null>,
     hold: BudgetHold | undefined,
+    previous: PreviousVisit | null,
   ): Promise<PageOutcome> {
     const { store } = this.options;
     const { crawlId, perHostConcurrency, userAgent } = this.settings;
@@ -636,6 +648,7 @@ export class CrawlRunner {
       // a retry is a request to the host too
       retry: { ...options.retry, minDelayMs: held.current?.delayMs ?? this.settings.delayMs },
       ...(hold ? { budgetHold: hold } : {}),
+      ...(previous ? { headers: conditionalHeaders(previous) } : {}),
       maxTextBytes: PARSE_MAX_BYTES,
       acceptBody: bodyWanted(this.settings.documents),
       beforeRedirect: async (_from, to) => {
@@ -679,6 +692,12 @@ export class CrawlRunner {
 
     const reading = readFetch(result, this.settings.documents);
     const stopped = refusal as RedirectRefusal | null;
+    if (previous && !stopped && !result.error && result.status === 304) {
+      // not modified: no body to hash or read; the page points at the earlier one's
+      await requestDone(null);
+      const notModified = notModifiedOutcome(reading.base, previous);
+      return { ...notModified, response: this.storedResponse(result, notModified) };
+    }
     const original = await requestDone(
       !stopped && reading.ok && reading.read !== null ? reading.sha256 : null,
     );

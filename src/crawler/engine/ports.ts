@@ -3,6 +3,7 @@
 
 import type { TextSettings } from '../text/word-model.js';
 import type {
+  ChangeClass,
   CrawlStrategy,
   DocumentFetchType,
   PageType,
@@ -11,6 +12,7 @@ import type {
   RenderWait,
 } from '../vocabulary.js';
 import type { CrawlProblem, SeedReport } from './crawl-outcome.js';
+import type { PreviousVisit } from './recrawl.js';
 
 export type { PageType };
 
@@ -52,6 +54,11 @@ export interface RenderSettings {
 export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   crawlId: string;
   seeds: string[];
+  /**
+   * The earlier crawl this one revisits: each page it fetched is asked for conditionally and every page gets a
+   * change class (engine/recrawl.ts). Null: a crawl from its seeds alone.
+   */
+  recrawlOf?: string | null;
   maxPages: number;
   maxDepth: number | null;
   scope: { allowedDomains?: string[]; sameHost?: boolean; include?: string[]; exclude?: string[] };
@@ -306,6 +313,17 @@ export interface CrawlStore {
     outcome: PageOutcome,
     frontier: FrontierLimits,
   ): Promise<RecordedDisallowed[]>;
+  /** A recrawl's page: the earlier crawl's page of its URL, or null when the earlier crawl never fetched it. */
+  previousVisit(crawlId: string, pageId: number): Promise<PreviousVisit | null>;
+  /**
+   * A recrawl's page was recorded: its change class (null: not reached), and with `notModified` (a 304) the
+   * earlier page whose body it is, since it stores none of its own.
+   */
+  recordChange(
+    crawlId: string,
+    pageId: number,
+    change: { change: ChangeClass | null; notModified: boolean },
+  ): Promise<void>;
   /** Gives a leased page back to the frontier untouched (shutdown, cancellation); its slot is freed apart. */
   releasePage(crawlId: string, workerId: string, page: ClaimedPage): Promise<void>;
   /** Gives back every page and politeness slot `workerId` still leases in the crawl (a runner shutting down). */
@@ -362,6 +380,8 @@ export interface CrawlEventSink {
     /** Milliseconds between queueing and fetching. */
     queueWaitMs: number;
     fetchedAt: Date;
+    /** A recrawl's page: its change class (engine/recrawl.ts); absent otherwise. */
+    change?: ChangeClass | null;
   }): void;
   /** This runner saw the crawl end (it may be one of several runners that see it). */
   crawlEnded(event: {

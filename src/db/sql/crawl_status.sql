@@ -1,11 +1,13 @@
 -- A crawl's status in one round trip: its row (when $2, only if key $3 may see it) and its pages by type
--- and HTTP status, links, images and documents summed over its writers' counters (migrations/0016).
+-- and HTTP status, links, images and documents summed over its writers' counters (migrations/0016); a recrawl's
+-- pages by change class too (pages_by_crawl_change, migrations/0045), null for any other crawl.
 SELECT c.id, c.request, c.strategy, c.status, c.max_pages, c.error, c.problem, c.warnings, c.created_at, c.started_at, c.finished_at,
        c.owner, c.relevant_pages, c.timings,
        coalesce(k.counts, '[]'::jsonb) AS counts,
        coalesce(k.links, 0)::int AS links,
        coalesce(k.images, 0)::int AS images,
-       coalesce(k.documents, 0)::int AS documents
+       coalesce(k.documents, 0)::int AS documents,
+       ch.changes
 FROM crawls c
 LEFT JOIN LATERAL (
   SELECT jsonb_agg(jsonb_build_object('type', kind, 'status', nullif(status, -1), 'n', n))
@@ -17,4 +19,13 @@ LEFT JOIN LATERAL (
     SELECT kind, status, sum(n) AS n FROM crawl_counters WHERE crawl_id = c.id GROUP BY kind, status
   ) summed
 ) k ON true
+LEFT JOIN LATERAL (
+  SELECT coalesce(jsonb_object_agg(change, n), '{}'::jsonb) AS changes
+  FROM (
+    SELECT change, count(*)::int AS n FROM pages
+    WHERE crawl_id = c.id AND change IS NOT NULL
+    GROUP BY change
+  ) by_class
+  WHERE c.request -> 'recrawl' ->> 'of' IS NOT NULL
+) ch ON true
 WHERE c.id = $1 AND (NOT $2::boolean OR c.owner = $3::uuid OR ($3::uuid IS NULL AND c.owner IS NULL))

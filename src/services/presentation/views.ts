@@ -118,6 +118,7 @@ export function crawlStatusView(
     problem: row.problem,
     warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
+    ...(row.request.recrawl ? { recrawlOf: row.request.recrawl.of, changes: totals.changes ?? null } : {}),
     _links: crawlLinks(row.id),
   };
 }
@@ -145,7 +146,14 @@ export function crawlProgressView(status: CrawlStatusView) {
 
 /** The `crawl` object of a webhook body: the crawl at the moment its event happened. */
 export function webhookCrawlView(status: CrawlStatusView) {
-  return { ...progressCounters(status), error: status.error, _links: status._links, links: status._links };
+  return {
+    ...progressCounters(status),
+    // a recrawl's pages by change class: what its completed event sums up
+    ...(status.changes !== undefined ? { changes: status.changes } : {}),
+    error: status.error,
+    _links: status._links,
+    links: status._links,
+  };
 }
 
 /** One item of GET /v1/crawls. */
@@ -198,6 +206,11 @@ export function pageSummaryView(row: PageRow) {
     renderNote: row.render_note,
     navigatedFrom: row.navigated_from,
     screenshot: row.has_screenshot ? `/v1/crawls/${row.crawl_id}/pages/${row.id}/screenshot` : null,
+    previousPage: row.previous_page,
+    bodyOf: row.body_of,
+    change: row.change,
+    textChanged: row.text_changed,
+    similarity: row.similarity,
   };
 }
 

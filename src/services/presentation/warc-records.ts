@@ -129,9 +129,13 @@ export async function warcinfoRecord(warc: WarcExport): Promise<Buffer> {
   return serialized(record);
 }
 
+/** WARC 1.1 §6.7.2: a revisit record of a 304 answer to a conditional request. */
+const SERVER_NOT_MODIFIED_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
+
 /**
  * A fetched page's records, serialized and gzipped: its request, then its response (or, for a copy of an
- * earlier page's body, a revisit of that page's response). A page without an HTTP answer has none.
+ * earlier page's body, a revisit of that page's response; for a recrawl's 304, a server-not-modified revisit of
+ * the earlier response). A page without an HTTP answer has none.
  */
 export async function pageRecords(
   warc: WarcExport,
@@ -187,7 +191,25 @@ export async function pageRecords(
   const headers = stored?.headers ?? null;
   let response: WARCRecord;
   let payload: Buffer | null = null;
-  if (stored?.original_id != null && row.sha256 !== null) {
+  if (stored?.body_of != null && row.status === 304) {
+    // a recrawl's 304 (server-not-modified profile): the answer's headers, the earlier response named, no payload
+    response = WARCRecord.create({
+      url: target,
+      date,
+      type: 'revisit',
+      warcVersion: WARC_1_1,
+      refersToUrl: stored.body_of_url!,
+      refersToDate: stored.body_of_fetched_at!.toISOString(),
+      warcHeaders: {
+        'WARC-Record-ID': responseId,
+        ...(row.sha256 ? { 'WARC-Payload-Digest': `sha256:${row.sha256}` } : {}),
+        'WARC-Warcinfo-ID': warcinfoId,
+      },
+      statusline,
+      httpHeaders: storedHeaderBlock(headers, row.content_type, 0),
+    });
+    response.warcHeaders.headers.set('WARC-Profile', SERVER_NOT_MODIFIED_PROFILE);
+  } else if (stored?.original_id != null && row.sha256 !== null) {
     // the same body as an earlier page (identical-payload-digest profile): the headers, no payload
     response = WARCRecord.create({
       url: target,

@@ -24,6 +24,8 @@ export interface ExportRequest {
   status: number | null;
   host: string | null;
   minScore: number | null;
+  /** A recrawl's pages of one change class (absent or null: all). */
+  change?: string | null;
 }
 
 /** Pages per batch when a batch holds only their records (CSV, JSON lines of fields, links and images). */
@@ -154,6 +156,7 @@ export class CrawlExportService {
         afterScore: null,
         minScore: request.minScore,
         result: null,
+        change: request.change ?? null,
       });
       if (rows.length === 0) return;
       afterId = rows[rows.length - 1]!.id;

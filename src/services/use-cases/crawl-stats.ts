@@ -180,6 +180,8 @@ export class CrawlStatsService {
       result.pagesFailed += await repository.markTextFailed(unreadable, TEXT_FAILURE.unreadable);
       await save();
     }
+    // a recrawl's changed pages whose texts could not be compared as they were stored
+    if (crawl.request.recrawl) await repository.compareLeftChangedTexts(crawlId, signal);
     return result;
   }
 

@@ -3,15 +3,22 @@
 // service puts behind the one object routes and other services call. Knows nothing of HTTP.
 
 import { randomUUID } from 'node:crypto';
-import { normalizeCrawlRequest, validateCrawlRequest } from '../../crawler/crawl-request.js';
+import {
+  type GivenCrawlRequest,
+  normalizeCrawlRequest,
+  recrawlRequest,
+  validateCrawlRequest,
+} from '../../crawler/crawl-request.js';
+import { REVISIT_PRIORITY } from '../../crawler/engine/recrawl.js';
 import type { GraphBuilderOptions } from '../../crawler/rank/graph.js';
 import { type TextSettingsRecord, WordModel } from '../../crawler/text/word-model.js';
+import { isFinished } from '../../crawler/vocabulary.js';
 import { ActiveCrawlLimitError, type CrawlRow, type CrawlsRepository } from '../../db/crawls-repo.js';
 import { listScope, scopeOwner, type TenantScope, tenantScope } from '../../db/tenant-scope.js';
 import { TrawlError } from '../../errors.js';
 import { queueCrawlRunners } from '../../jobs/producers.js';
 import type { JobBackend } from '../../jobs/queues.js';
-import type { CrawlRequest, PageListQuery } from '../../schemas/crawls.js';
+import type { CrawlRequest, MissingPagesQuery, PageListQuery } from '../../schemas/crawls.js';
 import type { StoredPageContent } from '../content/page-content.js';
 import {
   type CreatedAtCursor,
@@ -20,6 +27,7 @@ import {
 } from '../presentation/pagination.js';
 import { type CrawlStatusView, crawlLinkFields, crawlSummaryView } from '../presentation/views.js';
 import { requireMatchingTextSettings } from './corpora.js';
+import { CrawlChangeReads } from './crawl-changes.js';
 import { CrawlGraphReads } from './crawl-graph.js';
 import { CrawlPageReads, type CrawlPageReadsOptions } from './crawl-pages.js';
 import { type CrawlGraph, type CrawlReader, requireCrawl } from './crawl-reader.js';
@@ -58,6 +66,7 @@ export class CrawlService implements CrawlReader {
   readonly #status: CrawlStatusReads;
   readonly #pages: CrawlPageReads;
   readonly #graph: CrawlGraphReads;
+  readonly #changes: CrawlChangeReads;
 
   constructor(private readonly options: CrawlServiceOptions) {
     const { repository, content, mainText } = options;
@@ -68,10 +77,12 @@ export class CrawlService implements CrawlReader {
       ...(mainText ? { mainText } : {}),
     });
     this.#graph = new CrawlGraphReads({ repository });
+    this.#changes = new CrawlChangeReads({ repository, ...(mainText ? { mainText } : {}) });
   }
 
   async create(request: CrawlRequest, scope: TenantScope) {
-    const normalized = normalizeCrawlRequest(request, this.options.defaultUserAgent);
+    const given = request.recrawl ? await this.#recrawlRequest(request, scope) : request;
+    const normalized = normalizeCrawlRequest(given, this.options.defaultUserAgent);
     // checked here so a bad request is a 400, not a failed crawl later
     const seeds = validateCrawlRequest(normalized);
     const corpusId = normalized.relevance?.corpus;
@@ -109,6 +120,7 @@ export class CrawlService implements CrawlReader {
         maxPages: normalized.maxPages,
         seeds,
         slotsPerHost: normalized.politeness.perHostConcurrency,
+        recrawl: normalized.recrawl ? { of: normalized.recrawl.of, priority: REVISIT_PRIORITY } : null,
         owner: scopeOwner(scope),
         maxActivePerOwner: maxActive,
       });
@@ -131,6 +143,27 @@ export class CrawlService implements CrawlReader {
       });
     }
     return { id: row.id, status: 'queued' as const, ...crawlLinkFields(row.id) };
+  }
+
+  /**
+   * A recrawl's request: the earlier crawl's, each field given overriding (crawl-request.ts recrawlRequest). The
+   * earlier crawl must be one the caller sees (else 404, as any other crawl of another owner) and finished
+   * (409): a running crawl's pages are not all known yet.
+   */
+  async #recrawlRequest(request: CrawlRequest, scope: TenantScope): Promise<GivenCrawlRequest> {
+    const of = request.recrawl?.of ?? '';
+    const earlier = await this.options.repository.get(of, scope);
+    if (!earlier) throw new TrawlError('not_found', `no crawl with id ${of}`, { field: 'recrawl.of' });
+    if (!isFinished(earlier.status)) {
+      throw new TrawlError(
+        'conflict',
+        `crawl ${of} is ${earlier.status}: only a finished crawl can be recrawled`,
+        {
+          field: 'recrawl.of',
+        },
+      );
+    }
+    return recrawlRequest(earlier.request, request);
   }
 
   /** Throws not_found unless the crawl exists and `scope` may see it (for services acting on a crawl). */
@@ -168,6 +201,16 @@ export class CrawlService implements CrawlReader {
   /** One page in full (crawl-pages.ts). */
   page(id: string, pageId: number, include: string | undefined, scope: TenantScope) {
     return this.#pages.page(id, pageId, include, scope);
+  }
+
+  /** A recrawled page's main text against its earlier version (crawl-changes.ts). */
+  diff(id: string, pageId: number, scope: TenantScope) {
+    return this.#changes.diff(id, pageId, scope);
+  }
+
+  /** The earlier pages a recrawl never reached (crawl-changes.ts). */
+  missing(id: string, query: MissingPagesQuery, scope: TenantScope) {
+    return this.#changes.missing(id, query, scope);
   }
 
   /** The PNG of a rendered page (crawl-pages.ts). */

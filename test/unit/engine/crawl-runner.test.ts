@@ -1,6 +1,7 @@
 // The runner's decisions against the in-memory CrawlStore and a fake Fetcher: no database, no network.
 // The memory store follows the SQL's rules (test/contract/crawl-store.contract.ts keeps it honest).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_DOCUMENT_TYPES } from '../../../src/crawler/crawl-request.js';
@@ -487,4 +488,77 @@ test('documents: fetch false records them by type and size only, and text/plain 
       ['BINARY', pages.get(u('/notes.txt'))?.outcome?.sha256 ?? null],
     ],
   );
+});
+
+test('a recrawl asks conditionally, keeps a 304 bodiless, and classifies every page', async () => {
+  // the 304 page holds no links (its body is not read): discovery goes on from the pages read
+  const same = html(['/new'], 'same as before');
+  const { settings, store, fetcher, run } = await crawl(
+    {
+      [u('/')]: { ...html(['/same', '/gone']), etag: '"v1"' },
+      [u('/same')]: same,
+      [u('/gone')]: { status: 404 },
+      [u('/new')]: html([], 'new'),
+    },
+    { recrawlOf: 'earlier', seeds: [u('/')] },
+  );
+  // the earlier crawl's pages, as recrawl_enqueue.sql queues them: the seed and two pages it fetched
+  await store.enqueue(
+    settings.crawlId,
+    null,
+    ['/same', '/gone'].map((path) => ({ url: u(path), origin: ORIGIN, depth: 1, priority: 2, anchor: '' })),
+    { slots: 1, maxDiscovered: null },
+  );
+  const ids = byUrl(store, settings.crawlId);
+  const earlier = (id: number, path: string, sha256: string | null, etag: string | null) =>
+    store.previousVisits.set(id, {
+      pageId: 1000 + id,
+      type: 'HTML',
+      url: u(path),
+      finalUrl: u(path),
+      sha256,
+      contentType: 'text/html',
+      title: path,
+      etag,
+      lastModified: null,
+    });
+  earlier(ids.get(u('/'))!.id, '/', 'old-hash', '"v1"');
+  earlier(
+    ids.get(u('/same'))!.id,
+    '/same',
+    createHash('sha256')
+      .update((same as { body: string }).body)
+      .digest('hex'),
+    null,
+  );
+  earlier(ids.get(u('/gone'))!.id, '/gone', 'gone-hash', null);
+  assert.equal(await run(), 'finished');
+  const pages = byUrl(store, settings.crawlId);
+  const changeOf = (path: string) => store.changes.get(pages.get(u(path))!.id);
+  assert.deepEqual(changeOf('/'), { change: 'unchanged', notModified: true });
+  assert.deepEqual(changeOf('/same'), { change: 'unchanged', notModified: false });
+  assert.deepEqual(changeOf('/gone'), { change: 'gone', notModified: false });
+  assert.deepEqual(changeOf('/new'), { change: 'new', notModified: false });
+  const home = pages.get(u('/'))!;
+  assert.equal(home.status, 304);
+  assert.equal(home.type, 'HTML');
+  assert.equal(home.outcome?.body, null, 'a 304 stores no body');
+  assert.equal(home.outcome?.sha256, 'old-hash');
+  const sent = (path: string) => fetcher.requests.find((request) => request.url === u(path))?.headers;
+  assert.equal(sent('/')?.['if-none-match'], '"v1"');
+  assert.equal(sent('/same')?.['if-none-match'], undefined, 'no validator, no condition');
+  assert.deepEqual(sent('/new'), {}, 'a new page is asked plainly');
+});
+
+test('a crawl that recrawls nothing asks plainly and records no change', async () => {
+  const { store, fetcher, run } = await crawl({
+    [u('/')]: { ...html(['/a']), etag: '"v1"' },
+    [u('/a')]: html([]),
+  });
+  assert.equal(await run(), 'finished');
+  assert.equal(store.changes.size, 0);
+  const conditional = fetcher.requests.filter(
+    (request) => 'if-none-match' in request.headers || 'if-modified-since' in request.headers,
+  );
+  assert.deepEqual(conditional, []);
 });

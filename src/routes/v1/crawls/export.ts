@@ -76,6 +76,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           status: query.status ?? null,
           host: query.host?.toLowerCase() ?? null,
           minScore: query.minScore ?? null,
+          change: query.change ?? null,
         },
         requestScope(request),
       );

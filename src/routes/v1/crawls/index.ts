@@ -12,6 +12,7 @@ import {
   CrawlStatus,
 } from '../../../schemas/crawls.js';
 import { sendCreated } from '../../created.js';
+import changes from './changes.js';
 import exportRoute from './export.js';
 import graph from './graph.js';
 import live from './live.js';
@@ -85,6 +86,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   // its pages, one page, a screenshot, and the per-host view
   await app.register(pages);
+  // a recrawl's page diffs and the earlier pages it never reached
+  await app.register(changes);
   // the link graph and its ranking
   await app.register(graph);
   // word statistics and plots

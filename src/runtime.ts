@@ -8,6 +8,7 @@ import { CrawlsRepository } from './db/crawls-repo.js';
 import { type Database, openDatabase } from './db/database.js';
 import { KeysRepository } from './db/keys-repo.js';
 import { LiveRepository } from './db/live-repo.js';
+import { PurgeRepository } from './db/purge-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
 import { ReportRepository } from './db/report-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
@@ -21,6 +22,7 @@ import {
   CRAWL_TEXT_QUEUE,
   type JobBackend,
   openJobBackend,
+  PURGE_QUEUE,
   RANK_QUEUE,
   WEBHOOK_QUEUE,
 } from './jobs/queues.js';
@@ -38,6 +40,7 @@ import { DocumentFetcher } from './services/use-cases/documents.js';
 import { ExtractionService } from './services/use-cases/extraction.js';
 import { KeyService } from './services/use-cases/keys.js';
 import { LiveProgressService } from './services/use-cases/live-progress.js';
+import { PurgeService } from './services/use-cases/purge.js';
 import { RankingService } from './services/use-cases/rankings.js';
 import { ScoringService } from './services/use-cases/scoring.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
@@ -67,6 +70,8 @@ export interface Runtime {
   live: LiveProgressService;
   /** Webhook deliveries of a crawl (GET /v1/crawls/:id/webhooks) and the `webhook` job's work. */
   webhooks: WebhookDeliverer;
+  /** Purging crawls, deleting rankings and corpora, and the `purge` job's work. */
+  purges: PurgeService;
   /** Starts this process's crawl and rank workers (idempotent). */
   startWorker(): void;
   close(): Promise<void>;
@@ -209,7 +214,7 @@ export async function openRuntime(
   const metrics = new Metrics({
     pool: db.pool,
     jobs,
-    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE],
+    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE, PURGE_QUEUE],
   });
   const onBusError = (err: unknown) => onQueueError(err, 'crawl event bus');
   const bus: CrawlEventBus = config.redisUrl
@@ -246,10 +251,24 @@ export async function openRuntime(
     shutdown: shutdown.signal,
     shutdownGraceMs: config.shutdownGraceMs,
   });
+  const purges = new PurgeService({
+    repository: new PurgeRepository(db.pool),
+    jobs,
+    webhooks: webhooksRepository,
+    crawls: {
+      get: (id, scope) => new CrawlsRepository(db.pool).get(id, scope),
+      status: (id, scope) => crawls.status(id, scope),
+      forgetStatus: (id) => crawls.forgetStatus(id),
+    },
+    rankings: new RankingsRepository(db.pool),
+    corpora: corporaRepository,
+    onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
+  });
   return {
     config,
     db,
     jobs,
+    purges,
     crawls,
     crawlStats,
     rankings,
@@ -276,6 +295,7 @@ export async function openRuntime(
         crawlStats,
         rankings,
         webhooks,
+        purges,
         corpora: corporaRepository,
         documentPool,
         webhooksRepository,

@@ -6,22 +6,27 @@
 export const PAGE_TYPES = ['HTML', 'BINARY', 'DUPLICATE', 'INVALID', 'DISALLOWED', 'FRONTIER'] as const;
 export type PageType = (typeof PAGE_TYPES)[number];
 
-export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+/** `purging`: its data is being removed (DELETE ?purge=true); the crawl is gone (404) once the last row is. */
+export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled', 'purging'] as const;
 export type CrawlStatusName = (typeof CRAWL_STATUSES)[number];
 
-/** The statuses a crawl never leaves. */
+/** The statuses of a crawl that will never fetch again (a purging crawl only loses what it stored). */
 export const FINISHED_STATUSES: ReadonlySet<string> = new Set<CrawlStatusName>([
   'completed',
   'failed',
   'cancelled',
+  'purging',
 ]);
 
 export function isFinished(status: string): boolean {
   return FINISHED_STATUSES.has(status);
 }
 
-/** What a webhook may be sent (page: written pages, batched); a webhook without `events` gets them all. */
-export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * What a webhook may be sent (page: written pages, batched; purged: the crawl's data is gone, the last event it
+ * sends); a webhook without `events` gets them all.
+ */
+export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed', 'cancelled', 'purged'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;

@@ -221,6 +221,12 @@ export class CrawlsRepository {
     return { row: readRequest<CrawlRow>(row), counts, found: { links, images, documents } };
   }
 
+  /** The crawl's status name alone, or null when there is no such crawl (any tenant's). */
+  async currentStatus(id: string): Promise<string | null> {
+    const result = await this.pool.query<{ status: string }>(prepared('crawl_current_status', [id]));
+    return result.rows[0]?.status ?? null;
+  }
+
   /**
    * The timing percentiles: `stored` (a finished crawl's, kept) or computed now from its pages (a scan of its
    * fetched pages). `computed` says which, so the caller can keep them.

@@ -558,6 +558,19 @@ export const CrawlListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+export const CrawlDeleteQuery = Type.Object(
+  {
+    purge: Defaulted(
+      Type.Boolean({
+        default: false,
+        description:
+          'true: remove the crawl and everything it stored (a queued or running crawl is cancelled first): answers 202 with status `purging`, its pages, exports and reports are 404 from then on, and the crawl itself once the purge is over. false: cancel it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const CrawlSummary = Type.Object({
   id: Uuid,
   owner: Owner,

@@ -34,6 +34,7 @@ export class CrawlReportService {
   ) {}
 
   async report(crawlId: string, scope: TenantScope): Promise<CrawlReport> {
+    await this.options.crawls.requireVisible(crawlId, scope);
     const status = await this.options.crawls.status(crawlId, scope);
     const repository = this.options.repository;
     const imagesFetched = fetchesImages(status.request.documents);

@@ -1,6 +1,7 @@
-// A crawl's status view, read as often as clients poll it: a finished crawl's view is kept (it never changes),
-// a running crawl's timing percentiles are recomputed at most every RUNNING_TIMINGS_MAX_AGE_MS. One per
-// process, inside CrawlService.
+// A crawl's status view, read as often as clients poll it: a finished crawl's view is kept (it changes only when
+// the crawl is purged, which a cheap look at its status tells, at most every FINISHED_VIEW_RECHECK_MS), a
+// running crawl's timing percentiles are recomputed at most every RUNNING_TIMINGS_MAX_AGE_MS. One per process,
+// inside CrawlService.
 
 import { LruMap } from '../../crawler/lru-map.js';
 import { isFinished } from '../../crawler/vocabulary.js';
@@ -11,6 +12,12 @@ import { type CrawlStatusView, crawlStatusView } from '../presentation/views.js'
 
 /** Finished crawls whose status view a process keeps (a view is a few KB). */
 const FINISHED_STATUS_VIEWS = 4096;
+
+/**
+ * How long a kept view is served without a look at the crawl's row: a purge started through another process
+ * shows here at most this late. The look is one primary-key read, not the status statement.
+ */
+const FINISHED_VIEW_RECHECK_MS = 1_000;
 
 /**
  * How old a running crawl's load-time and queue-wait percentiles may be when shown: computing them scans the
@@ -24,9 +31,10 @@ const RUNNING_TIMINGS_KEPT = 4096;
 
 export class CrawlStatusReads {
   /** Finished crawls' status views, by id, with the owner the caller's scope is checked against. */
-  readonly #finishedViews = new LruMap<string, { owner: string | null; view: CrawlStatusView }>(
-    FINISHED_STATUS_VIEWS,
-  );
+  readonly #finishedViews = new LruMap<
+    string,
+    { owner: string | null; view: CrawlStatusView; checkedAtMs: number }
+  >(FINISHED_STATUS_VIEWS);
   /** Running crawls' timing percentiles, by id. */
   readonly #timings = new LruMap<
     string,
@@ -35,7 +43,7 @@ export class CrawlStatusReads {
 
   constructor(
     private readonly options: {
-      repository: Pick<CrawlsRepository, 'status' | 'timings' | 'saveTimings'>;
+      repository: Pick<CrawlsRepository, 'status' | 'timings' | 'saveTimings' | 'currentStatus'>;
     },
   ) {}
 
@@ -46,7 +54,7 @@ export class CrawlStatusReads {
    * at most every RUNNING_TIMINGS_MAX_AGE_MS in the background while the last ones are served.
    */
   async status(id: string, scope: TenantScope): Promise<CrawlStatusView> {
-    const kept = this.#finishedViews.get(id);
+    const kept = await this.#keptView(id);
     if (kept) {
       if (!scopeSees(scope, kept.owner)) throw new TrawlError('not_found', `no crawl with id ${id}`);
       return kept.view;
@@ -54,7 +62,8 @@ export class CrawlStatusReads {
     const status = await this.options.repository.status(id, scope);
     if (!status) throw new TrawlError('not_found', `no crawl with id ${id}`);
     const { row, counts, found } = status;
-    if (!isFinished(row.status)) {
+    // a purging crawl's view is not kept: the crawl is on its way to 404
+    if (!isFinished(row.status) || row.status === 'purging') {
       return crawlStatusView(row, counts, { ...found, ...(await this.#runningTimings(id)) });
     }
     this.#timings.delete(id);
@@ -71,8 +80,26 @@ export class CrawlStatusReads {
       });
     }
     const view = Object.freeze(crawlStatusView(row, counts, { ...found, ...timings }));
-    this.#finishedViews.set(id, { owner: row.owner, view });
+    this.#finishedViews.set(id, { owner: row.owner, view, checkedAtMs: Date.now() });
     return view;
+  }
+
+  /** Drops a kept view (the crawl is being purged). */
+  forget(id: string): void {
+    this.#finishedViews.delete(id);
+    this.#timings.delete(id);
+  }
+
+  /** The kept view of a finished crawl, if it still holds (looked at once it is older than the recheck). */
+  async #keptView(id: string) {
+    const kept = this.#finishedViews.get(id);
+    if (!kept || Date.now() - kept.checkedAtMs <= FINISHED_VIEW_RECHECK_MS) return kept;
+    if ((await this.options.repository.currentStatus(id)) === kept.view.status) {
+      kept.checkedAtMs = Date.now();
+      return kept;
+    }
+    this.#finishedViews.delete(id);
+    return undefined;
   }
 
   /** A running crawl's timing percentiles: the last computed, refreshed in the background once stale. */

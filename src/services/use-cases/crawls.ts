@@ -138,6 +138,11 @@ export class CrawlService implements CrawlReader {
     await requireCrawl(this.options.repository, id, scope);
   }
 
+  /** Drops what this process keeps of the crawl's status (it is being purged). */
+  forgetStatus(id: string): void {
+    this.#status.forget(id);
+  }
+
   /** The crawl's status view (crawl-status.ts: kept once finished, its timings refreshed while it runs). */
   status(id: string, scope: TenantScope): Promise<CrawlStatusView> {
     return this.#status.status(id, scope);

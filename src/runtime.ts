@@ -12,6 +12,7 @@ import { PurgeRepository } from './db/purge-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
 import { ReportRepository } from './db/report-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
+import { UsageRepository } from './db/usage-repo.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
 import { WorkersRepository } from './db/workers-repo.js';
 import { type CrawlEventBus, postgresEventBus, redisEventBus } from './jobs/crawl-events.js';
@@ -43,6 +44,7 @@ import { LiveProgressService } from './services/use-cases/live-progress.js';
 import { PurgeService } from './services/use-cases/purge.js';
 import { RankingService } from './services/use-cases/rankings.js';
 import { ScoringService } from './services/use-cases/scoring.js';
+import { UsageService } from './services/use-cases/usage.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
 import { ProcessWorkers } from './workers/process-workers.js';
 
@@ -72,6 +74,8 @@ export interface Runtime {
   webhooks: WebhookDeliverer;
   /** Purging crawls, deleting rankings and corpora, and the `purge` job's work. */
   purges: PurgeService;
+  /** GET /v1/usage: what tenants fetched and store. */
+  usage: UsageService;
   /** Starts this process's crawl and rank workers (idempotent). */
   startWorker(): void;
   close(): Promise<void>;
@@ -264,11 +268,16 @@ export async function openRuntime(
     corpora: corporaRepository,
     onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
   });
+  const usage = new UsageService({
+    repository: new UsageRepository(db.pool),
+    storage: (id, row) => crawls.storage(id, row),
+  });
   return {
     config,
     db,
     jobs,
     purges,
+    usage,
     crawls,
     crawlStats,
     rankings,

@@ -29,6 +29,18 @@ export interface CrawlRow {
   relevant_pages: number;
   /** A finished crawl's timing percentiles, kept after its first status read (crawl_timings_save.sql). */
   timings?: CrawlTimings | null;
+  /** A finished crawl's storage, kept after its first status read (crawl_storage_save.sql). */
+  storage?: CrawlStorage | null;
+}
+
+/** What a crawl stores (crawl_storage.sql): bytes as stored (compressed), rows of pages and links. */
+export interface CrawlStorage {
+  page_rows: number;
+  link_rows: number;
+  body_bytes: number;
+  warc_body_bytes: number;
+  screenshot_bytes: number;
+  measured_at: Date;
 }
 
 /** Load-time and queue-wait medians and p95 (ms) of a crawl's fetched pages, and its last fetch. */
@@ -235,6 +247,18 @@ export class CrawlsRepository {
     if (stored) return { ...stored, last_fetched_at: dateOrNull(stored.last_fetched_at), computed: false };
     const computed = (await this.pool.query<CrawlTimings>(sql('crawl_totals'), [id])).rows[0]!;
     return { ...computed, computed: true };
+  }
+
+  /** What the crawl stores, measured now (a scan of its pages: crawl_storage.sql). */
+  async storage(id: string): Promise<CrawlStorage> {
+    const row = (await this.pool.query<Record<keyof CrawlStorage, string | Date>>(sql('crawl_storage'), [id]))
+      .rows[0]!;
+    return storageOf(row);
+  }
+
+  /** Keeps a finished crawl's storage; a crawl that is not finished is left alone. */
+  async saveStorage(id: string, storage: CrawlStorage): Promise<void> {
+    await this.pool.query(sql('crawl_storage_save'), [id, JSON.stringify(storage)]);
   }
 
   /** Keeps a finished crawl's timings; a crawl that is not finished is left alone. */
@@ -445,6 +469,18 @@ export interface GraphEdgeRow {
 export interface GraphRowSink {
   vertices(rows: readonly GraphVertexRow[]): void;
   edges(rows: readonly GraphEdgeRow[]): void;
+}
+
+/** A storage row as PostgreSQL (bigint as text) or a kept jsonb document (dates as strings) gives it. */
+export function storageOf(row: Record<keyof CrawlStorage, unknown>): CrawlStorage {
+  return {
+    page_rows: Number(row.page_rows),
+    link_rows: Number(row.link_rows),
+    body_bytes: Number(row.body_bytes),
+    warc_body_bytes: Number(row.warc_body_bytes),
+    screenshot_bytes: Number(row.screenshot_bytes),
+    measured_at: dateOrNull(row.measured_at as Date | string) ?? new Date(0),
+  };
 }
 
 /** jsonb gives a kept Date back as its ISO string. */

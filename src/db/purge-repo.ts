@@ -90,8 +90,12 @@ export class PurgeRepository {
     return rows[0]?.pending ?? false;
   }
 
-  /** Deletes the purging crawl's row and what is left of it; false when it was gone already. */
+  /**
+   * Deletes the purging crawl's row and what is left of it; false when it was gone already. Its fetched pages
+   * are added to its tenant's month first (usage_sync.sql), since its counters go with it.
+   */
   async finishCrawl(id: string): Promise<boolean> {
+    await this.pool.query(sql('usage_sync'));
     const result = await this.pool.query(sql('purge_crawl_finish'), [id]);
     return (result.rowCount ?? 0) > 0;
   }

@@ -473,6 +473,28 @@ const DeprecatedCrawlLinks = Type.Object(CrawlLinks.properties, {
   description: 'the same as _links, under its former name; removed in the next release',
 });
 
+/** What a crawl stores (docs/operations.md#usage). */
+export const CrawlStorage = Type.Object(
+  {
+    bytes: Type.Integer({ description: 'bodyBytes + warcBodyBytes + screenshotBytes' }),
+    bodyBytes: Type.Integer({
+      description: 'page bodies as stored: after PostgreSQL compressed them (lz4 or pglz)',
+    }),
+    warcBodyBytes: Type.Integer({
+      description: 'bodies kept only for a WARC export (store.warc: error pages, text files), as stored',
+    }),
+    screenshotBytes: Type.Integer({ description: 'PNG screenshots of rendered pages' }),
+    pageRows: Type.Integer({ description: 'page rows, the frontier included' }),
+    linkRows: Type.Integer({ description: 'links between its pages' }),
+    measuredAt: Type.String({
+      format: 'date-time',
+      description:
+        'when it was measured: once after a crawl ends (kept), at most every 10 s per server while it runs',
+    }),
+  },
+  { description: 'what the crawl stores' },
+);
+
 export const CrawlStatus = Type.Object(
   {
     id: Uuid,
@@ -539,6 +561,7 @@ export const CrawlStatus = Type.Object(
         corpus: Nullable(Type.String()),
       }),
     ),
+    storage: CrawlStorage,
     _links: CrawlLinks,
   },
   { $id: 'CrawlStatus' },

@@ -9,6 +9,7 @@ import type {
   CrawlFound,
   CrawlListRow,
   CrawlRow,
+  CrawlStorage,
   CrawlsRepository,
   CrawlTimings,
   PageRow,
@@ -85,6 +86,7 @@ export function crawlStatusView(
   row: CrawlRow,
   countRows: CrawlCountRow[],
   totals: CrawlFound & CrawlTimings,
+  storage: CrawlStorage,
 ) {
   const counts = Object.fromEntries(PAGE_TYPES.map((type) => [type, 0])) as Record<PageType, number>;
   const statusCodes: Record<string, number> = {};
@@ -118,7 +120,21 @@ export function crawlStatusView(
     problem: row.problem,
     warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
+    storage: storageView(storage),
     _links: crawlLinks(row.id),
+  };
+}
+
+/** A crawl's `storage`: bytes as stored, by what holds them, and rows. */
+export function storageView(storage: CrawlStorage) {
+  return {
+    bytes: storage.body_bytes + storage.warc_body_bytes + storage.screenshot_bytes,
+    bodyBytes: storage.body_bytes,
+    warcBodyBytes: storage.warc_body_bytes,
+    screenshotBytes: storage.screenshot_bytes,
+    pageRows: storage.page_rows,
+    linkRows: storage.link_rows,
+    measuredAt: storage.measured_at.toISOString(),
   };
 }
 

@@ -5,7 +5,13 @@
 
 import { LruMap } from '../../crawler/lru-map.js';
 import { isFinished } from '../../crawler/vocabulary.js';
-import type { CrawlsRepository, CrawlTimings } from '../../db/crawls-repo.js';
+import {
+  type CrawlRow,
+  type CrawlStorage,
+  type CrawlsRepository,
+  type CrawlTimings,
+  storageOf,
+} from '../../db/crawls-repo.js';
 import { scopeSees, type TenantScope } from '../../db/tenant-scope.js';
 import { TrawlError } from '../../errors.js';
 import { type CrawlStatusView, crawlStatusView } from '../presentation/views.js';
@@ -29,6 +35,12 @@ const RUNNING_TIMINGS_MAX_AGE_MS = 2_000;
 /** Running crawls whose last timing percentiles a process keeps (a few numbers each). */
 const RUNNING_TIMINGS_KEPT = 4096;
 
+/**
+ * How old a running crawl's storage may be when shown: measuring it probes each of the crawl's pages in four
+ * tables (crawl_storage.sql), so it is done once per interval per process, in the background.
+ */
+const RUNNING_STORAGE_MAX_AGE_MS = 10_000;
+
 export class CrawlStatusReads {
   /** Finished crawls' status views, by id, with the owner the caller's scope is checked against. */
   readonly #finishedViews = new LruMap<
@@ -36,16 +48,34 @@ export class CrawlStatusReads {
     { owner: string | null; view: CrawlStatusView; checkedAtMs: number }
   >(FINISHED_STATUS_VIEWS);
   /** Running crawls' timing percentiles, by id. */
-  readonly #timings = new LruMap<
-    string,
-    { value: Promise<CrawlTimings>; computedAt: number; refreshing: boolean }
-  >(RUNNING_TIMINGS_KEPT);
+  readonly #timings = new Refreshed<CrawlTimings>(RUNNING_TIMINGS_KEPT, RUNNING_TIMINGS_MAX_AGE_MS);
+  /** Running crawls' storage, by id. */
+  readonly #storage = new Refreshed<CrawlStorage>(RUNNING_TIMINGS_KEPT, RUNNING_STORAGE_MAX_AGE_MS);
 
   constructor(
     private readonly options: {
-      repository: Pick<CrawlsRepository, 'status' | 'timings' | 'saveTimings' | 'currentStatus'>;
+      repository: Pick<
+        CrawlsRepository,
+        'status' | 'timings' | 'saveTimings' | 'currentStatus' | 'storage' | 'saveStorage'
+      >;
     },
   ) {}
+
+  /**
+   * What the crawl stores: kept once it has finished (measured at the first read after), measured at most every
+   * RUNNING_STORAGE_MAX_AGE_MS while it runs (or is purged).
+   */
+  async storage(id: string, row: Pick<CrawlRow, 'status' | 'storage'>): Promise<CrawlStorage> {
+    const { repository } = this.options;
+    if (!isFinished(row.status) || row.status === 'purging') {
+      return this.#storage.get(id, () => repository.storage(id));
+    }
+    this.#storage.delete(id);
+    if (row.storage) return storageOf(row.storage);
+    const measured = await repository.storage(id);
+    await repository.saveStorage(id, measured);
+    return measured;
+  }
 
   /**
    * A crawl's status view. Polling it is what every client does, so its cost stays flat as a crawl grows: a
@@ -64,7 +94,11 @@ export class CrawlStatusReads {
     const { row, counts, found } = status;
     // a purging crawl's view is not kept: the crawl is on its way to 404
     if (!isFinished(row.status) || row.status === 'purging') {
-      return crawlStatusView(row, counts, { ...found, ...(await this.#runningTimings(id)) });
+      const [timings, storage] = await Promise.all([
+        this.#timings.get(id, () => this.options.repository.timings(id)),
+        this.storage(id, row),
+      ]);
+      return crawlStatusView(row, counts, { ...found, ...timings }, storage);
     }
     this.#timings.delete(id);
     const timings = await this.options.repository.timings(id, row.timings ?? null);
@@ -79,7 +113,8 @@ export class CrawlStatusReads {
         last_fetched_at,
       });
     }
-    const view = Object.freeze(crawlStatusView(row, counts, { ...found, ...timings }));
+    const storage = await this.storage(id, row);
+    const view = Object.freeze(crawlStatusView(row, counts, { ...found, ...timings }, storage));
     this.#finishedViews.set(id, { owner: row.owner, view, checkedAtMs: Date.now() });
     return view;
   }
@@ -88,6 +123,7 @@ export class CrawlStatusReads {
   forget(id: string): void {
     this.#finishedViews.delete(id);
     this.#timings.delete(id);
+    this.#storage.delete(id);
   }
 
   /** The kept view of a finished crawl, if it still holds (looked at once it is older than the recheck). */
@@ -101,26 +137,44 @@ export class CrawlStatusReads {
     this.#finishedViews.delete(id);
     return undefined;
   }
+}
 
-  /** A running crawl's timing percentiles: the last computed, refreshed in the background once stale. */
-  async #runningTimings(id: string): Promise<CrawlTimings> {
-    const known = this.#timings.get(id);
+/**
+ * Per crawl, a value that is costly to compute and may be shown somewhat old: the last computed is served, and
+ * once older than `maxAgeMs` a new one is computed in the background (one at a time per crawl).
+ */
+class Refreshed<T> {
+  readonly #kept: LruMap<string, { value: Promise<T>; computedAt: number; refreshing: boolean }>;
+
+  constructor(
+    size: number,
+    private readonly maxAgeMs: number,
+  ) {
+    this.#kept = new LruMap(size);
+  }
+
+  get(id: string, compute: () => Promise<T>): Promise<T> {
+    const known = this.#kept.get(id);
     if (!known) {
-      const value = this.options.repository.timings(id);
-      this.#timings.set(id, { value, computedAt: Date.now(), refreshing: false });
-      value.catch(() => this.#timings.delete(id)); // not kept: the next read tries again
+      const value = compute();
+      this.#kept.set(id, { value, computedAt: Date.now(), refreshing: false });
+      value.catch(() => this.#kept.delete(id)); // not kept: the next read tries again
       return value;
     }
-    if (!known.refreshing && Date.now() - known.computedAt > RUNNING_TIMINGS_MAX_AGE_MS) {
+    if (!known.refreshing && Date.now() - known.computedAt > this.maxAgeMs) {
       known.refreshing = true;
-      const next = this.options.repository.timings(id);
+      const next = compute();
       next.then(
-        () => this.#timings.set(id, { value: next, computedAt: Date.now(), refreshing: false }),
+        () => this.#kept.set(id, { value: next, computedAt: Date.now(), refreshing: false }),
         () => {
           known.refreshing = false; // the last value stays; a later read tries again
         },
       );
     }
     return known.value;
+  }
+
+  delete(id: string): void {
+    this.#kept.delete(id);
   }
 }

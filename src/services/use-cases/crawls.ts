@@ -138,6 +138,11 @@ export class CrawlService implements CrawlReader {
     await requireCrawl(this.options.repository, id, scope);
   }
 
+  /** What the crawl stores (crawl-status.ts: kept once finished, measured at most every few seconds before). */
+  storage(id: string, row: Pick<CrawlRow, 'status' | 'storage'>) {
+    return this.#status.storage(id, row);
+  }
+
   /** Drops what this process keeps of the crawl's status (it is being purged). */
   forgetStatus(id: string): void {
     this.#status.forget(id);

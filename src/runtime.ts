@@ -43,6 +43,7 @@ import { KeyService } from './services/use-cases/keys.js';
 import { LiveProgressService } from './services/use-cases/live-progress.js';
 import { PurgeService } from './services/use-cases/purge.js';
 import { RankingService } from './services/use-cases/rankings.js';
+import { RetentionSweeper } from './services/use-cases/retention.js';
 import { ScoringService } from './services/use-cases/scoring.js';
 import { UsageService } from './services/use-cases/usage.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
@@ -76,10 +77,15 @@ export interface Runtime {
   purges: PurgeService;
   /** GET /v1/usage: what tenants fetched and store. */
   usage: UsageService;
+  /** Purges ended crawls past their retention (started with the workers; sweep() runs one sweep now). */
+  retention: RetentionSweeper;
   /** Starts this process's crawl and rank workers (idempotent). */
   startWorker(): void;
   close(): Promise<void>;
 }
+
+/** How often each worker process looks for crawls past their retention (a sweep reads the crawls table once). */
+const RETENTION_SWEEP_INTERVAL_MS = 60_000;
 
 /** Runtimes opened in this process so far: a second one (tests) gets its own application_name. */
 let runtimesOpened = 0;
@@ -157,6 +163,7 @@ export async function openRuntime(
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+    retentionDays: config.crawlRetentionDays,
     // this process's own worker first (it may not have announced itself yet), then every live worker's row
     renderers: {
       anyCanRender: async () => processWorkers?.canRender === true || workersRepository.anyCanRender(),
@@ -255,8 +262,9 @@ export async function openRuntime(
     shutdown: shutdown.signal,
     shutdownGraceMs: config.shutdownGraceMs,
   });
+  const purgeRepository = new PurgeRepository(db.pool);
   const purges = new PurgeService({
-    repository: new PurgeRepository(db.pool),
+    repository: purgeRepository,
     jobs,
     webhooks: webhooksRepository,
     crawls: {
@@ -268,6 +276,13 @@ export async function openRuntime(
     corpora: corporaRepository,
     onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
   });
+  const retention = new RetentionSweeper({
+    repository: purgeRepository,
+    purges,
+    retentionDays: config.crawlRetentionDays,
+    log: log.child({ component: 'retention-sweeper' }),
+    intervalMs: RETENTION_SWEEP_INTERVAL_MS,
+  });
   const usage = new UsageService({
     repository: new UsageRepository(db.pool),
     storage: (id, row) => crawls.storage(id, row),
@@ -278,6 +293,7 @@ export async function openRuntime(
     jobs,
     purges,
     usage,
+    retention,
     crawls,
     crawlStats,
     rankings,
@@ -305,6 +321,7 @@ export async function openRuntime(
         rankings,
         webhooks,
         purges,
+        retention,
         corpora: corporaRepository,
         documentPool,
         webhooksRepository,

@@ -100,6 +100,27 @@ export class PurgeRepository {
     return (result.rowCount ?? 0) > 0;
   }
 
+  /**
+   * Runs `sweep` while holding the retention sweeper's lock of this schema (one process at a time); false
+   * when another process holds it, and `sweep` did not run.
+   */
+  async withRetentionLock(sweep: () => Promise<void>): Promise<boolean> {
+    return withTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ locked: boolean }>(sql('retention_lock'));
+      if (!rows[0]?.locked) return false;
+      await sweep();
+      return true;
+    });
+  }
+
+  /** Ended crawls past their retention (the server's `serverDays`, or their own fewer days), oldest first. */
+  async expiredCrawls(
+    serverDays: number | null,
+    limit: number,
+  ): Promise<Array<{ id: string; finished_at: Date; days: number }>> {
+    return (await this.pool.query(sql('crawls_expired'), [serverDays, limit])).rows;
+  }
+
   /** Tells the orphan sweeper that a job is purging crawl `id`. */
   async beat(id: string): Promise<void> {
     await this.pool.query(sql('purge_crawl_beat'), [id]);

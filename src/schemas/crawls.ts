@@ -454,6 +454,19 @@ export const CrawlRequest = Type.Object(
       ),
     ),
     render: Type.Optional(Render),
+    retention: Type.Optional(
+      Type.Object(
+        {
+          days: Type.Integer({
+            minimum: 1,
+            maximum: 36_500,
+            description:
+              'purge the crawl this many days after it ends (at most CRAWL_RETENTION_DAYS when the server sets it; without it, the server’s setting, or kept until deleted)',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false, $id: 'CrawlRequest' },
 );
@@ -562,6 +575,13 @@ export const CrawlStatus = Type.Object(
       }),
     ),
     storage: CrawlStorage,
+    expiresAt: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'when the retention sweeper purges the ended crawl (its retention.days, else CRAWL_RETENTION_DAYS); null: kept until deleted, or not ended yet',
+      }),
+    ),
     _links: CrawlLinks,
   },
   { $id: 'CrawlStatus' },

@@ -1,5 +1,6 @@
 // This process's job workers (runtime.ts's startWorker): Chromium when it is found, the worker's row in the
-// workers table, the engine's event sinks, the orphan sweeper and a worker per row of the table (table.ts).
+// workers table, the engine's event sinks, the orphan and retention sweepers and a worker per row of the table
+// (table.ts).
 // Stopped in two steps, so the API's own last webhook events are written between them.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -21,6 +22,7 @@ import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 import type { CrawlService } from '../services/use-cases/crawls.js';
 import type { PurgeService } from '../services/use-cases/purge.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
+import type { RetentionSweeper } from '../services/use-cases/retention.js';
 import { type WebhookDeliverer, webhookCrawlSnapshot } from '../services/use-cases/webhooks.js';
 import { type StartedWorker, startWorkers, workerTable } from './table.js';
 
@@ -39,6 +41,8 @@ export interface ProcessWorkersDeps {
   rankings: RankingService;
   webhooks: WebhookDeliverer;
   purges: PurgeService;
+  /** Purges ended crawls past their retention, one process at a time. */
+  retention: RetentionSweeper;
   corpora: CorporaRepository;
   documentPool: DocumentPool;
   webhooksRepository: WebhooksRepository;
@@ -117,6 +121,7 @@ export class ProcessWorkers {
       staleSecs: Math.max(30, 3 * config.leaseSecs),
       intervalMs: 15_000,
     });
+    deps.retention.start();
     const table = workerTable({
       config,
       db,
@@ -143,6 +148,7 @@ export class ProcessWorkers {
    */
   async stopProducing(): Promise<void> {
     this.#orphanSweeper?.stop();
+    this.deps.retention.stop();
     if (this.#announcer) {
       clearInterval(this.#announcer);
       await this.deps.workersRepository.retire(this.#announcedId).catch(() => {});

@@ -63,7 +63,7 @@ const DOCS = [
 const RUN_COUNT: Record<string, number> = {
   'README.md': 6,
   'docs/guide.md': 59,
-  'docs/operations.md': 13,
+  'docs/operations.md': 14,
 };
 
 /** Commands not run, by how they start, each with why. Each must still be in one of DOCS. */

@@ -86,7 +86,7 @@ export function crawlStatusView(
   row: CrawlRow,
   countRows: CrawlCountRow[],
   totals: CrawlFound & CrawlTimings,
-  storage: CrawlStorage,
+  lifecycle: { storage: CrawlStorage; expiresAt: Date | null },
 ) {
   const counts = Object.fromEntries(PAGE_TYPES.map((type) => [type, 0])) as Record<PageType, number>;
   const statusCodes: Record<string, number> = {};
@@ -120,7 +120,8 @@ export function crawlStatusView(
     problem: row.problem,
     warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
-    storage: storageView(storage),
+    storage: storageView(lifecycle.storage),
+    expiresAt: iso(lifecycle.expiresAt),
     _links: crawlLinks(row.id),
   };
 }

@@ -3,6 +3,7 @@
 // running crawl's timing percentiles are recomputed at most every RUNNING_TIMINGS_MAX_AGE_MS. One per process,
 // inside CrawlService.
 
+import { retentionDaysOf } from '../../crawler/crawl-request.js';
 import { LruMap } from '../../crawler/lru-map.js';
 import { isFinished } from '../../crawler/vocabulary.js';
 import {
@@ -15,6 +16,8 @@ import {
 import { scopeSees, type TenantScope } from '../../db/tenant-scope.js';
 import { TrawlError } from '../../errors.js';
 import { type CrawlStatusView, crawlStatusView } from '../presentation/views.js';
+
+const DAY_MS = 86_400_000;
 
 /** Finished crawls whose status view a process keeps (a view is a few KB). */
 const FINISHED_STATUS_VIEWS = 4096;
@@ -58,6 +61,8 @@ export class CrawlStatusReads {
         CrawlsRepository,
         'status' | 'timings' | 'saveTimings' | 'currentStatus' | 'storage' | 'saveStorage'
       >;
+      /** CRAWL_RETENTION_DAYS, for a crawl's expiresAt. */
+      retentionDays: number | null;
     },
   ) {}
 
@@ -98,7 +103,7 @@ export class CrawlStatusReads {
         this.#timings.get(id, () => this.options.repository.timings(id)),
         this.storage(id, row),
       ]);
-      return crawlStatusView(row, counts, { ...found, ...timings }, storage);
+      return crawlStatusView(row, counts, { ...found, ...timings }, { storage, expiresAt: null });
     }
     this.#timings.delete(id);
     const timings = await this.options.repository.timings(id, row.timings ?? null);
@@ -114,7 +119,12 @@ export class CrawlStatusReads {
       });
     }
     const storage = await this.storage(id, row);
-    const view = Object.freeze(crawlStatusView(row, counts, { ...found, ...timings }, storage));
+    const days = retentionDaysOf(row.request, this.options.retentionDays);
+    const expiresAt =
+      days === null || row.finished_at === null ? null : new Date(row.finished_at.getTime() + days * DAY_MS);
+    const view = Object.freeze(
+      crawlStatusView(row, counts, { ...found, ...timings }, { storage, expiresAt }),
+    );
     this.#finishedViews.set(id, { owner: row.owner, view, checkedAtMs: Date.now() });
     return view;
   }

@@ -8,7 +8,7 @@ import type { GraphBuilderOptions } from '../../crawler/rank/graph.js';
 import { type TextSettingsRecord, WordModel } from '../../crawler/text/word-model.js';
 import { ActiveCrawlLimitError, type CrawlRow, type CrawlsRepository } from '../../db/crawls-repo.js';
 import { listScope, scopeOwner, type TenantScope, tenantScope } from '../../db/tenant-scope.js';
-import { TrawlError } from '../../errors.js';
+import { InputError, TrawlError } from '../../errors.js';
 import { queueCrawlRunners } from '../../jobs/producers.js';
 import type { JobBackend } from '../../jobs/queues.js';
 import type { CrawlRequest, PageListQuery } from '../../schemas/crawls.js';
@@ -31,6 +31,8 @@ export interface CrawlServiceOptions {
   defaultUserAgent: string;
   /** Per API key: crawls it may have queued or running at once (0 or unset: no cap; open mode: no cap). */
   maxRunningCrawlsPerKey?: number;
+  /** CRAWL_RETENTION_DAYS: ended crawls are purged this long after; a request may ask for fewer days only. */
+  retentionDays?: number | null;
   /** Whether a live worker can render pages: a crawl asking to render is refused (422) when none can. */
   renderers?: { anyCanRender(): Promise<boolean> };
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
@@ -61,7 +63,7 @@ export class CrawlService implements CrawlReader {
 
   constructor(private readonly options: CrawlServiceOptions) {
     const { repository, content, mainText } = options;
-    this.#status = new CrawlStatusReads({ repository });
+    this.#status = new CrawlStatusReads({ repository, retentionDays: options.retentionDays ?? null });
     this.#pages = new CrawlPageReads({
       repository,
       ...(content ? { content } : {}),
@@ -74,6 +76,14 @@ export class CrawlService implements CrawlReader {
     const normalized = normalizeCrawlRequest(request, this.options.defaultUserAgent);
     // checked here so a bad request is a 400, not a failed crawl later
     const seeds = validateCrawlRequest(normalized);
+    const serverDays = this.options.retentionDays ?? null;
+    if (normalized.retention && serverDays !== null && normalized.retention.days > serverDays) {
+      throw new InputError(
+        `retention.days is at most ${serverDays} on this server (CRAWL_RETENTION_DAYS), got ${normalized.retention.days}`,
+        'retention.days',
+        { limit: serverDays },
+      );
+    }
     const corpusId = normalized.relevance?.corpus;
     // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
     // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.

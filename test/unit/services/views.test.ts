@@ -65,7 +65,7 @@ const STORAGE = {
 };
 
 test('crawlStatusView: counts, requests made, rate and timings from the rows; the secret is not shown', () => {
-  const status = crawlStatusView(finishedCrawl(false), COUNTS, TOTALS, STORAGE);
+  const status = crawlStatusView(finishedCrawl(false), COUNTS, TOTALS, { storage: STORAGE, expiresAt: null });
   assert.equal(status.counts.HTML, 8);
   assert.equal(status.counts.BINARY, 0);
   // DISALLOWED, FRONTIER and a DUPLICATE without a status of its own are not requests
@@ -89,7 +89,10 @@ test('crawlStatusView: counts, requests made, rate and timings from the rows; th
 
 test('progress events and webhook bodies are projections of the one status', () => {
   for (const relevance of [false, true]) {
-    const status = crawlStatusView(finishedCrawl(relevance), COUNTS, TOTALS, STORAGE);
+    const status = crawlStatusView(finishedCrawl(relevance), COUNTS, TOTALS, {
+      storage: STORAGE,
+      expiresAt: null,
+    });
     const progress = crawlProgressView(status);
     const webhook = webhookCrawlView(status);
     for (const view of [progress, webhook] as Array<Record<string, unknown>>) {

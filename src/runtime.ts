@@ -42,6 +42,7 @@ import { ExtractionService } from './services/use-cases/extraction.js';
 import { KeyService } from './services/use-cases/keys.js';
 import { LiveProgressService } from './services/use-cases/live-progress.js';
 import { PurgeService } from './services/use-cases/purge.js';
+import { QuotaService, type RunningCap } from './services/use-cases/quotas.js';
 import { RankingService } from './services/use-cases/rankings.js';
 import { RetentionSweeper } from './services/use-cases/retention.js';
 import { ScoringService } from './services/use-cases/scoring.js';
@@ -79,6 +80,8 @@ export interface Runtime {
   usage: UsageService;
   /** Purges ended crawls past their retention (started with the workers; sweep() runs one sweep now). */
   retention: RetentionSweeper;
+  /** Per-key quotas: checked at each start, and on running crawls (started with the workers; enforce()). */
+  quotas: QuotaService;
   /** Starts this process's crawl and rank workers (idempotent). */
   startWorker(): void;
   close(): Promise<void>;
@@ -86,6 +89,12 @@ export interface Runtime {
 
 /** How often each worker process looks for crawls past their retention (a sweep reads the crawls table once). */
 const RETENTION_SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * How often each worker process checks the running crawls of keys with a page or byte quota: how far past
+ * its limit a tenant may go (the pages its crawls fetch in that time).
+ */
+const QUOTA_CHECK_INTERVAL_MS = 5_000;
 
 /** Runtimes opened in this process so far: a second one (tests) gets its own application_name. */
 let runtimesOpened = 0;
@@ -163,6 +172,7 @@ export async function openRuntime(
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+    quotas: { beforeStart: (owner): Promise<RunningCap> => quotas.beforeStart(owner) },
     retentionDays: config.crawlRetentionDays,
     // this process's own worker first (it may not have announced itself yet), then every live worker's row
     renderers: {
@@ -283,9 +293,19 @@ export async function openRuntime(
     log: log.child({ component: 'retention-sweeper' }),
     intervalMs: RETENTION_SWEEP_INTERVAL_MS,
   });
+  const usageRepository = new UsageRepository(db.pool);
   const usage = new UsageService({
-    repository: new UsageRepository(db.pool),
+    repository: usageRepository,
     storage: (id, row) => crawls.storage(id, row),
+  });
+  const keys = new KeyService(new KeysRepository(db.pool));
+  const quotas = new QuotaService({
+    keys,
+    usage,
+    repository: usageRepository,
+    maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+    log: log.child({ component: 'quotas' }),
+    intervalMs: QUOTA_CHECK_INTERVAL_MS,
   });
   return {
     config,
@@ -303,7 +323,8 @@ export async function openRuntime(
     scoring,
     cpu,
     corpora,
-    keys: new KeyService(new KeysRepository(db.pool)),
+    keys,
+    quotas,
     metrics,
     live,
     webhooks,
@@ -322,6 +343,7 @@ export async function openRuntime(
         webhooks,
         purges,
         retention,
+        quotas,
         corpora: corporaRepository,
         documentPool,
         webhooksRepository,

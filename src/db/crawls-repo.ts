@@ -18,8 +18,10 @@ export interface CrawlRow {
   error: string | null;
   /** A failed crawl's RFC 9457 problem, with the reason for each seed, when no seed could be fetched. */
   problem: CrawlProblem | null;
-  /** Why a completed crawl fetched nothing. */
+  /** Why a completed crawl fetched nothing, or stopped early. */
   warnings: string[];
+  /** Why it stopped before its frontier ran out when its request did not say so (`quota`); null otherwise. */
+  stop_reason?: string | null;
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;

@@ -34,6 +34,16 @@ export class UsageRepository {
     return (await this.pool.query<UsageCrawlRow>(sql('usage_crawls'), scopeParams(scope))).rows;
   }
 
+  /** Running crawls whose owner's key has a page or byte quota. */
+  async runningWithQuotas(): Promise<Array<{ id: string; owner: string }>> {
+    return (await this.pool.query(sql('crawls_running_with_quotas'))).rows;
+  }
+
+  /** Stops running crawl `id` as completed for a quota (`warning` says which); false when it was not running. */
+  async stopForQuota(id: string, warning: string): Promise<boolean> {
+    return ((await this.pool.query(sql('crawl_stop_quota'), [id, warning])).rowCount ?? 0) > 0;
+  }
+
   /** Pages fetched this month and in all, per tenant `scope` sees (as the sweep added them). */
   async months(scope: TenantScope): Promise<UsageMonthRow[]> {
     const [scoped, owner] = scopeParams(scope);

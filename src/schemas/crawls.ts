@@ -574,6 +574,13 @@ export const CrawlStatus = Type.Object(
         corpus: Nullable(Type.String()),
       }),
     ),
+    stopReason: Nullable(
+      Type.String({
+        enum: ['quota'],
+        description:
+          'quota: the crawl stopped (completed, everything stored kept) because its API key reached its pagesPerMonth or storedBytes limit; null otherwise',
+      }),
+    ),
     storage: CrawlStorage,
     expiresAt: Nullable(
       Type.String({

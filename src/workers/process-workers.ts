@@ -1,6 +1,6 @@
 // This process's job workers (runtime.ts's startWorker): Chromium when it is found, the worker's row in the
-// workers table, the engine's event sinks, the orphan and retention sweepers and a worker per row of the table
-// (table.ts).
+// workers table, the engine's event sinks, the orphan and retention sweepers, the quota check and a worker per
+// row of the table (table.ts).
 // Stopped in two steps, so the API's own last webhook events are written between them.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -21,6 +21,7 @@ import type { DocumentPool } from '../services/pools/document-pool.js';
 import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 import type { CrawlService } from '../services/use-cases/crawls.js';
 import type { PurgeService } from '../services/use-cases/purge.js';
+import type { QuotaService } from '../services/use-cases/quotas.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
 import type { RetentionSweeper } from '../services/use-cases/retention.js';
 import { type WebhookDeliverer, webhookCrawlSnapshot } from '../services/use-cases/webhooks.js';
@@ -43,6 +44,8 @@ export interface ProcessWorkersDeps {
   purges: PurgeService;
   /** Purges ended crawls past their retention, one process at a time. */
   retention: RetentionSweeper;
+  /** Stops running crawls whose key reached its page or byte quota. */
+  quotas: QuotaService;
   corpora: CorporaRepository;
   documentPool: DocumentPool;
   webhooksRepository: WebhooksRepository;
@@ -122,6 +125,7 @@ export class ProcessWorkers {
       intervalMs: 15_000,
     });
     deps.retention.start();
+    deps.quotas.start();
     const table = workerTable({
       config,
       db,
@@ -149,6 +153,7 @@ export class ProcessWorkers {
   async stopProducing(): Promise<void> {
     this.#orphanSweeper?.stop();
     this.deps.retention.stop();
+    this.deps.quotas.stop();
     if (this.#announcer) {
       clearInterval(this.#announcer);
       await this.deps.workersRepository.retire(this.#announcedId).catch(() => {});

@@ -120,6 +120,7 @@ export function crawlStatusView(
     problem: row.problem,
     warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
+    stopReason: row.stop_reason ?? null,
     storage: storageView(lifecycle.storage),
     expiresAt: iso(lifecycle.expiresAt),
     _links: crawlLinks(row.id),

@@ -24,6 +24,7 @@ import { CrawlGraphReads } from './crawl-graph.js';
 import { CrawlPageReads, type CrawlPageReadsOptions } from './crawl-pages.js';
 import { type CrawlGraph, type CrawlReader, requireCrawl } from './crawl-reader.js';
 import { CrawlStatusReads } from './crawl-status.js';
+import type { RunningCap } from './quotas.js';
 
 export interface CrawlServiceOptions {
   repository: CrawlsRepository;
@@ -31,6 +32,8 @@ export interface CrawlServiceOptions {
   defaultUserAgent: string;
   /** Per API key: crawls it may have queued or running at once (0 or unset: no cap; open mode: no cap). */
   maxRunningCrawlsPerKey?: number;
+  /** Per-key quotas: a 403 over a monthly or storage limit, and the running cap a start is held to. */
+  quotas?: { beforeStart(owner: string | null): Promise<RunningCap> };
   /** CRAWL_RETENTION_DAYS: ended crawls are purged this long after; a request may ask for fewer days only. */
   retentionDays?: number | null;
   /** Whether a live worker can render pages: a crawl asking to render is refused (422) when none can. */
@@ -109,7 +112,10 @@ export class CrawlService implements CrawlReader {
       }
     }
     const id = randomUUID();
-    const maxActive = this.options.maxRunningCrawlsPerKey ?? 0;
+    const owner = scopeOwner(scope);
+    const cap: RunningCap = this.options.quotas
+      ? await this.options.quotas.beforeStart(owner)
+      : { value: this.options.maxRunningCrawlsPerKey ?? 0, source: 'server' };
     let row: CrawlRow;
     try {
       row = await this.options.repository.create({
@@ -119,15 +125,24 @@ export class CrawlService implements CrawlReader {
         maxPages: normalized.maxPages,
         seeds,
         slotsPerHost: normalized.politeness.perHostConcurrency,
-        owner: scopeOwner(scope),
-        maxActivePerOwner: maxActive,
+        owner,
+        maxActivePerOwner: cap.value,
       });
     } catch (error) {
       if (!(error instanceof ActiveCrawlLimitError)) throw error;
+      const whose =
+        cap.source === 'key' ? 'its runningCrawls limit' : 'the limit is MAX_RUNNING_CRAWLS_PER_KEY';
       throw new TrawlError(
         'rate_limited',
-        `this API key already has ${error.active} crawls queued or running (the limit is ${maxActive}, MAX_RUNNING_CRAWLS_PER_KEY); wait for one to finish or cancel one`,
-        { detail: { active: error.active, limit: maxActive, retryAfterSecs: RUNNING_CAP_RETRY_AFTER_SECS } },
+        `this API key already has ${error.active} crawls queued or running (${whose}, ${cap.value}); wait for one to finish or cancel one`,
+        {
+          detail: {
+            limit: 'runningCrawls',
+            value: cap.value,
+            used: error.active,
+            retryAfterSecs: RUNNING_CAP_RETRY_AFTER_SECS,
+          },
+        },
       );
     }
     try {

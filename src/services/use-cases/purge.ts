@@ -15,6 +15,13 @@ import { webhookCrawlSnapshot } from './webhooks.js';
 /** Rows per delete statement: a batch of pages with their bodies takes PostgreSQL tens of milliseconds. */
 const DEFAULT_BATCH_ROWS = 500;
 
+/**
+ * After each batch the purge waits as long again as the batch took, times this: a purge takes at most about
+ * half of PostgreSQL's time for itself, so crawls running beside it keep most of their rate (figures in
+ * docs/benchmarks.md#purge).
+ */
+const DEFAULT_PAUSE_RATIO = 1;
+
 /** How long a crawl's purge waits for its webhook to be delivered before it looks again. */
 const WEBHOOK_WAIT_MS = 2_000;
 
@@ -35,8 +42,8 @@ export interface PurgeServiceOptions {
   /** Told when a queued or running crawl is stopped by its purge (its `cancelled` webhook event). */
   onCancelled?: (crawlId: string) => void;
   batchRows?: number;
-  /** A pause after each batch, leaving PostgreSQL to other work (0: none). */
-  pauseMs?: number;
+  /** The pause after each batch, as a multiple of the batch's time (0: none). */
+  pauseRatio?: number;
 }
 
 /** What one run of a purge job removed, and whether the purge is over or waits for its webhook. */
@@ -186,13 +193,15 @@ export class PurgeService {
     afterEach?: () => Promise<void>,
   ): Promise<number> {
     const rows = this.options.batchRows ?? DEFAULT_BATCH_ROWS;
-    const pauseMs = this.options.pauseMs ?? 0;
+    const pauseRatio = this.options.pauseRatio ?? DEFAULT_PAUSE_RATIO;
     let total = 0;
     while (!signal.aborted) {
+      const startedMs = performance.now();
       const n = await batch(rows);
       total += n;
       if (n === 0) break;
       await afterEach?.();
+      const pauseMs = (performance.now() - startedMs) * pauseRatio;
       if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
     return total;

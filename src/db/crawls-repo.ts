@@ -43,6 +43,8 @@ export interface CrawlStorage {
   warc_body_bytes: number;
   screenshot_bytes: number;
   measured_at: Date;
+  /** Bodies the text job has not read yet (it rewrites their rows); absent in a kept figure (it was 0). */
+  text_pending?: number;
 }
 
 /** Load-time and queue-wait medians and p95 (ms) of a crawl's fetched pages, and its last fetch. */
@@ -474,13 +476,14 @@ export interface GraphRowSink {
 }
 
 /** A storage row as PostgreSQL (bigint as text) or a kept jsonb document (dates as strings) gives it. */
-export function storageOf(row: Record<keyof CrawlStorage, unknown>): CrawlStorage {
+export function storageOf(row: Partial<Record<keyof CrawlStorage, unknown>>): CrawlStorage {
   return {
     page_rows: Number(row.page_rows),
     link_rows: Number(row.link_rows),
     body_bytes: Number(row.body_bytes),
     warc_body_bytes: Number(row.warc_body_bytes),
     screenshot_bytes: Number(row.screenshot_bytes),
+    ...(row.text_pending !== undefined ? { text_pending: Number(row.text_pending) } : {}),
     measured_at: dateOrNull(row.measured_at as Date | string) ?? new Date(0),
   };
 }

@@ -65,6 +65,15 @@ test("a crawl's storage is exact; /v1/usage sums each tenant's; /metrics has byt
       ),
     { message: 'the crawl to end', timeoutMs: 60_000 },
   );
+  // the text job rewrites each body's row once (which may compress a body stored inline): its storage is final
+  // once that is done
+  await eventually(
+    async () =>
+      (
+        await app.inject({ method: 'GET', url: `/v1/crawls/${id}/stats/words?top=1`, headers: bearer(a.key) })
+      ).json().complete === true,
+    { message: 'the text job to finish', timeoutMs: 60_000 },
+  );
   // a screenshot as a rendering crawl stores it (no Chromium here) and a WARC-only body (this little web has
   // few error pages), then measured anew, as if the ended crawl were read for the first time now
   await pool.query(

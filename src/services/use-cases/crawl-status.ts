@@ -19,6 +19,11 @@ import { type CrawlStatusView, crawlStatusView } from '../presentation/views.js'
 
 const DAY_MS = 86_400_000;
 
+/** What a storage figure depends on of the crawl's row (a row without its request is taken to extract text). */
+type StorageRow = Pick<CrawlRow, 'status' | 'storage'> & {
+  request?: { extract: { enabled: boolean } };
+};
+
 /** Finished crawls whose status view a process keeps (a view is a few KB). */
 const FINISHED_STATUS_VIEWS = 4096;
 
@@ -67,19 +72,27 @@ export class CrawlStatusReads {
   ) {}
 
   /**
-   * What the crawl stores: kept once it has finished (measured at the first read after), measured at most every
-   * RUNNING_STORAGE_MAX_AGE_MS while it runs (or is purged).
+   * What the crawl stores: kept once it has finished and the text job is done with its bodies (measured at the
+   * first read after), measured at most every RUNNING_STORAGE_MAX_AGE_MS before (running, purging, or its text
+   * still being read: the text job rewrites a body's row, which may compress a body stored inline).
    */
-  async storage(id: string, row: Pick<CrawlRow, 'status' | 'storage'>): Promise<CrawlStorage> {
+  async storage(id: string, row: StorageRow): Promise<CrawlStorage> {
+    return (await this.#storageOf(id, row)).storage;
+  }
+
+  /** The crawl's storage, and whether it is the kept, final figure. */
+  async #storageOf(id: string, row: StorageRow): Promise<{ storage: CrawlStorage; kept: boolean }> {
     const { repository } = this.options;
-    if (!isFinished(row.status) || row.status === 'purging') {
-      return this.#storage.get(id, () => repository.storage(id));
+    if (row.storage) return { storage: storageOf(row.storage), kept: true };
+    const finished = isFinished(row.status) && row.status !== 'purging';
+    const measured = await this.#storage.get(id, () => repository.storage(id));
+    if (!finished || (measured.text_pending !== 0 && row.request?.extract.enabled !== false)) {
+      return { storage: measured, kept: false };
     }
     this.#storage.delete(id);
-    if (row.storage) return storageOf(row.storage);
-    const measured = await repository.storage(id);
-    await repository.saveStorage(id, measured);
-    return measured;
+    const { text_pending: _pending, ...final } = measured;
+    await repository.saveStorage(id, final);
+    return { storage: final, kept: true };
   }
 
   /**
@@ -118,14 +131,15 @@ export class CrawlStatusReads {
         last_fetched_at,
       });
     }
-    const storage = await this.storage(id, row);
+    const { storage, kept: storageFinal } = await this.#storageOf(id, row);
     const days = retentionDaysOf(row.request, this.options.retentionDays);
     const expiresAt =
       days === null || row.finished_at === null ? null : new Date(row.finished_at.getTime() + days * DAY_MS);
     const view = Object.freeze(
       crawlStatusView(row, counts, { ...found, ...timings }, { storage, expiresAt }),
     );
-    this.#finishedViews.set(id, { owner: row.owner, view, checkedAtMs: Date.now() });
+    // kept once nothing in it changes any more: its storage too (the text job may still be rewriting bodies)
+    if (storageFinal) this.#finishedViews.set(id, { owner: row.owner, view, checkedAtMs: Date.now() });
     return view;
   }
 

@@ -164,7 +164,10 @@ export class CrawlService implements CrawlReader {
   }
 
   /** What the crawl stores (crawl-status.ts: kept once finished, measured at most every few seconds before). */
-  storage(id: string, row: Pick<CrawlRow, 'status' | 'storage'>) {
+  storage(
+    id: string,
+    row: Pick<CrawlRow, 'status' | 'storage'> & { request?: Pick<CrawlRow['request'], 'extract'> },
+  ) {
     return this.#status.storage(id, row);
   }
 

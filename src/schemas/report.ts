@@ -1,7 +1,9 @@
 // GET /v1/crawls/:id/report: the crawl's summary tables (pages by type, invalid pages by status, what was found
 // per page, documents by type, timings, harvest over time) as one JSON document; report.html renders it.
+
 import { type Static, Type } from 'typebox';
 import { Defaulted, Nullable } from './common.js';
+import { CrawlStorage } from './crawls.js';
 
 const Summary = Type.Object({
   mean: Nullable(Type.Number()),
@@ -27,6 +29,7 @@ export const CrawlReport = Type.Object(
     finishedAt: Nullable(Type.String({ format: 'date-time' })),
     runningTimeMs: Nullable(Type.Integer()),
     pagesPerSecond: Type.Number(),
+    storage: CrawlStorage,
     sites: Type.Integer({ description: 'hosts with at least one page requested' }),
     pages: Type.Object({
       fetched: Type.Integer({ description: 'pages requested (every type but FRONTIER and DISALLOWED)' }),

@@ -89,6 +89,7 @@ export class CrawlReportService {
       finishedAt: status.finishedAt,
       runningTimeMs: status.elapsedMs,
       pagesPerSecond: status.pagesPerSecond,
+      storage: status.storage,
       sites,
       pages: {
         fetched: status.pagesFetched,

@@ -11,6 +11,7 @@ export interface UsageCrawlRow {
   status: string;
   /** Kept once the crawl has finished and its status was read; null before. */
   storage: CrawlStorage | null;
+  finished_at: Date | null;
   /** Pages fetched that the sweep has not added to the tenant's month yet. */
   unsynced_pages: number;
 }

@@ -21,6 +21,7 @@ const DAY_MS = 86_400_000;
 
 /** What a storage figure depends on of the crawl's row (a row without its request is taken to extract text). */
 type StorageRow = Pick<CrawlRow, 'status' | 'storage'> & {
+  finished_at?: Date | null;
   request?: { extract: { enabled: boolean } };
 };
 
@@ -85,7 +86,9 @@ export class CrawlStatusReads {
     const { repository } = this.options;
     if (row.storage) return { storage: storageOf(row.storage), kept: true };
     const finished = isFinished(row.status) && row.status !== 'purging';
-    const measured = await this.#storage.get(id, () => repository.storage(id));
+    // an ended crawl is never shown a figure measured while it still ran
+    const notBeforeMs = finished && row.finished_at ? row.finished_at.getTime() : 0;
+    const measured = await this.#storage.get(id, () => repository.storage(id), notBeforeMs);
     if (!finished || (measured.text_pending !== 0 && row.request?.extract.enabled !== false)) {
       return { storage: measured, kept: false };
     }
@@ -177,9 +180,10 @@ class Refreshed<T> {
     this.#kept = new LruMap(size);
   }
 
-  get(id: string, compute: () => Promise<T>): Promise<T> {
+  /** The value of `id`; one computed before `notBeforeMs` (epoch ms) is not served but computed anew. */
+  get(id: string, compute: () => Promise<T>, notBeforeMs = 0): Promise<T> {
     const known = this.#kept.get(id);
-    if (!known) {
+    if (!known || known.computedAt < notBeforeMs) {
       const value = compute();
       this.#kept.set(id, { value, computedAt: Date.now(), refreshing: false });
       value.catch(() => this.#kept.delete(id)); // not kept: the next read tries again

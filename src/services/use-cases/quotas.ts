@@ -52,7 +52,8 @@ export class QuotaService {
     const quotas = await this.options.keys.quotas(owner);
     if (!quotas) return server;
     if (quotas.pagesPerMonth !== null || quotas.storedBytes !== null) {
-      const [usage] = (await this.options.usage.usage(tenantScope(owner))).tenants;
+      const storage = quotas.storedBytes !== null;
+      const [usage] = (await this.options.usage.usage(tenantScope(owner), { storage })).tenants;
       const over = usage ? reached(quotas, usage) : null;
       if (over) {
         throw new TrawlError(
@@ -75,7 +76,8 @@ export class QuotaService {
     }
     for (const [owner, crawlIds] of byOwner) {
       const quotas = await keys.quotas(owner);
-      const [tenant] = (await usage.usage(tenantScope(owner))).tenants;
+      const storage = quotas?.storedBytes !== null && quotas?.storedBytes !== undefined;
+      const [tenant] = (await usage.usage(tenantScope(owner), { storage })).tenants;
       const over = quotas && tenant ? reached(quotas, tenant) : null;
       if (!over) continue;
       for (const id of crawlIds) {

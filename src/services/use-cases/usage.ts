@@ -40,8 +40,15 @@ function emptyUsage(tenant: string): TenantUsage {
 export class UsageService {
   constructor(private readonly options: UsageServiceOptions) {}
 
-  /** The month the figures count (UTC), and each tenant's usage `scope` sees, its own always among them. */
-  async usage(scope: TenantScope): Promise<{ month: string; tenants: TenantUsage[] }> {
+  /**
+   * The month the figures count (UTC), and each tenant's usage `scope` sees, its own always among them.
+   * `storage: false` leaves the storage figures at 0 (a running crawl's is a scan of its pages: a quota
+   * check without a byte limit does not need it).
+   */
+  async usage(
+    scope: TenantScope,
+    options: { storage?: boolean } = {},
+  ): Promise<{ month: string; tenants: TenantUsage[] }> {
     const { repository } = this.options;
     const [crawls, months] = await Promise.all([repository.crawls(scope), repository.months(scope)]);
     const tenants = new Map<string, TenantUsage>();
@@ -64,6 +71,7 @@ export class UsageService {
       usage.crawls.total += 1;
       usage.pagesFetched.thisMonth += crawl.unsynced_pages;
       usage.pagesFetched.total += crawl.unsynced_pages;
+      if (options.storage === false) continue;
       const stored = await this.options.storage(crawl.id, crawl);
       usage.storage.bodyBytes += stored.body_bytes;
       usage.storage.warcBodyBytes += stored.warc_body_bytes;

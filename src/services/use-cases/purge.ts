@@ -12,15 +12,15 @@ import type { JobBackend, PurgeJobData } from '../../jobs/queues.js';
 import type { CrawlStatusView } from '../presentation/views.js';
 import { webhookCrawlSnapshot } from './webhooks.js';
 
-/** Rows per delete statement: a batch of pages with their bodies takes PostgreSQL tens of milliseconds. */
+/** Rows per delete statement: few enough that a batch holds its row locks and its snapshot only briefly. */
 const DEFAULT_BATCH_ROWS = 500;
 
 /**
- * After each batch the purge waits as long again as the batch took, times this: a purge takes at most about
- * half of PostgreSQL's time for itself, so crawls running beside it keep most of their rate (figures in
+ * After each batch the purge waits as long as the batch took, times this: a purge takes at most about a third
+ * of the time of the connection it runs on, so crawls running beside it keep most of PostgreSQL (figures in
  * docs/benchmarks.md#purge).
  */
-const DEFAULT_PAUSE_RATIO = 1;
+const DEFAULT_PAUSE_RATIO = 2;
 
 /** How long a crawl's purge waits for its webhook to be delivered before it looks again. */
 const WEBHOOK_WAIT_MS = 2_000;
@@ -70,7 +70,9 @@ export class PurgeService {
     const previous = await repository.markCrawl(id);
     crawls.forgetStatus(id);
     if (previous !== null && ACTIVE.has(previous)) this.options.onCancelled?.(id);
-    await queuePurge(jobs, { kind: 'crawl', id });
+    // a crawl being purged already: its first job may have ended (given up, or its id still kept as done), so
+    // asking again queues a new one (a purge removes what is left; two at once only delete the same rows)
+    await queuePurge(jobs, { kind: 'crawl', id }, previous === null ? `.again-${Date.now()}` : '');
     return crawls.status(id, scope);
   }
 

@@ -303,6 +303,7 @@ export async function openRuntime(
     keys,
     usage,
     repository: usageRepository,
+    jobs,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
     log: log.child({ component: 'quotas' }),
     intervalMs: QUOTA_CHECK_INTERVAL_MS,

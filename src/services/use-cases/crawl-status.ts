@@ -89,7 +89,11 @@ export class CrawlStatusReads {
     // an ended crawl is never shown a figure measured while it still ran
     const notBeforeMs = finished && row.finished_at ? row.finished_at.getTime() : 0;
     const measured = await this.#storage.get(id, () => repository.storage(id), notBeforeMs);
-    if (!finished || (measured.text_pending !== 0 && row.request?.extract.enabled !== false)) {
+    // only a completed crawl gets its final text job: a cancelled or failed one's pending bodies may wait for
+    // good, and its figure is kept as it stands
+    const textWillChange =
+      measured.text_pending !== 0 && row.request?.extract.enabled !== false && row.status === 'completed';
+    if (!finished || textWillChange) {
       return { storage: measured, kept: false };
     }
     this.#storage.delete(id);

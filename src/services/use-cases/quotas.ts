@@ -8,12 +8,16 @@ import type { KeyQuotas } from '../../db/keys-repo.js';
 import { tenantScope } from '../../db/tenant-scope.js';
 import type { UsageRepository } from '../../db/usage-repo.js';
 import { TrawlError } from '../../errors.js';
+import { queueCrawlText } from '../../jobs/producers.js';
+import type { JobBackend } from '../../jobs/queues.js';
 import type { TenantUsage, UsageService } from './usage.js';
 
 export interface QuotaServiceOptions {
   keys: { quotas(id: string): Promise<KeyQuotas | null> };
   usage: Pick<UsageService, 'usage'>;
   repository: Pick<UsageRepository, 'runningWithQuotas' | 'stopForQuota'>;
+  /** A crawl stopped for a quota gets its final text job, as one that completes by itself does. */
+  jobs: JobBackend;
   /** MAX_RUNNING_CRAWLS_PER_KEY: the running cap of a key without one of its own (0: none). */
   maxRunningCrawlsPerKey: number;
   log: Logger;
@@ -84,6 +88,9 @@ export class QuotaService {
         const warning = `stopped: the API key reached its ${over.limit} limit (${over.value}; used ${over.used})`;
         if (await repository.stopForQuota(id, warning)) {
           stopped.push(id);
+          await queueCrawlText(this.options.jobs, id, 'final').catch((error: unknown) =>
+            log.error({ err: error, crawlId: id }, 'could not queue the crawl-text job'),
+          );
           log.info({ crawlId: id, owner, ...over }, 'crawl stopped: its key reached a quota');
         }
       }

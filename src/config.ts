@@ -76,6 +76,8 @@ export interface Config {
   rateLimitReadPerMin: number;
   /** Crawls one API key may have queued or running at once (0: no cap). */
   maxRunningCrawlsPerKey: number;
+  /** Days after its end a crawl is purged, and the most a request's retention.days may ask; null: kept. */
+  crawlRetentionDays: number | null;
   /** Graph size limits of a ranking: an edges-file upload's bytes (413 past it), vertices and edges (400). */
   rankMaxUploadBytes: number;
   rankMaxVertices: number;
@@ -147,6 +149,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `expected ${min}…${max}, got ${value}`);
   return value;
+}
+
+/** A whole number in min…max, or null when the variable is unset (the setting is off). */
+function optionalInteger(env: Env, name: string, min: number, max: number): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return null;
+  return integer(env, name, min, min, max);
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -256,6 +265,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitCreatePerMin: integer(env, 'RATE_LIMIT_CREATE_PER_MIN', 60, 1, 1_000_000),
     rateLimitReadPerMin: integer(env, 'RATE_LIMIT_READ_PER_MIN', 1200, 1, 1_000_000),
     maxRunningCrawlsPerKey: integer(env, 'MAX_RUNNING_CRAWLS_PER_KEY', 10, 0, 100_000),
+    crawlRetentionDays: optionalInteger(env, 'CRAWL_RETENTION_DAYS', 1, 36_500),
     rankMaxUploadBytes: integer(env, 'RANK_MAX_UPLOAD_BYTES', 256 * 1024 * 1024, 1, 2 ** 40),
     rankMaxVertices: integer(env, 'RANK_MAX_VERTICES', 2_000_000, 1, 2 ** 31 - 2),
     rankMaxEdges: integer(env, 'RANK_MAX_EDGES', 16_000_000, 0, 2 ** 31 - 2),

@@ -8,9 +8,11 @@ import { CrawlsRepository } from './db/crawls-repo.js';
 import { type Database, openDatabase } from './db/database.js';
 import { KeysRepository } from './db/keys-repo.js';
 import { LiveRepository } from './db/live-repo.js';
+import { PurgeRepository } from './db/purge-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
 import { ReportRepository } from './db/report-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
+import { UsageRepository } from './db/usage-repo.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
 import { WorkersRepository } from './db/workers-repo.js';
 import { type CrawlEventBus, postgresEventBus, redisEventBus } from './jobs/crawl-events.js';
@@ -21,6 +23,7 @@ import {
   CRAWL_TEXT_QUEUE,
   type JobBackend,
   openJobBackend,
+  PURGE_QUEUE,
   RANK_QUEUE,
   WEBHOOK_QUEUE,
 } from './jobs/queues.js';
@@ -38,8 +41,12 @@ import { DocumentFetcher } from './services/use-cases/documents.js';
 import { ExtractionService } from './services/use-cases/extraction.js';
 import { KeyService } from './services/use-cases/keys.js';
 import { LiveProgressService } from './services/use-cases/live-progress.js';
+import { PurgeService } from './services/use-cases/purge.js';
+import { QuotaService, type RunningCap } from './services/use-cases/quotas.js';
 import { RankingService } from './services/use-cases/rankings.js';
+import { RetentionSweeper } from './services/use-cases/retention.js';
 import { ScoringService } from './services/use-cases/scoring.js';
+import { UsageService } from './services/use-cases/usage.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
 import { ProcessWorkers } from './workers/process-workers.js';
 
@@ -67,10 +74,27 @@ export interface Runtime {
   live: LiveProgressService;
   /** Webhook deliveries of a crawl (GET /v1/crawls/:id/webhooks) and the `webhook` job's work. */
   webhooks: WebhookDeliverer;
+  /** Purging crawls, deleting rankings and corpora, and the `purge` job's work. */
+  purges: PurgeService;
+  /** GET /v1/usage: what tenants fetched and store. */
+  usage: UsageService;
+  /** Purges ended crawls past their retention (started with the workers; sweep() runs one sweep now). */
+  retention: RetentionSweeper;
+  /** Per-key quotas: checked at each start, and on running crawls (started with the workers; enforce()). */
+  quotas: QuotaService;
   /** Starts this process's crawl and rank workers (idempotent). */
   startWorker(): void;
   close(): Promise<void>;
 }
+
+/** How often each worker process looks for crawls past their retention (a sweep reads the crawls table once). */
+const RETENTION_SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * How often each worker process checks the running crawls of keys with a page or byte quota: how far past
+ * its limit a tenant may go (the pages its crawls fetch in that time).
+ */
+const QUOTA_CHECK_INTERVAL_MS = 5_000;
 
 /** Runtimes opened in this process so far: a second one (tests) gets its own application_name. */
 let runtimesOpened = 0;
@@ -148,6 +172,8 @@ export async function openRuntime(
     jobs,
     defaultUserAgent: config.userAgent,
     maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+    quotas: { beforeStart: (owner): Promise<RunningCap> => quotas.beforeStart(owner) },
+    retentionDays: config.crawlRetentionDays,
     // this process's own worker first (it may not have announced itself yet), then every live worker's row
     renderers: {
       anyCanRender: async () => processWorkers?.canRender === true || workersRepository.anyCanRender(),
@@ -209,7 +235,7 @@ export async function openRuntime(
   const metrics = new Metrics({
     pool: db.pool,
     jobs,
-    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE],
+    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE, PURGE_QUEUE],
   });
   const onBusError = (err: unknown) => onQueueError(err, 'crawl event bus');
   const bus: CrawlEventBus = config.redisUrl
@@ -246,10 +272,49 @@ export async function openRuntime(
     shutdown: shutdown.signal,
     shutdownGraceMs: config.shutdownGraceMs,
   });
+  const purgeRepository = new PurgeRepository(db.pool);
+  const purges = new PurgeService({
+    repository: purgeRepository,
+    jobs,
+    webhooks: webhooksRepository,
+    crawls: {
+      get: (id, scope) => new CrawlsRepository(db.pool).get(id, scope),
+      status: (id, scope) => crawls.status(id, scope),
+      forgetStatus: (id) => crawls.forgetStatus(id),
+    },
+    rankings: new RankingsRepository(db.pool),
+    corpora: corporaRepository,
+    onCancelled: (crawlId) => apiWebhookEvents?.crawlEnded({ crawlId, status: 'cancelled', error: null }),
+  });
+  const retention = new RetentionSweeper({
+    repository: purgeRepository,
+    purges,
+    retentionDays: config.crawlRetentionDays,
+    log: log.child({ component: 'retention-sweeper' }),
+    intervalMs: RETENTION_SWEEP_INTERVAL_MS,
+  });
+  const usageRepository = new UsageRepository(db.pool);
+  const usage = new UsageService({
+    repository: usageRepository,
+    storage: (id, row) => crawls.storage(id, row),
+  });
+  const keys = new KeyService(new KeysRepository(db.pool));
+  const quotas = new QuotaService({
+    keys,
+    usage,
+    repository: usageRepository,
+    jobs,
+    maxRunningCrawlsPerKey: config.maxRunningCrawlsPerKey,
+    log: log.child({ component: 'quotas' }),
+    intervalMs: QUOTA_CHECK_INTERVAL_MS,
+  });
   return {
     config,
     db,
     jobs,
+    purges,
+    usage,
+    retention,
     crawls,
     crawlStats,
     rankings,
@@ -259,7 +324,8 @@ export async function openRuntime(
     scoring,
     cpu,
     corpora,
-    keys: new KeyService(new KeysRepository(db.pool)),
+    keys,
+    quotas,
     metrics,
     live,
     webhooks,
@@ -276,6 +342,9 @@ export async function openRuntime(
         crawlStats,
         rankings,
         webhooks,
+        purges,
+        retention,
+        quotas,
         corpora: corporaRepository,
         documentPool,
         webhooksRepository,

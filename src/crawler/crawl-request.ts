@@ -190,6 +190,7 @@ export interface GivenCrawlRequest {
   documents?: { fetch?: boolean; types?: string[]; maxBytes?: number };
   webhook?: GivenWebhook | null;
   render?: GivenRender;
+  retention?: { days?: number } | null;
 }
 
 /**
@@ -228,6 +229,8 @@ export interface NormalizedCrawlRequest {
   documents: DocumentSettings;
   webhook: WebhookConfig | null;
   render: RenderSettings;
+  /** Days after its end the crawl is purged (at most CRAWL_RETENTION_DAYS); null: the server's setting. */
+  retention: { days: number } | null;
 }
 
 /**
@@ -325,7 +328,21 @@ export function normalizeCrawlRequest(
     },
     webhook: request.webhook ? normalizeWebhook(request.webhook) : null,
     render: normalizeRender(request.render),
+    retention: request.retention?.days !== undefined ? { days: request.retention.days } : null,
   };
+}
+
+/**
+ * Days after its end a crawl is purged: the fewer of its own retention.days and the server's (CRAWL_RETENTION_DAYS,
+ * `serverDays`), as crawls_expired.sql counts them; null: kept until deleted.
+ */
+export function retentionDaysOf(
+  request: Pick<NormalizedCrawlRequest, 'retention'>,
+  serverDays: number | null,
+) {
+  const own = request.retention?.days ?? null;
+  if (own === null) return serverDays;
+  return serverDays === null ? own : Math.min(own, serverDays);
 }
 
 /**

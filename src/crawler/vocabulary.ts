@@ -10,14 +10,16 @@ export type PageType = (typeof PAGE_TYPES)[number];
 export const CHANGE_CLASSES = ['new', 'changed', 'unchanged', 'gone'] as const;
 export type ChangeClass = (typeof CHANGE_CLASSES)[number];
 
-export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+/** `purging`: its data is being removed (DELETE ?purge=true); the crawl is gone (404) once the last row is. */
+export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled', 'purging'] as const;
 export type CrawlStatusName = (typeof CRAWL_STATUSES)[number];
 
-/** The statuses a crawl never leaves. */
+/** The statuses of a crawl that will never fetch again (a purging crawl only loses what it stored). */
 export const FINISHED_STATUSES: ReadonlySet<string> = new Set<CrawlStatusName>([
   'completed',
   'failed',
   'cancelled',
+  'purging',
 ]);
 
 export function isFinished(status: string): boolean {
@@ -26,7 +28,8 @@ export function isFinished(status: string): boolean {
 
 /**
  * What a webhook may be sent (page: written pages, batched; page.changed: a recrawl's new, changed and gone
- * pages, batched); a webhook without `events` gets them all.
+ * pages, batched; purged: the crawl's data is gone, the last event it sends); a webhook without `events` gets
+ * them all.
  */
 export const WEBHOOK_EVENTS = [
   'started',
@@ -35,6 +38,7 @@ export const WEBHOOK_EVENTS = [
   'completed',
   'failed',
   'cancelled',
+  'purged',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -19,8 +19,10 @@ export interface CrawlRow {
   error: string | null;
   /** A failed crawl's RFC 9457 problem, with the reason for each seed, when no seed could be fetched. */
   problem: CrawlProblem | null;
-  /** Why a completed crawl fetched nothing. */
+  /** Why a completed crawl fetched nothing, or stopped early. */
   warnings: string[];
+  /** Why it stopped before its frontier ran out when its request did not say so (`quota`); null otherwise. */
+  stop_reason?: string | null;
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -30,6 +32,20 @@ export interface CrawlRow {
   relevant_pages: number;
   /** A finished crawl's timing percentiles, kept after its first status read (crawl_timings_save.sql). */
   timings?: CrawlTimings | null;
+  /** A finished crawl's storage, kept after its first status read (crawl_storage_save.sql). */
+  storage?: CrawlStorage | null;
+}
+
+/** What a crawl stores (crawl_storage.sql): bytes as stored (compressed), rows of pages and links. */
+export interface CrawlStorage {
+  page_rows: number;
+  link_rows: number;
+  body_bytes: number;
+  warc_body_bytes: number;
+  screenshot_bytes: number;
+  measured_at: Date;
+  /** Bodies the text job has not read yet (it rewrites their rows); absent in a kept figure (it was 0). */
+  text_pending?: number;
 }
 
 /** Load-time and queue-wait medians and p95 (ms) of a crawl's fetched pages, and its last fetch. */
@@ -273,6 +289,12 @@ export class CrawlsRepository {
     };
   }
 
+  /** The crawl's status name alone, or null when there is no such crawl (any tenant's). */
+  async currentStatus(id: string): Promise<string | null> {
+    const result = await this.pool.query<{ status: string }>(prepared('crawl_current_status', [id]));
+    return result.rows[0]?.status ?? null;
+  }
+
   /**
    * The timing percentiles: `stored` (a finished crawl's, kept) or computed now from its pages (a scan of its
    * fetched pages). `computed` says which, so the caller can keep them.
@@ -281,6 +303,18 @@ export class CrawlsRepository {
     if (stored) return { ...stored, last_fetched_at: dateOrNull(stored.last_fetched_at), computed: false };
     const computed = (await this.pool.query<CrawlTimings>(sql('crawl_totals'), [id])).rows[0]!;
     return { ...computed, computed: true };
+  }
+
+  /** What the crawl stores, measured now (a scan of its pages: crawl_storage.sql). */
+  async storage(id: string): Promise<CrawlStorage> {
+    const row = (await this.pool.query<Record<keyof CrawlStorage, string | Date>>(sql('crawl_storage'), [id]))
+      .rows[0]!;
+    return storageOf(row);
+  }
+
+  /** Keeps a finished crawl's storage; a crawl that is not finished is left alone. */
+  async saveStorage(id: string, storage: CrawlStorage): Promise<void> {
+    await this.pool.query(sql('crawl_storage_save'), [id, JSON.stringify(storage)]);
   }
 
   /** Keeps a finished crawl's timings; a crawl that is not finished is left alone. */
@@ -499,6 +533,19 @@ export interface GraphEdgeRow {
 export interface GraphRowSink {
   vertices(rows: readonly GraphVertexRow[]): void;
   edges(rows: readonly GraphEdgeRow[]): void;
+}
+
+/** A storage row as PostgreSQL (bigint as text) or a kept jsonb document (dates as strings) gives it. */
+export function storageOf(row: Partial<Record<keyof CrawlStorage, unknown>>): CrawlStorage {
+  return {
+    page_rows: Number(row.page_rows),
+    link_rows: Number(row.link_rows),
+    body_bytes: Number(row.body_bytes),
+    warc_body_bytes: Number(row.warc_body_bytes),
+    screenshot_bytes: Number(row.screenshot_bytes),
+    ...(row.text_pending !== undefined ? { text_pending: Number(row.text_pending) } : {}),
+    measured_at: dateOrNull(row.measured_at as Date | string) ?? new Date(0),
+  };
 }
 
 /** jsonb gives a kept Date back as its ISO string. */

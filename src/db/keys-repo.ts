@@ -9,6 +9,28 @@ export interface ApiKeyRow {
   is_admin: boolean;
   created_at: Date;
   revoked_at: Date | null;
+  max_running_crawls: number | null;
+  max_pages_per_month: string | number | null;
+  max_stored_bytes: string | number | null;
+}
+
+/** A key's quotas (migration 0042); null: no limit of its own. */
+export interface KeyQuotas {
+  runningCrawls: number | null;
+  pagesPerMonth: number | null;
+  storedBytes: number | null;
+}
+
+/** The quotas of a key row (bigint columns come back as text). */
+export function quotasOf(
+  row: Pick<ApiKeyRow, 'max_running_crawls' | 'max_pages_per_month' | 'max_stored_bytes'>,
+): KeyQuotas {
+  const n = (value: string | number | null) => (value === null ? null : Number(value));
+  return {
+    runningCrawls: n(row.max_running_crawls),
+    pagesPerMonth: n(row.max_pages_per_month),
+    storedBytes: n(row.max_stored_bytes),
+  };
 }
 
 export class KeysRepository {
@@ -20,6 +42,7 @@ export class KeysRepository {
     hash: string;
     prefix: string;
     isAdmin: boolean;
+    quotas: KeyQuotas;
   }): Promise<ApiKeyRow> {
     const result = await this.pool.query<ApiKeyRow>(sql('api_key_insert'), [
       key.id,
@@ -27,8 +50,36 @@ export class KeysRepository {
       key.hash,
       key.prefix,
       key.isAdmin,
+      key.quotas.runningCrawls,
+      key.quotas.pagesPerMonth,
+      key.quotas.storedBytes,
     ]);
     return result.rows[0]!;
+  }
+
+  /** Changes a key's name and the quotas given (a null quota removes the limit); null: no such key. */
+  async update(
+    id: string,
+    change: { name?: string; quotas?: Partial<KeyQuotas> },
+  ): Promise<ApiKeyRow | null> {
+    const q = change.quotas ?? {};
+    const result = await this.pool.query<ApiKeyRow>(sql('api_key_update'), [
+      id,
+      change.name ?? null,
+      'runningCrawls' in q,
+      q.runningCrawls ?? null,
+      'pagesPerMonth' in q,
+      q.pagesPerMonth ?? null,
+      'storedBytes' in q,
+      q.storedBytes ?? null,
+    ]);
+    return result.rows[0] ?? null;
+  }
+
+  /** The quotas of key `id`; null when there is no such key. */
+  async quotas(id: string): Promise<KeyQuotas | null> {
+    const row = (await this.pool.query(sql('api_key_quotas'), [id])).rows[0];
+    return row ? quotasOf(row) : null;
   }
 
   async byHash(hash: string): Promise<{ id: string; is_admin: boolean; revoked_at: Date | null } | null> {

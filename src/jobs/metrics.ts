@@ -1,7 +1,7 @@
 // Prometheus metrics of one process (prom-client): HTTP requests, the crawl engine's fetches (through a
 // CrawlEventSink, so the domain never imports prom-client), the renderer's pages and browsers (through its
 // RenderObserver), webhook deliveries, and gauges read at scrape time (frontier size, queue depth, Chromium's
-// memory). One registry per runtime, so tests can build several in one process.
+// memory, bytes stored per table). One registry per runtime, so tests can build several in one process.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
@@ -141,6 +141,17 @@ export class Metrics {
       async collect() {
         const { rows } = await pool.query<{ n: number }>(sql('metrics_frontier_size'));
         this.set(rows[0]?.n ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'trawl_stored_bytes',
+      help: "Bytes on disk of each of trawl's tables, indexes and TOAST included (read at scrape time); a crawl's own figures are its status's storage",
+      labelNames: ['table'],
+      registers,
+      async collect() {
+        const { rows } = await pool.query<{ table: string; bytes: string }>(sql('metrics_stored_bytes'));
+        this.reset();
+        for (const row of rows) this.set({ table: row.table }, Number(row.bytes));
       },
     });
     new Gauge({

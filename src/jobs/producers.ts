@@ -9,6 +9,8 @@ import {
   type CrawlJobData,
   type CrawlTextJobData,
   type JobBackend,
+  PURGE_QUEUE,
+  type PurgeJobData,
   RANK_QUEUE,
   type RankJobData,
   WEBHOOK_QUEUE,
@@ -28,6 +30,7 @@ export const JOB_OPTIONS = {
   [RANK_QUEUE]: { ...KEPT, attempts: 3 },
   [CORPUS_QUEUE]: { ...KEPT, attempts: 2 },
   [WEBHOOK_QUEUE]: { ...KEPT },
+  [PURGE_QUEUE]: { ...KEPT, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
 } as const satisfies Record<string, JobsOptions>;
 
 /** Whether this run of the job is its last (no retry follows a failure): the job's row is then marked failed. */
@@ -105,6 +108,19 @@ export async function queueWebhookDelivery(
   await jobs.queue(WEBHOOK_QUEUE).add('deliver', { crawlId } satisfies WebhookJobData, {
     ...JOB_OPTIONS[WEBHOOK_QUEUE],
     jobId: `${crawlId}.${key}`,
+    ...(delayMs > 0 ? { delay: delayMs } : {}),
+  });
+}
+
+/**
+ * Queues the purge of a crawl, or of a deleted ranking's or corpus's rows. `tag` makes the job id new when a
+ * purge is taken up again (a purge waiting for its webhook, one given back by a process shutting down, one
+ * the orphan sweeper found without a job), since the first job's id is still taken; `delayMs` holds it back.
+ */
+export async function queuePurge(jobs: JobBackend, data: PurgeJobData, tag = '', delayMs = 0): Promise<void> {
+  await jobs.queue(PURGE_QUEUE).add('purge', data, {
+    ...JOB_OPTIONS[PURGE_QUEUE],
+    jobId: `purge.${data.kind}.${data.id}${tag}`,
     ...(delayMs > 0 ? { delay: delayMs } : {}),
   });
 }

@@ -58,6 +58,14 @@ export interface WebhookJobData {
   crawlId: string;
 }
 
+export const PURGE_QUEUE = 'purge';
+
+export interface PurgeJobData {
+  /** What is purged: a crawl marked `purging`, or the vertices / terms left by a deleted ranking / corpus. */
+  kind: 'crawl' | 'ranking' | 'corpus';
+  id: string;
+}
+
 export interface JobBackendOptions {
   /** The process's one pool (db/database.ts): the PostgreSQL backend runs its statements there too. */
   pool: pg.Pool;

@@ -9,6 +9,7 @@ import extract from './v1/extract/index.js';
 import keys from './v1/keys/index.js';
 import rankings from './v1/rankings/index.js';
 import score from './v1/score/index.js';
+import usage from './v1/usage/index.js';
 
 export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(health);
@@ -19,4 +20,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(score, { prefix: '/v1/score' });
   await app.register(corpora, { prefix: '/v1/corpora' });
   await app.register(keys, { prefix: '/v1/keys' });
+  await app.register(usage, { prefix: '/v1/usage' });
 }

@@ -473,6 +473,19 @@ export const CrawlRequest = Type.Object(
       ),
     ),
     render: Type.Optional(Render),
+    retention: Type.Optional(
+      Type.Object(
+        {
+          days: Type.Integer({
+            minimum: 1,
+            maximum: 36_500,
+            description:
+              'purge the crawl this many days after it ends (at most CRAWL_RETENTION_DAYS when the server sets it; without it, the server’s setting, or kept until deleted)',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false, $id: 'CrawlRequest' },
 );
@@ -491,6 +504,28 @@ const DeprecatedCrawlLinks = Type.Object(CrawlLinks.properties, {
   deprecated: true,
   description: 'the same as _links, under its former name; removed in the next release',
 });
+
+/** What a crawl stores (docs/operations.md#usage). */
+export const CrawlStorage = Type.Object(
+  {
+    bytes: Type.Integer({ description: 'bodyBytes + warcBodyBytes + screenshotBytes' }),
+    bodyBytes: Type.Integer({
+      description: 'page bodies as stored: after PostgreSQL compressed them (lz4 or pglz)',
+    }),
+    warcBodyBytes: Type.Integer({
+      description: 'bodies kept only for a WARC export (store.warc: error pages, text files), as stored',
+    }),
+    screenshotBytes: Type.Integer({ description: 'PNG screenshots of rendered pages' }),
+    pageRows: Type.Integer({ description: 'page rows, the frontier included' }),
+    linkRows: Type.Integer({ description: 'links between its pages' }),
+    measuredAt: Type.String({
+      format: 'date-time',
+      description:
+        'when it was measured: once after a crawl ends (kept), at most every 10 s per server while it runs',
+    }),
+  },
+  { description: 'what the crawl stores' },
+);
 
 export const CrawlStatus = Type.Object(
   {
@@ -572,6 +607,21 @@ export const CrawlStatus = Type.Object(
         corpus: Nullable(Type.String()),
       }),
     ),
+    stopReason: Nullable(
+      Type.String({
+        enum: ['quota'],
+        description:
+          'quota: the crawl stopped (completed, everything stored kept) because its API key reached its pagesPerMonth or storedBytes limit; null otherwise',
+      }),
+    ),
+    storage: CrawlStorage,
+    expiresAt: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'when the retention sweeper purges the ended crawl (its retention.days, else CRAWL_RETENTION_DAYS); null: kept until deleted, or not ended yet',
+      }),
+    ),
     _links: CrawlLinks,
   },
   { $id: 'CrawlStatus' },
@@ -587,6 +637,19 @@ export const CrawlCreated = Type.Object({
 export type CrawlCreated = Static<typeof CrawlCreated>;
 
 export const CrawlListQuery = OwnedListQuery;
+
+export const CrawlDeleteQuery = Type.Object(
+  {
+    purge: Defaulted(
+      Type.Boolean({
+        default: false,
+        description:
+          'true: remove the crawl and everything it stored (a queued or running crawl is cancelled first): answers 202 with status `purging`, its pages, exports and reports are 404 from then on, and the crawl itself once the purge is over. false: cancel it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const CrawlSummary = Type.Object({
   id: Uuid,

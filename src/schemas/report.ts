@@ -3,6 +3,7 @@
 // report.html renders it.
 import { type Static, Type } from 'typebox';
 import { Defaulted, Nullable } from './common.js';
+import { CrawlStorage } from './crawls.js';
 import { GraphFigures } from './rankings.js';
 
 const Summary = Type.Object({
@@ -29,6 +30,7 @@ export const CrawlReport = Type.Object(
     finishedAt: Nullable(Type.String({ format: 'date-time' })),
     runningTimeMs: Nullable(Type.Integer()),
     pagesPerSecond: Type.Number(),
+    storage: CrawlStorage,
     sites: Type.Integer({ description: 'hosts with at least one page requested' }),
     pages: Type.Object({
       fetched: Type.Integer({ description: 'pages requested (every type but FRONTIER and DISALLOWED)' }),

@@ -1,5 +1,6 @@
 // This process's job workers (runtime.ts's startWorker): Chromium when it is found, the worker's row in the
-// workers table, the engine's event sinks, the orphan sweeper and a worker per row of the table (table.ts).
+// workers table, the engine's event sinks, the orphan and retention sweepers, the quota check and a worker per
+// row of the table (table.ts).
 // Stopped in two steps, so the API's own last webhook events are written between them.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -19,7 +20,10 @@ import { WebhookEventSink } from '../jobs/webhook-events.js';
 import type { DocumentPool } from '../services/pools/document-pool.js';
 import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 import type { CrawlService } from '../services/use-cases/crawls.js';
+import type { PurgeService } from '../services/use-cases/purge.js';
+import type { QuotaService } from '../services/use-cases/quotas.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
+import type { RetentionSweeper } from '../services/use-cases/retention.js';
 import { type WebhookDeliverer, webhookCrawlSnapshot } from '../services/use-cases/webhooks.js';
 import { type StartedWorker, startWorkers, workerTable } from './table.js';
 
@@ -37,6 +41,11 @@ export interface ProcessWorkersDeps {
   crawlStats: CrawlStatsService;
   rankings: RankingService;
   webhooks: WebhookDeliverer;
+  purges: PurgeService;
+  /** Purges ended crawls past their retention, one process at a time. */
+  retention: RetentionSweeper;
+  /** Stops running crawls whose key reached its page or byte quota. */
+  quotas: QuotaService;
   corpora: CorporaRepository;
   documentPool: DocumentPool;
   webhooksRepository: WebhooksRepository;
@@ -115,6 +124,8 @@ export class ProcessWorkers {
       staleSecs: Math.max(30, 3 * config.leaseSecs),
       intervalMs: 15_000,
     });
+    deps.retention.start();
+    deps.quotas.start();
     const table = workerTable({
       config,
       db,
@@ -128,6 +139,7 @@ export class ProcessWorkers {
       rankings: deps.rankings,
       crawlStats: deps.crawlStats,
       webhooks: deps.webhooks,
+      purges: deps.purges,
     });
     startWorkers(table, this.#workers, { jobs, log, metrics, lockDurationMs: config.jobLockMs });
     workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');
@@ -140,6 +152,8 @@ export class ProcessWorkers {
    */
   async stopProducing(): Promise<void> {
     this.#orphanSweeper?.stop();
+    this.deps.retention.stop();
+    this.deps.quotas.stop();
     if (this.#announcer) {
       clearInterval(this.#announcer);
       await this.deps.workersRepository.retire(this.#announcedId).catch(() => {});

@@ -16,17 +16,20 @@ import {
   CRAWL_QUEUE,
   CRAWL_TEXT_QUEUE,
   type JobBackend,
+  PURGE_QUEUE,
   RANK_QUEUE,
   WEBHOOK_QUEUE,
 } from '../jobs/queues.js';
 import type { DocumentPool } from '../services/pools/document-pool.js';
 import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 import { DocumentFetcher } from '../services/use-cases/documents.js';
+import type { PurgeService } from '../services/use-cases/purge.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
 import type { WebhookDeliverer } from '../services/use-cases/webhooks.js';
 import { corpusProcessor } from './corpus.js';
 import { crawlProcessor } from './crawl.js';
 import { crawlTextProcessor } from './crawl-text.js';
+import { purgeProcessor } from './purge.js';
 import { rankProcessor } from './rank.js';
 import { webhookProcessor } from './webhook.js';
 
@@ -56,6 +59,7 @@ export interface WorkerDeps {
   rankings: RankingService;
   crawlStats: CrawlStatsService;
   webhooks: WebhookDeliverer;
+  purges: PurgeService;
 }
 
 /**
@@ -114,6 +118,14 @@ export function workerTable(deps: WorkerDeps): WorkerEntry[] {
       component: 'crawl-text-worker',
       concurrency: 1,
       processor: (textLog) => crawlTextProcessor({ stats: deps.crawlStats, log: textLog, shutdown }),
+    },
+    // A purge deletes in batches that each take PostgreSQL a moment: one at a time per process, so purging
+    // never takes more than a connection or two from the crawls beside it.
+    {
+      queue: PURGE_QUEUE,
+      component: 'purge-worker',
+      concurrency: 1,
+      processor: (purgeLog) => purgeProcessor({ purges: deps.purges, jobs, log: purgeLog, shutdown }),
     },
     // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches. Each
     // holds a pooled connection for its crawl's delivery lock (a session advisory lock) while it needs more

@@ -157,6 +157,15 @@ test('report.html escapes what pages say and links only http(s) URLs', () => {
     finishedAt: null,
     runningTimeMs: null,
     pagesPerSecond: 0,
+    storage: {
+      bytes: 0,
+      bodyBytes: 0,
+      warcBodyBytes: 0,
+      screenshotBytes: 0,
+      pageRows: 0,
+      linkRows: 0,
+      measuredAt: '2026-01-01T00:00:00.000Z',
+    },
     sites: 1,
     pages: {
       fetched: 2,

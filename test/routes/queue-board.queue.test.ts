@@ -50,6 +50,7 @@ test('the queue board lists every queue and a new crawl’s job for an admin key
     'corpus',
     'crawl',
     'crawl-text',
+    'purge',
     'rank',
     'webhook',
   ]);

@@ -20,10 +20,11 @@ test('engine/ports.ts does not import crawl-request.ts, which imports it', async
   assert.ok(!imports(await source('engine/ports.ts')).some((from) => from?.endsWith('crawl-request.js')));
 });
 
-test('isFinished: completed, failed and cancelled are final; queued and running are not', () => {
-  assert.deepEqual(['queued', 'running', 'completed', 'failed', 'cancelled'].map(isFinished), [
+test('isFinished: completed, failed, cancelled and purging are final; queued and running are not', () => {
+  assert.deepEqual(['queued', 'running', 'completed', 'failed', 'cancelled', 'purging'].map(isFinished), [
     false,
     false,
+    true,
     true,
     true,
     true,

@@ -116,6 +116,10 @@ export function renderReportHtml(report: CrawlReport, extras: ReportExtras): str
       ['sites', number(report.sites)],
       ['pages fetched', number(report.pages.fetched)],
       ['pages per second', number(report.pagesPerSecond, 2)],
+      [
+        'stored',
+        `${number(report.storage.bytes / 1e6, 1)} MB (bodies ${number(report.storage.bodyBytes / 1e6, 1)}, WARC-only ${number(report.storage.warcBodyBytes / 1e6, 1)}, screenshots ${number(report.storage.screenshotBytes / 1e6, 1)})`,
+      ],
       ...byType,
       ['duplicate pages', number(report.duplicates.pages)],
       ['disallowed by robots.txt', number(report.pages.disallowed)],

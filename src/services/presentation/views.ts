@@ -9,6 +9,7 @@ import type {
   CrawlFound,
   CrawlListRow,
   CrawlRow,
+  CrawlStorage,
   CrawlsRepository,
   CrawlTimings,
   PageRow,
@@ -85,6 +86,7 @@ export function crawlStatusView(
   row: CrawlRow,
   countRows: CrawlCountRow[],
   totals: CrawlFound & CrawlTimings,
+  lifecycle: { storage: CrawlStorage; expiresAt: Date | null },
 ) {
   const counts = Object.fromEntries(PAGE_TYPES.map((type) => [type, 0])) as Record<PageType, number>;
   const statusCodes: Record<string, number> = {};
@@ -119,7 +121,23 @@ export function crawlStatusView(
     warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
     ...(row.request.recrawl ? { recrawlOf: row.request.recrawl.of, changes: totals.changes ?? null } : {}),
+    stopReason: row.stop_reason ?? null,
+    storage: storageView(lifecycle.storage),
+    expiresAt: iso(lifecycle.expiresAt),
     _links: crawlLinks(row.id),
+  };
+}
+
+/** A crawl's `storage`: bytes as stored, by what holds them, and rows. */
+export function storageView(storage: CrawlStorage) {
+  return {
+    bytes: storage.body_bytes + storage.warc_body_bytes + storage.screenshot_bytes,
+    bodyBytes: storage.body_bytes,
+    warcBodyBytes: storage.warc_body_bytes,
+    screenshotBytes: storage.screenshot_bytes,
+    pageRows: storage.page_rows,
+    linkRows: storage.link_rows,
+    measuredAt: storage.measured_at.toISOString(),
   };
 }
 

@@ -25,7 +25,10 @@ export interface CrawlReader {
   linkGraph(id: string, scope: TenantScope, options?: GraphBuilderOptions): Promise<CrawlGraph>;
 }
 
-/** The crawl `id` as `scope` sees it: not_found when there is none or it is another tenant's. */
+/**
+ * The crawl `id` as `scope` sees it: not_found when there is none, it is another tenant's, or it is being
+ * purged (only its status is left to read until it is gone).
+ */
 export async function requireCrawl(
   repository: Pick<CrawlsRepository, 'get'>,
   id: string,
@@ -33,5 +36,6 @@ export async function requireCrawl(
 ): Promise<CrawlRow> {
   const row = await repository.get(id, scope);
   if (!row) throw new TrawlError('not_found', `no crawl with id ${id}`);
+  if (row.status === 'purging') throw new TrawlError('not_found', `crawl ${id} is being purged`);
   return row;
 }

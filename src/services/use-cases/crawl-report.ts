@@ -40,6 +40,7 @@ export class CrawlReportService {
   ) {}
 
   async report(crawlId: string, scope: TenantScope): Promise<CrawlReport> {
+    await this.options.crawls.requireVisible(crawlId, scope);
     const status = await this.options.crawls.status(crawlId, scope);
     const repository = this.options.repository;
     const imagesFetched = fetchesImages(status.request.documents);
@@ -99,6 +100,7 @@ export class CrawlReportService {
       finishedAt: status.finishedAt,
       runningTimeMs: status.elapsedMs,
       pagesPerSecond: status.pagesPerSecond,
+      storage: status.storage,
       sites,
       pages: {
         fetched: status.pagesFetched,

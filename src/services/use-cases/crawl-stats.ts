@@ -18,6 +18,7 @@ import type { WordStats } from '../../schemas/stats.js';
 import { type StoredBody, storedBody, storedPrefixBytes } from '../content/stored-body.js';
 import type { CpuPool } from '../pools/cpu-pool.js';
 import type { StoredTextResult } from '../pools/cpu-tasks.js';
+import { requireCrawl } from './crawl-reader.js';
 
 /** Pages per transaction of the text job: the counter document is rewritten once per batch. */
 export const DEFAULT_TEXT_BATCH_PAGES = 100;
@@ -94,9 +95,7 @@ export class CrawlStatsService {
 
   /** A crawl of another owner is "not found", as in CrawlService. */
   private async require(id: string, scope: TenantScope): Promise<CrawlRow> {
-    const row = await this.options.crawls.get(id, scope);
-    if (!row) throw new TrawlError('not_found', `no crawl with id ${id}`);
-    return row;
+    return requireCrawl(this.options.crawls, id, scope);
   }
 
   /**
@@ -130,7 +129,7 @@ export class CrawlStatsService {
   ): Promise<CountTextResult> {
     const result: CountTextResult = { pagesCounted: 0, pagesFailed: 0 };
     const crawl = await this.options.crawls.get(crawlId, INTERNAL_SCOPE);
-    if (!crawl) return result;
+    if (!crawl || crawl.status === 'purging') return result;
     const { enabled, method } = textSettings(crawl.request);
     if (!enabled) return result;
     const { repository } = this.options;

@@ -15,7 +15,7 @@ import { type TextSettingsRecord, WordModel } from '../../crawler/text/word-mode
 import { isFinished } from '../../crawler/vocabulary.js';
 import { ActiveCrawlLimitError, type CrawlRow, type CrawlsRepository } from '../../db/crawls-repo.js';
 import { listScope, scopeOwner, type TenantScope, tenantScope } from '../../db/tenant-scope.js';
-import { TrawlError } from '../../errors.js';
+import { InputError, TrawlError } from '../../errors.js';
 import { queueCrawlRunners } from '../../jobs/producers.js';
 import type { JobBackend } from '../../jobs/queues.js';
 import type { CrawlRequest, MissingPagesQuery, PageListQuery } from '../../schemas/crawls.js';
@@ -32,6 +32,7 @@ import { CrawlGraphReads } from './crawl-graph.js';
 import { CrawlPageReads, type CrawlPageReadsOptions } from './crawl-pages.js';
 import { type CrawlGraph, type CrawlReader, requireCrawl } from './crawl-reader.js';
 import { CrawlStatusReads } from './crawl-status.js';
+import type { RunningCap } from './quotas.js';
 
 export interface CrawlServiceOptions {
   repository: CrawlsRepository;
@@ -39,6 +40,10 @@ export interface CrawlServiceOptions {
   defaultUserAgent: string;
   /** Per API key: crawls it may have queued or running at once (0 or unset: no cap; open mode: no cap). */
   maxRunningCrawlsPerKey?: number;
+  /** Per-key quotas: a 403 over a monthly or storage limit, and the running cap a start is held to. */
+  quotas?: { beforeStart(owner: string | null): Promise<RunningCap> };
+  /** CRAWL_RETENTION_DAYS: ended crawls are purged this long after; a request may ask for fewer days only. */
+  retentionDays?: number | null;
   /** Whether a live worker can render pages: a crawl asking to render is refused (422) when none can. */
   renderers?: { anyCanRender(): Promise<boolean> };
   /** Main text of a page for ?include=text (CrawlStatsService: stored by the text job, or extracted now). */
@@ -70,7 +75,7 @@ export class CrawlService implements CrawlReader {
 
   constructor(private readonly options: CrawlServiceOptions) {
     const { repository, content, mainText } = options;
-    this.#status = new CrawlStatusReads({ repository });
+    this.#status = new CrawlStatusReads({ repository, retentionDays: options.retentionDays ?? null });
     this.#pages = new CrawlPageReads({
       repository,
       ...(content ? { content } : {}),
@@ -85,6 +90,14 @@ export class CrawlService implements CrawlReader {
     const normalized = normalizeCrawlRequest(given, this.options.defaultUserAgent);
     // checked here so a bad request is a 400, not a failed crawl later
     const seeds = validateCrawlRequest(normalized);
+    const serverDays = this.options.retentionDays ?? null;
+    if (normalized.retention && serverDays !== null && normalized.retention.days > serverDays) {
+      throw new InputError(
+        `retention.days is at most ${serverDays} on this server (CRAWL_RETENTION_DAYS), got ${normalized.retention.days}`,
+        'retention.days',
+        { limit: serverDays },
+      );
+    }
     const corpusId = normalized.relevance?.corpus;
     // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
     // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.
@@ -110,7 +123,10 @@ export class CrawlService implements CrawlReader {
       }
     }
     const id = randomUUID();
-    const maxActive = this.options.maxRunningCrawlsPerKey ?? 0;
+    const owner = scopeOwner(scope);
+    const cap: RunningCap = this.options.quotas
+      ? await this.options.quotas.beforeStart(owner)
+      : { value: this.options.maxRunningCrawlsPerKey ?? 0, source: 'server' };
     let row: CrawlRow;
     try {
       row = await this.options.repository.create({
@@ -121,15 +137,24 @@ export class CrawlService implements CrawlReader {
         seeds,
         slotsPerHost: normalized.politeness.perHostConcurrency,
         recrawl: normalized.recrawl ? { of: normalized.recrawl.of, priority: REVISIT_PRIORITY } : null,
-        owner: scopeOwner(scope),
-        maxActivePerOwner: maxActive,
+        owner,
+        maxActivePerOwner: cap.value,
       });
     } catch (error) {
       if (!(error instanceof ActiveCrawlLimitError)) throw error;
+      const whose =
+        cap.source === 'key' ? 'its runningCrawls limit' : 'the limit is MAX_RUNNING_CRAWLS_PER_KEY';
       throw new TrawlError(
         'rate_limited',
-        `this API key already has ${error.active} crawls queued or running (the limit is ${maxActive}, MAX_RUNNING_CRAWLS_PER_KEY); wait for one to finish or cancel one`,
-        { detail: { active: error.active, limit: maxActive, retryAfterSecs: RUNNING_CAP_RETRY_AFTER_SECS } },
+        `this API key already has ${error.active} crawls queued or running (${whose}, ${cap.value}); wait for one to finish or cancel one`,
+        {
+          detail: {
+            limit: 'runningCrawls',
+            value: cap.value,
+            used: error.active,
+            retryAfterSecs: RUNNING_CAP_RETRY_AFTER_SECS,
+          },
+        },
       );
     }
     try {
@@ -169,6 +194,19 @@ export class CrawlService implements CrawlReader {
   /** Throws not_found unless the crawl exists and `scope` may see it (for services acting on a crawl). */
   async requireVisible(id: string, scope: TenantScope): Promise<void> {
     await requireCrawl(this.options.repository, id, scope);
+  }
+
+  /** What the crawl stores (crawl-status.ts: kept once finished, measured at most every few seconds before). */
+  storage(
+    id: string,
+    row: Pick<CrawlRow, 'status' | 'storage'> & { request?: Pick<CrawlRow['request'], 'extract'> },
+  ) {
+    return this.#status.storage(id, row);
+  }
+
+  /** Drops what this process keeps of the crawl's status (it is being purged). */
+  forgetStatus(id: string): void {
+    this.#status.forget(id);
   }
 
   /** The crawl's status view (crawl-status.ts: kept once finished, its timings refreshed while it runs). */

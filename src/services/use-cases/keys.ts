@@ -5,7 +5,7 @@
 // bcrypt's deliberate per-request cost. Timing of that lookup leaks nothing useful: it compares hashes,
 // not keys.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRow, KeysRepository } from '../../db/keys-repo.js';
+import { type ApiKeyRow, type KeyQuotas, type KeysRepository, quotasOf } from '../../db/keys-repo.js';
 import { InputError, TrawlError } from '../../errors.js';
 import type { ApiKey, ApiKeyCreated } from '../../schemas/keys.js';
 
@@ -46,6 +46,7 @@ function apiKeyOf(row: ApiKeyRow): ApiKey {
     admin: row.is_admin,
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
+    limits: quotasOf(row),
   };
 }
 
@@ -53,7 +54,11 @@ export class KeyService {
   constructor(private readonly repository: KeysRepository) {}
 
   /** Issues a key; the returned `key` is the only time its text exists outside the caller. */
-  async create(options: { name: string; admin?: boolean }): Promise<ApiKeyCreated> {
+  async create(options: {
+    name: string;
+    admin?: boolean;
+    limits?: Partial<KeyQuotas>;
+  }): Promise<ApiKeyCreated> {
     const name = options.name.trim();
     if (!name || name.length > 200) throw new InputError('name must be 1 to 200 characters', 'name');
     const key = generateKey();
@@ -63,8 +68,32 @@ export class KeyService {
       hash: hashKey(key),
       prefix: displayPrefix(key),
       isAdmin: options.admin ?? false,
+      quotas: {
+        runningCrawls: options.limits?.runningCrawls ?? null,
+        pagesPerMonth: options.limits?.pagesPerMonth ?? null,
+        storedBytes: options.limits?.storedBytes ?? null,
+      },
     });
     return { ...apiKeyOf(row), key };
+  }
+
+  /** PATCH /v1/keys/:id: its name and the limits given (null removes one); the others stay as they are. */
+  async update(idOrPrefix: string, change: { name?: string; limits?: Partial<KeyQuotas> }): Promise<ApiKey> {
+    const id = await this.#resolve(idOrPrefix);
+    const name = change.name?.trim();
+    if (name !== undefined && (!name || name.length > 200))
+      throw new InputError('name must be 1 to 200 characters', 'name');
+    const row = await this.repository.update(id, {
+      ...(name !== undefined ? { name } : {}),
+      ...(change.limits ? { quotas: change.limits } : {}),
+    });
+    if (!row) throw new TrawlError('not_found', `no API key with id or prefix ${idOrPrefix}`);
+    return apiKeyOf(row);
+  }
+
+  /** The quotas of key `id` (null: no such key). */
+  quotas(id: string): Promise<KeyQuotas | null> {
+    return this.repository.quotas(id);
   }
 
   async list(): Promise<ApiKey[]> {
@@ -73,16 +102,25 @@ export class KeyService {
 
   /** Revokes the key named by its id or display prefix; effective at the next request (nothing is cached). */
   async revoke(idOrPrefix: string): Promise<ApiKey> {
+    const row = await this.repository.revoke(await this.#resolve(idOrPrefix));
+    if (!row) throw new TrawlError('not_found', `no API key with id or prefix ${idOrPrefix}`);
+    return apiKeyOf(row);
+  }
+
+  /** The id of the one key named by its id or display prefix. */
+  async #resolve(idOrPrefix: string): Promise<string> {
     const matches = await this.repository.find(idOrPrefix.trim());
     if (matches.length === 0) throw new TrawlError('not_found', `no API key with id or prefix ${idOrPrefix}`);
     if (matches.length > 1) {
-      throw new InputError(`${matches.length} keys share the prefix ${idOrPrefix}; revoke by id`, 'id', {
-        ids: matches.map((row) => row.id),
-      });
+      throw new InputError(
+        `${matches.length} keys share the prefix ${idOrPrefix}; name the key by id`,
+        'id',
+        {
+          ids: matches.map((row) => row.id),
+        },
+      );
     }
-    const row = await this.repository.revoke(matches[0]!.id);
-    if (!row) throw new TrawlError('not_found', `no API key with id or prefix ${idOrPrefix}`);
-    return apiKeyOf(row);
+    return matches[0]!.id;
   }
 
   /** The key's principal; null for a key that is unknown or revoked. Looked up on every call. */

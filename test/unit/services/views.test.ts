@@ -55,9 +55,17 @@ const TOTALS = {
   wait_p95: null,
   last_fetched_at: null,
 };
+const STORAGE = {
+  page_rows: 17,
+  link_rows: 40,
+  body_bytes: 1000,
+  warc_body_bytes: 20,
+  screenshot_bytes: 3,
+  measured_at: new Date('2026-01-01T00:00:00Z'),
+};
 
 test('crawlStatusView: counts, requests made, rate and timings from the rows; the secret is not shown', () => {
-  const status = crawlStatusView(finishedCrawl(false), COUNTS, TOTALS);
+  const status = crawlStatusView(finishedCrawl(false), COUNTS, TOTALS, { storage: STORAGE, expiresAt: null });
   assert.equal(status.counts.HTML, 8);
   assert.equal(status.counts.BINARY, 0);
   // DISALLOWED, FRONTIER and a DUPLICATE without a status of its own are not requests
@@ -68,11 +76,23 @@ test('crawlStatusView: counts, requests made, rate and timings from the rows; th
   assert.deepEqual(status.loadMs, { p50: 12.3, p95: 100 });
   assert.equal((status.request.webhook as { secret: string }).secret, '(set)');
   assert.equal(status.relevantPages, undefined);
+  assert.deepEqual(status.storage, {
+    bytes: 1023,
+    bodyBytes: 1000,
+    warcBodyBytes: 20,
+    screenshotBytes: 3,
+    pageRows: 17,
+    linkRows: 40,
+    measuredAt: '2026-01-01T00:00:00.000Z',
+  });
 });
 
 test('progress events and webhook bodies are projections of the one status', () => {
   for (const relevance of [false, true]) {
-    const status = crawlStatusView(finishedCrawl(relevance), COUNTS, TOTALS);
+    const status = crawlStatusView(finishedCrawl(relevance), COUNTS, TOTALS, {
+      storage: STORAGE,
+      expiresAt: null,
+    });
     const progress = crawlProgressView(status);
     const webhook = webhookCrawlView(status);
     for (const view of [progress, webhook] as Array<Record<string, unknown>>) {

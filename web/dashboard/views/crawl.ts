@@ -35,6 +35,17 @@ function counters(progress: ProgressEvent): HTMLElement {
   );
 }
 
+/** What a crawl stores, as its status measured it. */
+function stored(status: Pick<CrawlStatus, 'storage'>): HTMLElement {
+  const { storage } = status;
+  const mb = (bytes: number) => `${number(bytes / 1e6, 1)} MB`;
+  return h(
+    'p',
+    { class: 'muted', 'data-storage': String(storage.bytes) },
+    `Stored: ${mb(storage.bytes)} (bodies ${mb(storage.bodyBytes)}, WARC-only ${mb(storage.warcBodyBytes)}, screenshots ${mb(storage.screenshotBytes)}); ${number(storage.pageRows)} page rows, ${number(storage.linkRows)} links`,
+  );
+}
+
 async function download(path: string, name: string): Promise<void> {
   const link = h('a', { href: await blobUrl(path), download: name });
   link.click();
@@ -95,7 +106,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
   await loadHarvest();
   const render = (progress: ProgressEvent) => {
     live.replaceChildren(counters(progress));
-    if (isFinished(progress.status)) live.append(outcome(status));
+    if (isFinished(progress.status)) live.append(outcome(status), stored(status));
     if (harvest && progress.harvestRate !== undefined)
       harvest.add({ pagesFetched: progress.pagesFetched, harvestRate: progress.harvestRate });
   };

@@ -1,6 +1,7 @@
-// /v1/corpora: build a stored TF-IDF corpus (a BullMQ job), watch it, list corpora. Handlers call the service.
+// /v1/corpora: build a stored TF-IDF corpus (a BullMQ job), watch it, list corpora, delete one. Handlers call the
+// service.
 
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
@@ -55,6 +56,27 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => app.runtime.corpora.status(request.params.id, requestScope(request)),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['corpora'],
+        summary: 'Delete a corpus',
+        description:
+          'The corpus is 404 from then on; a job deletes its terms in batches. A corpus still being built, or one a queued or running crawl scores with (named in the problem as crawlId): 409.',
+        params: IdParams,
+        response: {
+          204: Type.Null({ description: 'deleted' }),
+          ...problemResponses(400, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      await app.runtime.purges.deleteCorpus(request.params.id, requestScope(request));
+      return reply.code(204).send(null);
+    },
   );
 };
 

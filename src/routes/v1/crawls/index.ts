@@ -6,6 +6,7 @@ import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
 import {
   CrawlCreated,
+  CrawlDeleteQuery,
   CrawlList,
   CrawlListQuery,
   CrawlRequest,
@@ -75,13 +76,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['crawls'],
-        summary: 'Cancel a crawl',
-        description: 'Stops fetching within a second or two; everything fetched so far stays readable.',
+        summary: 'Cancel a crawl, or purge it',
+        description:
+          'Cancel (200): stops fetching within a second or two; everything fetched so far stays readable, and an ended crawl is a 409. Purge (`?purge=true`, 202): any crawl of yours, cancelled first if it runs; its status says `purging` while a job removes everything it stored in batches (its webhook hears `purged` last), then the crawl is 404.',
         params: IdParams,
-        response: { 200: CrawlStatus, ...problemResponses(400, 404, 409) },
+        querystring: CrawlDeleteQuery,
+        response: { 200: CrawlStatus, 202: CrawlStatus, ...problemResponses(400, 404, 409) },
       },
     },
-    async (request) => app.runtime.crawls.cancel(request.params.id, requestScope(request)),
+    async (request, reply) => {
+      const scope = requestScope(request);
+      if (!request.query.purge) return app.runtime.crawls.cancel(request.params.id, scope);
+      const status = await app.runtime.purges.purgeCrawl(request.params.id, scope);
+      return reply.code(202).send(status);
+    },
   );
 
   // its pages, one page, a screenshot, and the per-host view

@@ -1,8 +1,15 @@
-// /v1/keys: issue, list and revoke API keys. Admin keys only (config.auth = 'admin'); the CLI
+// /v1/keys: issue, list, change (name, quotas) and revoke API keys. Admin keys only (config.auth = 'admin'); the CLI
 // (`npm run keys`) does the same directly on the database, and is how the first admin key is made.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '../../../schemas/common.js';
-import { ApiKey, ApiKeyCreated, ApiKeyList, ApiKeyParams, ApiKeyRequest } from '../../../schemas/keys.js';
+import {
+  ApiKey,
+  ApiKeyCreated,
+  ApiKeyList,
+  ApiKeyParams,
+  ApiKeyRequest,
+  ApiKeyUpdate,
+} from '../../../schemas/keys.js';
 import { sendCreated } from '../../created.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -35,6 +42,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => ({ items: await app.runtime.keys.list() }),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: "Change an API key's name or limits",
+        description:
+          'Each limit given is set (null removes it), the others stay as they are; effective at the next crawl start and the next quota check of running crawls.',
+        params: ApiKeyParams,
+        body: ApiKeyUpdate,
+        response: { 200: ApiKey, ...problemResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => app.runtime.keys.update(request.params.id, request.body),
   );
 
   app.delete(

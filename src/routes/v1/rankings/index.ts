@@ -1,7 +1,7 @@
 // /v1/rankings: rank an uploaded graph (JSON edges, or a text/plain edges file streamed into the parser),
 // read the ranking back, look up or page through its vertices. Handlers call the service.
 
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { InputError } from '../../../errors.js';
 import { requestScope } from '../../../plugins/auth.js';
 import { IdParams, problemResponses } from '../../../schemas/common.js';
@@ -94,6 +94,27 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => app.runtime.rankings.get(request.params.id, requestScope(request)),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['rankings'],
+        summary: 'Delete a ranking',
+        description:
+          'The ranking is 404 from then on; a job deletes its vertices in batches. A ranking still queued or running: 409.',
+        params: IdParams,
+        response: {
+          204: Type.Null({ description: 'deleted' }),
+          ...problemResponses(400, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      await app.runtime.purges.deleteRanking(request.params.id, requestScope(request));
+      return reply.code(204).send(null);
+    },
   );
 
   app.get(

@@ -29,6 +29,11 @@ export class PurgeRepository {
     return this.#count('purge_content_hashes', [id, limit]);
   }
 
+  /** Up to `limit` of crawl `id`'s bodies that other crawls' pages read, handed to them; how many passed. */
+  async handOverBodies(id: string, limit: number): Promise<number> {
+    return this.#count('purge_hand_over_bodies', [id, limit]);
+  }
+
   /** Crawl `id`'s next `limit` pages after `afterId`, with all they hold; how many went and the last id. */
   async pages(id: string, afterId: number, limit: number): Promise<{ n: number; lastId: number | null }> {
     const { rows } = await this.pool.query<{ n: number; last_id: string | null }>(sql('purge_pages'), [

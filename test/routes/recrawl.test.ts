@@ -375,6 +375,42 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
   const missing = await app.inject({ method: 'GET', url: `/v1/crawls/${second.id}/changes/missing` });
   assert.equal(missing.statusCode, 200, missing.body);
   assert.deepEqual(missing.json().items, []);
+
+  // purging the first crawl hands the bodies the recrawls read to them: the first reader holds it, the
+  // other reads it there
+  const purge = await app.inject({ method: 'DELETE', url: `/v1/crawls/${first.id}?purge=true` });
+  assert.equal(purge.statusCode, 202, purge.body);
+  await eventually(
+    async () => {
+      const gone = await app.inject({ method: 'GET', url: `/v1/crawls/${first.id}` });
+      if (gone.statusCode !== 404) throw new Error(`the first crawl is ${gone.statusCode}`);
+      return true;
+    },
+    { message: 'the first crawl purged', timeoutMs: 60_000 },
+  );
+  const heirs = new Map([second, third].map((crawl) => [crawl.id, tidesOf(crawl.id)] as const));
+  const secondTides = await heirs.get(second.id)!;
+  const thirdTidesAfter = await heirs.get(third.id)!;
+  assert.equal(secondTides.bodyOf, null, 'the first reader holds the body');
+  assert.equal(thirdTidesAfter.bodyOf, secondTides.id, 'the other reads it from there');
+  for (const [crawlId, page] of [
+    [second.id, secondTides],
+    [third.id, thirdTidesAfter],
+  ] as const) {
+    const read = await app.inject({
+      method: 'GET',
+      url: `/v1/crawls/${crawlId}/pages/${page.id}?include=html,text`,
+    });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.match(read.json().html, /The tide turns twice a day/);
+    assert.match(read.json().text, /The tide turns twice a day/);
+  }
+
+  async function tidesOf(crawlId: string): Promise<ListedPage> {
+    return ((await allPages(app, crawlId)) as unknown as ListedPage[]).find(
+      (page) => new URL(page.url).pathname === '/etag',
+    )!;
+  }
 });
 
 test('pages a recrawl never reached are listed as missing, not guessed gone', {

@@ -52,6 +52,8 @@ export interface PurgeOutcome {
   pages: number;
   sites: number;
   contentHashes: number;
+  /** Bodies that later crawls' pages read from this crawl, handed to them before its pages went. */
+  bodiesHandedOver: number;
   rankingVertices: number;
   corpusTerms: number;
 }
@@ -125,6 +127,7 @@ export class PurgeService {
       pages: 0,
       sites: 0,
       contentHashes: 0,
+      bodiesHandedOver: 0,
       rankingVertices: 0,
       corpusTerms: 0,
     };
@@ -154,6 +157,8 @@ export class PurgeService {
       if (signal.aborted) return;
       await repository.deleteRanking(rankingId, INTERNAL_SCOPE);
     }
+    // a later recrawl that found pages unchanged reads their bodies from this crawl: they go to it first
+    outcome.bodiesHandedOver = await this.#drain(signal, (rows) => repository.handOverBodies(id, rows), beat);
     let afterId = 0;
     outcome.pages = await this.#drain(
       signal,

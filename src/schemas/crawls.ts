@@ -492,6 +492,14 @@ const DeprecatedCrawlLinks = Type.Object(CrawlLinks.properties, {
   description: 'the same as _links, under its former name; removed in the next release',
 });
 
+/** A recrawl's pages by change class: the status and the report count them alike. */
+export const ChangeCounts = Type.Object(
+  Object.fromEntries(CHANGE_CLASSES.map((change) => [change, Type.Integer()])) as Record<
+    (typeof CHANGE_CLASSES)[number],
+    ReturnType<typeof Type.Integer>
+  >,
+);
+
 export const CrawlStatus = Type.Object(
   {
     id: Uuid,
@@ -548,15 +556,9 @@ export const CrawlStatus = Type.Object(
       Type.String({ format: 'uuid', description: 'the earlier crawl this one recrawls' }),
     ),
     changes: Type.Optional(
-      Nullable(
-        Type.Object(
-          Object.fromEntries(CHANGE_CLASSES.map((change) => [change, Type.Integer()])) as Record<
-            (typeof CHANGE_CLASSES)[number],
-            ReturnType<typeof Type.Integer>
-          >,
-        ),
-        { description: "a recrawl's pages by change class (docs/reference.md#change-classes)" },
-      ),
+      Nullable(ChangeCounts, {
+        description: "a recrawl's pages by change class (docs/reference.md#change-classes)",
+      }),
     ),
     relevantPages: Type.Optional(
       Type.Integer({

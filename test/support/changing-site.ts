@@ -145,7 +145,8 @@ export async function recrawlPair(
   return { first: first.id, second: second.id };
 }
 
-async function textsCounted(app: FastifyInstance, crawlId: string): Promise<void> {
+/** Waits for a crawl's text job: a recrawl compares a changed page's texts once both exist. */
+export async function textsCounted(app: FastifyInstance, crawlId: string): Promise<void> {
   await eventually(
     async () => {
       const stats = await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}/stats/words` });

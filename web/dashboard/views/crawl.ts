@@ -1,11 +1,13 @@
 // #/crawls/<id>: one crawl, live while it runs (its event stream): the counters, the harvest rate of a scoring
-// crawl, the pages table, then, once it ends, its outcome, downloads, the report and the plots.
+// crawl, the pages table, then, once it ends, its outcome, downloads, the report, the plots and a way to
+// recrawl it; a recrawl also shows what changed (counts by class, the pages of a class, a page's diff).
 import { isFinished } from '../../../src/crawler/vocabulary.js';
-import type { CrawlStatus } from '../../../src/schemas/crawls.js';
+import type { CrawlCreated, CrawlStatus } from '../../../src/schemas/crawls.js';
 import type { ProgressEvent } from '../../../src/schemas/live.js';
 import type { CrawlReport, ReportLink } from '../../../src/schemas/report.js';
 import type { WordStats } from '../../../src/schemas/stats.js';
 import { blobUrl, getJson, postJson, request, streamEvents } from '../api.js';
+import { changesPanel } from '../components/changes-panel.js';
 import { outcome } from '../components/crawl-outcome.js';
 import { HarvestChart } from '../components/harvest-chart.js';
 import { pagesTable } from '../components/pages-table.js';
@@ -62,15 +64,37 @@ async function openReport(base: string, problems: HTMLElement): Promise<void> {
   }
 }
 
+/** Starts a recrawl of a finished crawl and opens it. */
+async function recrawl(id: string, problems: HTMLElement): Promise<void> {
+  try {
+    const created = await postJson<CrawlCreated>('/v1/crawls', { recrawl: { of: id } });
+    location.hash = `#/crawls/${created.id}`;
+  } catch (error) {
+    problems.append(problemBanner(error));
+  }
+}
+
 export async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   const base = `/v1/crawls/${encodeURIComponent(id)}`;
   const live = h('div', { class: 'live' });
   const actions = h('div', { class: 'actions' });
   const harvestSlot = h('div', {});
+  const changesSlot = h('div', {});
   const pages = h('section', { class: 'pages' });
+  const diff = h('section', { class: 'page-diff', 'aria-live': 'polite' });
   const plots = h('section', { class: 'plots' });
   const heading = h('h2', {}, 'Crawl', h('small', {}, id));
-  show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, harvestSlot, pages, plots);
+  show(
+    h('p', {}, h('a', { href: '#/' }, '← all crawls')),
+    heading,
+    live,
+    actions,
+    harvestSlot,
+    changesSlot,
+    pages,
+    diff,
+    plots,
+  );
 
   let status: CrawlStatus;
   try {
@@ -79,7 +103,10 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
     live.replaceChildren(problemBanner(error));
     return;
   }
-  heading.replaceChildren(`Crawl of ${status.request.seeds[0] ?? id}`, h('small', {}, id));
+  heading.replaceChildren(
+    `${status.recrawlOf ? 'Recrawl' : 'Crawl'} of ${status.request.seeds[0] ?? id}`,
+    h('small', {}, id),
+  );
   // a crawl that scores its pages: the harvest rate over time, from the report's series, then live
   const harvest = status.scoring ? new HarvestChart() : null;
   const loadHarvest = async () => {
@@ -130,11 +157,27 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
         'Export JSON lines',
       ),
       h('button', { type: 'button', onclick: () => openReport(base, actions) }, 'Open report'),
+      h(
+        'button',
+        {
+          type: 'button',
+          title: 'crawl its pages again and see what changed',
+          onclick: () => recrawl(id, actions),
+        },
+        'Recrawl',
+      ),
     );
   if (isFinished(status.status)) finishedActions();
   else actions.replaceChildren(cancel, graphLink);
 
-  const reloadPages = await pagesTable(base, pages, signal);
+  const table = await pagesTable(base, pages, signal, status.recrawlOf ? { diffSlot: diff } : undefined);
+  const reloadPages = () => table.reload();
+  // a recrawl's counts by class are the status's: shown at the start and again with the final status
+  const showChanges = async (current: CrawlStatus) => {
+    if (!current.recrawlOf) return;
+    changesSlot.replaceChildren(await changesPanel(base, current, (change) => void table.showChange(change)));
+  };
+  await showChanges(status);
   const showPlots = async () => {
     plots.replaceChildren(h('h3', {}, 'Load time and queue wait'));
     try {
@@ -188,6 +231,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
         status = final;
         render(final);
         finishedActions();
+        await showChanges(final);
         await loadHarvest();
         await reloadPages();
         await showPlots();

@@ -91,8 +91,9 @@ table.facts th{font-weight:500;color:#444;width:55%}table.facts td{text-align:ri
 table.pages td:nth-child(n+4){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.pages td:nth-child(2){max-width:380px;overflow-wrap:anywhere}
 pre{background:#f6f8fa;padding:10px;overflow:auto;font-size:12px;border-radius:4px}
-table.changes td:nth-child(n+3){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-table.changes td:nth-child(2){overflow-wrap:anywhere}
+table.changes td:first-child{width:5em}table.changes td:nth-child(2){overflow-wrap:anywhere}
+table.changed-pages td:nth-child(4),table.changed-pages th:nth-child(4){text-align:right;font-variant-numeric:tabular-nums}
+table.changed-pages td:nth-child(5){text-align:right}
 .counts{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 12px;padding:0;list-style:none}
 .counts li{padding:6px 14px;border-radius:6px;background:#f0f2f5}.counts b{font-size:18px;margin-right:6px}
 .counts .new{background:#e3f4e6}.counts .changed{background:#fff4dc}.counts .gone{background:#fbe6e6}
@@ -101,7 +102,7 @@ a{color:#1558b0}.note{color:#555;font-size:12px}figure{margin:8px 0 0}svg{max-wi
 
 export function renderReportHtml(report: CrawlReport, extras: ReportExtras): string {
   const seeds = (report.request as { seeds?: string[] }).seeds ?? [];
-  const title = `Crawl report: ${seeds[0] ? new URL(seeds[0]).host : report.id}`;
+  const title = `${report.changes ? 'Recrawl' : 'Crawl'} report: ${seeds[0] ? new URL(seeds[0]).host : report.id}`;
   // the fetched types; duplicates, robots.txt refusals and the frontier have rows of their own
   const byType = ['HTML', 'BINARY', 'INVALID']
     .filter((type) => (report.pages.byType[type] ?? 0) > 0)
@@ -401,16 +402,16 @@ export function whatChangedHtml(crawlId: string, changes: NonNullable<CrawlRepor
   if (changes.changed.length) {
     parts.push(
       table(
-        `Changed pages${counts.changed > changes.changed.length ? ` (the first ${number(changes.changed.length)} of ${number(counts.changed)})` : ''}: those whose main text changed first, the least alike first`,
+        `Changed pages${counts.changed > changes.changed.length ? ` (the first ${number(changes.changed.length)} of ${number(counts.changed)})` : ''}: those whose main text changed first, the least alike first; a diff compares the two texts (with your API key)`,
         ['id', 'page', 'main text', 'similarity', ''],
         changes.changed.map((page) => [
           escapeHtml(page.id),
           link(page.url, page.title || page.url),
           page.textChanged === null ? 'not compared yet' : page.textChanged ? 'changed' : 'the same',
-          page.similarity === null ? '–' : number(page.similarity, 3),
+          page.similarity === null ? '–' : page.similarity.toFixed(3),
           `<a href="${escapeHtml(`${base}/pages/${page.id}/diff`)}">diff</a>`,
         ]),
-        'changes',
+        'changes changed-pages',
       ),
     );
   }

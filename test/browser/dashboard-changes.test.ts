@@ -118,5 +118,14 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
   assert.match((await page.textContent('.diff-summary')) ?? '', /The main text changed · similarity 0\.\d+/);
   await page.locator('section.page-diff').screenshot({ path: 'test-artifacts/dashboard-diff.png' });
   await page.screenshot({ path: 'test-artifacts/dashboard-recrawl-diff.png', fullPage: true });
+  // the picture docs/guide.md shows: the view from its top to the diff
+  const bottom = await page
+    .locator('section.page-diff')
+    .evaluate((section) => section.getBoundingClientRect().bottom + window.scrollY);
+  await page.screenshot({
+    path: 'test-artifacts/dashboard-recrawl-view.png',
+    fullPage: true,
+    clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom) + 16 },
+  });
   assert.deepEqual(failures, []);
 });

@@ -121,7 +121,9 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
   // the picture docs/guide.md shows: the view from its top to the diff
   const bottom = await page
     .locator('section.page-diff')
-    .evaluate((section) => section.getBoundingClientRect().bottom + window.scrollY);
+    .evaluate(
+      (section) => section.getBoundingClientRect().bottom + section.ownerDocument.documentElement.scrollTop,
+    );
   await page.screenshot({
     path: 'test-artifacts/dashboard-recrawl-view.png',
     fullPage: true,

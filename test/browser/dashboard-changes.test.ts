@@ -1,13 +1,17 @@
-// A recrawl in the dashboard, in a real browser under its own CSP: a finished crawl's "Recrawl" button starts
-// one and opens it; once it ends it shows what changed (counts by class, each a button filtering the pages
-// table by that class), the pages' change column, and a changed page's diff side by side (earlier | now).
-// Screenshots go to test-artifacts/ (ignored).
+// A recrawl in the dashboard, in a real browser: a finished crawl's "Recrawl" button starts one and opens it;
+// once it ends it shows what changed (counts by class, each a button filtering the pages table by that class),
+// the pages' change column, and a changed page's diff side by side (earlier | now, the words that differ
+// marked); axe-core finds no serious or critical violation there. Screenshots go to test-artifacts/ (ignored);
+// `npm run dashboard:screenshot` copies the one docs/guide.md shows into docs/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { build, crawlToEnd, eventually } from '../helper.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { CHANGING_SITE_CHANGES, startChangingSite, textsCounted } from '../support/changing-site.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff side by side', {
   skip: skipWithoutChromium(),
@@ -27,7 +31,8 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
 
   const browser = await launchChromium();
   t.after(() => browser.close());
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // bypassCSP only so the test can inject axe-core; the page itself runs under its own CSP
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   const failures: string[] = [];
   page.on('pageerror', (error) => failures.push(String(error)));
@@ -116,6 +121,19 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
   assert.equal(await marked('removed'), 'dawn|aboard.');
   assert.equal(await marked('added'), 'noon|at the kiosk.');
   assert.match((await page.textContent('.diff-summary')) ?? '', /The main text changed · similarity 0\.\d+/);
+  await page.addScriptTag({ path: AXE });
+  const violations = (await page.evaluate(() =>
+    (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> };
+      }
+    ).axe.run(),
+  )) as { violations: Array<{ id: string; impact: string }> };
+  assert.deepEqual(
+    violations.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    [],
+    'accessibility violations of the changes view',
+  );
   await page.locator('section.page-diff').screenshot({ path: 'test-artifacts/dashboard-diff.png' });
   await page.screenshot({ path: 'test-artifacts/dashboard-recrawl-diff.png', fullPage: true });
   // the picture docs/guide.md shows: the view from its top to the diff

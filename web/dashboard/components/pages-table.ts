@@ -5,7 +5,6 @@ import { CHANGE_CLASSES, type ChangeClass, PAGE_TYPES } from '../../../src/crawl
 import type { PageList, PageListItem } from '../../../src/schemas/crawls.js';
 import { blobUrl, getJson } from '../api.js';
 import { h, pageLink, problemBanner } from '../dom.js';
-import { showPageDiff } from './page-diff.js';
 
 /** Whether a page was rendered and, when a screenshot was stored, a button that shows it in place. */
 function renderedCell(page: PageListItem): HTMLElement | string {
@@ -43,7 +42,11 @@ function changeCell(base: string, page: PageListItem, diffSlot: HTMLElement): HT
   }
   if (page.change === 'changed') {
     const button = h('button', { type: 'button', class: 'link', 'data-diff': page.id }, 'diff');
-    button.addEventListener('click', () => showPageDiff(base, page, diffSlot));
+    // the diff view is a chunk of its own: only a recrawl's pages need it
+    button.addEventListener('click', async () => {
+      const { showPageDiff } = await import('./page-diff.js');
+      await showPageDiff(base, page, diffSlot);
+    });
     cell.append(button);
   }
   return cell;

@@ -7,7 +7,6 @@ import type { ProgressEvent } from '../../../src/schemas/live.js';
 import type { CrawlReport, ReportLink } from '../../../src/schemas/report.js';
 import type { WordStats } from '../../../src/schemas/stats.js';
 import { blobUrl, getJson, postJson, request, streamEvents } from '../api.js';
-import { changesPanel } from '../components/changes-panel.js';
 import { outcome } from '../components/crawl-outcome.js';
 import { HarvestChart } from '../components/harvest-chart.js';
 import { pagesTable } from '../components/pages-table.js';
@@ -175,6 +174,8 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
   // a recrawl's counts by class are the status's: shown at the start and again with the final status
   const showChanges = async (current: CrawlStatus) => {
     if (!current.recrawlOf) return;
+    // a chunk of its own, with the diff view: only a recrawl's page loads them
+    const { changesPanel } = await import('../components/changes-panel.js');
     changesSlot.replaceChildren(await changesPanel(base, current, (change) => void table.showChange(change)));
   };
   await showChanges(status);

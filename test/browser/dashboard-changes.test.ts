@@ -55,6 +55,19 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
     { message: 'the recrawl to complete', timeoutMs: 120_000, intervalMs: 100 },
   );
   assert.equal(status.recrawlOf, first.id);
+  const shownCounts = async () => {
+    const counts: Record<string, number> = {};
+    for (const tile of await page.locator('section.changes .change-count').all()) {
+      counts[(await tile.getAttribute('data-change'))!] = Number(await tile.locator('.count').textContent());
+    }
+    return counts;
+  };
+  // the view followed the recrawl live: its final status brings the counts, without a reload
+  await eventually(
+    async () =>
+      JSON.stringify(await shownCounts()) === JSON.stringify(CHANGING_SITE_CHANGES) ? true : undefined,
+    { message: 'the final counts shown', timeoutMs: 60_000, intervalMs: 100 },
+  );
   // the changed pages' texts compared, then the view read afresh
   await textsCounted(app, second);
   await eventually(
@@ -68,11 +81,7 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
   await page.reload();
   await page.locator('section.changes .change-count').first().waitFor();
   assert.match((await page.textContent('h2')) ?? '', /^Recrawl of /);
-  const counts: Record<string, number> = {};
-  for (const tile of await page.locator('section.changes .change-count').all()) {
-    counts[(await tile.getAttribute('data-change'))!] = Number(await tile.locator('.count').textContent());
-  }
-  assert.deepEqual(counts, CHANGING_SITE_CHANGES);
+  assert.deepEqual(await shownCounts(), CHANGING_SITE_CHANGES);
   await page.screenshot({ path: 'test-artifacts/dashboard-recrawl.png', fullPage: true });
 
   // a count shows its class in the pages table, with the change column

@@ -171,14 +171,23 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
 
   const table = await pagesTable(base, pages, signal, status.recrawlOf ? { diffSlot: diff } : undefined);
   const reloadPages = () => table.reload();
-  // a recrawl's counts by class are the status's: shown at the start and again with the final status
-  const showChanges = async (current: CrawlStatus) => {
-    if (!current.recrawlOf) return;
-    // a chunk of its own, with the diff view: only a recrawl's page loads them
-    const { changesPanel } = await import('../components/changes-panel.js');
-    changesSlot.replaceChildren(await changesPanel(base, current, (change) => void table.showChange(change)));
+  // a recrawl's counts by class are the status's: shown at the start, as it runs and with the final status.
+  // Event handlers overlap, so the panel of the latest read wins, not the one that happens to end last.
+  let changesRead = 0;
+  const showChanges = async (read: () => CrawlStatus | Promise<CrawlStatus>) => {
+    if (!status.recrawlOf) return;
+    const ticket = ++changesRead;
+    try {
+      const current = await read();
+      // a chunk of its own, with the diff view: only a recrawl's page loads them
+      const { changesPanel } = await import('../components/changes-panel.js');
+      const panel = await changesPanel(base, current, (change) => void table.showChange(change));
+      if (ticket === changesRead) changesSlot.replaceChildren(panel);
+    } catch (error) {
+      if (!signal.aborted && ticket === changesRead) changesSlot.replaceChildren(problemBanner(error));
+    }
   };
-  await showChanges(status);
+  await showChanges(() => status);
   const showPlots = async () => {
     plots.replaceChildren(h('h3', {}, 'Load time and queue wait'));
     try {
@@ -214,8 +223,8 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
     await showPlots();
     return;
   }
-  // live: the crawl's event stream until its final status; the pages table follows the counters, read again
-  // at most every PAGES_REFRESH_MS (one list read, whatever the rate of progress events)
+  // live: the crawl's event stream until its final status; the pages table (and a recrawl's change counts)
+  // follows the counters, read again at most every PAGES_REFRESH_MS, whatever the rate of progress events
   let pagesReadAt = Date.now();
   streamEvents(
     `${base}/events`,
@@ -225,6 +234,8 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
         if (Date.now() - pagesReadAt >= PAGES_REFRESH_MS) {
           pagesReadAt = Date.now();
           await reloadPages();
+          // a running recrawl's counts by class: the status's (progress events do not carry them)
+          await showChanges(() => getJson<CrawlStatus>(base));
         }
       }
       if (event === 'status') {
@@ -232,7 +243,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
         status = final;
         render(final);
         finishedActions();
-        await showChanges(final);
+        await showChanges(() => final);
         await loadHarvest();
         await reloadPages();
         await showPlots();

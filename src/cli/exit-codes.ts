@@ -19,6 +19,7 @@ const FIELD_FLAGS: Record<string, string> = {
   topics: '--topics',
   'politeness.delayMs': '--delay-ms',
   concurrency: '--concurrency',
+  'recrawl.of': '<id>',
 };
 
 /** What the user sees when a command fails, and the exit code it ends with. */

@@ -1,7 +1,7 @@
 // Human-readable renderings of the API's answers for a terminal. Every command prints the API's JSON instead
 // when piped or given --json; these are only what a person reads.
-import { PAGE_TYPES } from '../crawler/vocabulary.js';
-import type { CrawlStatus } from '../schemas/crawls.js';
+import { CHANGE_CLASSES, PAGE_TYPES } from '../crawler/vocabulary.js';
+import type { CrawlStatus, PageSummary } from '../schemas/crawls.js';
 import type { GraphFigures } from '../schemas/rankings.js';
 
 export function formatCrawlStatus(status: CrawlStatus): string {
@@ -33,12 +33,51 @@ export function formatCrawlStatus(status: CrawlStatus): string {
       `load      p50 ${ms(load.p50)} · p95 ${ms(load.p95)}   queue wait p50 ${ms(wait?.p50)} · p95 ${ms(wait?.p95)}`,
     );
   }
+  if (status.recrawlOf && status.changes) lines.push(formatChangeCounts(status.recrawlOf, status.changes));
   if (status.harvestRate !== undefined) {
     lines.push(
       `harvest   ${(status.harvestRate * 100).toFixed(1)}% (${status.relevantPages ?? 0} relevant pages)`,
     );
   }
   return lines.join('\n');
+}
+
+/** A recrawl's counts by change class, in the vocabulary's order, and the crawl it recrawled. */
+export function formatChangeCounts(recrawlOf: string, changes: NonNullable<CrawlStatus['changes']>): string {
+  const counts = CHANGE_CLASSES.map((change) => `${change} ${changes[change]}`).join(' · ');
+  return `changes   ${counts}  (recrawl of ${recrawlOf})`;
+}
+
+/** A recrawl's page as `trawl changes` lists it. */
+export type ChangedPage = Pick<
+  PageSummary,
+  'id' | 'url' | 'finalUrl' | 'status' | 'title' | 'change' | 'textChanged' | 'similarity' | 'error'
+>;
+
+/**
+ * A recrawl's pages with their change class; a changed page says whether its main text changed (a number
+ * alone is not) and how alike the two texts are, which stay blank until the text job compared them.
+ */
+export function formatChangedPages(pages: ChangedPage[], columns: number | undefined): string {
+  return formatTable(
+    ['CHANGE', 'ID', 'HTTP', 'TEXT', 'SIMILAR', 'TITLE', 'URL'],
+    pages.map((page) => [
+      page.change ?? '',
+      String(page.id),
+      httpCell(page),
+      page.textChanged === null ? '' : page.textChanged ? 'changed' : 'same',
+      page.similarity === null ? '' : page.similarity.toFixed(2),
+      clip(page.title ?? '', 24),
+      page.url,
+    ]),
+    columns,
+  );
+}
+
+/** A page redirected away says so: the status it shows is the redirect's end, not the page's. */
+function httpCell(page: ChangedPage): string {
+  if (page.finalUrl && page.finalUrl !== page.url) return 'moved';
+  return page.status === null ? (page.error ? 'error' : '') : String(page.status);
 }
 
 function rank(type: string): number {

@@ -5,12 +5,14 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_API_URL } from './api-client.js';
 import { addCancelCommand } from './commands/cancel.js';
+import { addChangesCommand } from './commands/changes.js';
 import { addCrawlCommand } from './commands/crawl.js';
 import { addExportCommand } from './commands/export.js';
 import { addExtractCommand } from './commands/extract.js';
 import { addKeysCommands } from './commands/keys.js';
 import { addPagesCommand } from './commands/pages.js';
 import { addRankCommand } from './commands/rank.js';
+import { addRecrawlCommand } from './commands/recrawl.js';
 import { addScoreCommand } from './commands/score.js';
 import { addStatusCommand } from './commands/status.js';
 import { addWatchCommand } from './commands/watch.js';
@@ -46,6 +48,8 @@ export function buildProgram(io: CliIo, setExitCode: SetExitCode): Command {
   addWatchCommand(program, io, setExitCode);
   addStatusCommand(program, io);
   addPagesCommand(program, io);
+  addRecrawlCommand(program, io, setExitCode);
+  addChangesCommand(program, io);
   addCancelCommand(program, io);
   addExportCommand(program, io);
   addRankCommand(program, io);

@@ -1,6 +1,7 @@
 // The reads behind a crawl's report (GET /v1/crawls/:id/report and report.html) that the status endpoint does
 // not already give: invalid pages by status, documents by type, duplicate images, links and images per page,
-// timing summaries, the harvest rate over time, the first pages and the best-scored ones.
+// timing summaries, the harvest rate over time, the first pages and the best-scored ones, and a recrawl's
+// changed and gone pages.
 import type pg from 'pg';
 import { sql } from './sql.js';
 
@@ -64,6 +65,17 @@ export interface ScoredPageRow {
   score: number;
 }
 
+export interface RecrawlPageRow {
+  id: string;
+  url: string;
+  final_url: string | null;
+  title: string | null;
+  status: number | null;
+  error: string | null;
+  text_changed: boolean | null;
+  similarity: number | null;
+}
+
 export class ReportRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -104,5 +116,17 @@ export class ReportRepository {
 
   async topScored(crawlId: string, limit: number): Promise<ScoredPageRow[]> {
     return (await this.pool.query<ScoredPageRow>(sql('report_top_scored'), [crawlId, limit])).rows;
+  }
+
+  /** A recrawl's pages of one change class, the most changed first. */
+  async recrawlPages(crawlId: string, change: 'changed' | 'gone', limit: number): Promise<RecrawlPageRow[]> {
+    return (await this.pool.query<RecrawlPageRow>(sql('report_recrawl_pages'), [crawlId, change, limit]))
+      .rows;
+  }
+
+  /** The earlier pages a recrawl never reached (listed by GET /v1/crawls/:id/changes/missing). */
+  async recrawlMissing(crawlId: string): Promise<number> {
+    return (await this.pool.query<{ missing: number }>(sql('report_recrawl_missing_count'), [crawlId]))
+      .rows[0]!.missing;
   }
 }

@@ -527,6 +527,14 @@ export const CrawlStorage = Type.Object(
   { description: 'what the crawl stores' },
 );
 
+/** A recrawl's pages by change class: the status and the report count them alike. */
+export const ChangeCounts = Type.Object(
+  Object.fromEntries(CHANGE_CLASSES.map((change) => [change, Type.Integer()])) as Record<
+    (typeof CHANGE_CLASSES)[number],
+    ReturnType<typeof Type.Integer>
+  >,
+);
+
 export const CrawlStatus = Type.Object(
   {
     id: Uuid,
@@ -583,15 +591,9 @@ export const CrawlStatus = Type.Object(
       Type.String({ format: 'uuid', description: 'the earlier crawl this one recrawls' }),
     ),
     changes: Type.Optional(
-      Nullable(
-        Type.Object(
-          Object.fromEntries(CHANGE_CLASSES.map((change) => [change, Type.Integer()])) as Record<
-            (typeof CHANGE_CLASSES)[number],
-            ReturnType<typeof Type.Integer>
-          >,
-        ),
-        { description: "a recrawl's pages by change class (docs/reference.md#change-classes)" },
-      ),
+      Nullable(ChangeCounts, {
+        description: "a recrawl's pages by change class (docs/reference.md#change-classes)",
+      }),
     ),
     relevantPages: Type.Optional(
       Type.Integer({

@@ -1,9 +1,9 @@
 // GET /v1/crawls/:id/report: the crawl's summary tables (pages by type, invalid pages by status, what was found
-// per page, documents by type, timings, harvest over time, the link graph's structure) as one JSON document;
-// report.html renders it.
+// per page, documents by type, timings, harvest over time, the link graph's structure, what a recrawl found
+// changed) as one JSON document; report.html renders it.
 import { type Static, Type } from 'typebox';
-import { Defaulted, Nullable } from './common.js';
-import { CrawlStorage } from './crawls.js';
+import { Defaulted, Nullable, Uuid } from './common.js';
+import { ChangeCounts, CrawlStorage } from './crawls.js';
 import { GraphFigures } from './rankings.js';
 
 const Summary = Type.Object({
@@ -17,6 +17,47 @@ const FoundPerPage = Type.Object({
   total: Type.Integer(),
   perPageMean: Type.Number({ description: 'mean per HTML page' }),
   perPageMax: Type.Integer({ description: 'the most on one HTML page' }),
+});
+
+/** How many of a recrawl's changed and gone pages the report lists; the counts are whole. */
+export const REPORT_CHANGED_PAGES = 100;
+
+const ChangedPageRow = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  title: Nullable(Type.String()),
+  textChanged: Nullable(Type.Boolean(), {
+    description: 'whether its main text differs; null until the text job compared the two texts',
+  }),
+  similarity: Nullable(Type.Number({ description: '0–1, how alike the two main texts are' })),
+});
+
+const GonePageRow = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  status: Nullable(
+    Type.Integer({
+      description: 'the answer now (404, 410, …; a redirect followed: its end); null: unreachable',
+    }),
+  ),
+  finalUrl: Nullable(Type.String({ description: 'where a redirect away led; null: no redirect' })),
+  error: Nullable(Type.String()),
+});
+
+const WhatChanged = Type.Object({
+  recrawlOf: Uuid,
+  counts: ChangeCounts,
+  changed: Type.Array(ChangedPageRow, {
+    description: `changed pages, those whose main text changed first and the least alike first (at most ${REPORT_CHANGED_PAGES})`,
+  }),
+  gone: Type.Array(GonePageRow, {
+    description: `gone pages in discovery order (at most ${REPORT_CHANGED_PAGES})`,
+  }),
+  missing: Type.Integer({
+    description:
+      'earlier pages this recrawl never reached (the page budget ran out, it was cancelled, robots.txt now refuses them): not counted gone',
+  }),
+  missingUrl: Type.String({ description: 'where they are listed (GET /v1/crawls/:id/changes/missing)' }),
 });
 
 export const CrawlReport = Type.Object(
@@ -97,6 +138,10 @@ export const CrawlReport = Type.Object(
     ),
     graph: Nullable(Type.Object({ vertices: Type.Integer() }), {
       description: 'topic crawls: the vertices of the link graph (at most maxPages)',
+    }),
+    changes: Nullable(WhatChanged, {
+      description:
+        'a recrawl: what changed against the earlier crawl (docs/reference.md#change-classes); null for a crawl that recrawls none',
     }),
     linkGraph: Nullable(GraphFigures, {
       description:

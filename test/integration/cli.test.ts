@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { build } from '../helper.js';
+import { CHANGING_SITE_CHANGES, startChangingSite, textsCounted } from '../support/changing-site.js';
 import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 import { trawlInProcess as trawl } from '../support/trawl-in-process.js';
@@ -84,6 +85,69 @@ function jsonLines(text: string): Record<string, unknown>[] {
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+test('trawl recrawl --wait and trawl changes: what a recrawl found, as JSON lines and as a table', {
+  timeout: 300_000,
+}, async (t) => {
+  const site = await startChangingSite();
+  t.after(() => site.close());
+  const { app } = await build(t);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address() as { port: number };
+  const env = { TRAWL_API: `http://127.0.0.1:${address.port}`, TRAWL_KEY: '' };
+  const work = mkdtempSync(path.join(tmpdir(), 'trawl-cli-'));
+  const requestFile = path.join(work, 'request.json');
+  writeFileSync(requestFile, JSON.stringify({ politeness: { delayMs: 0, respectRobots: false } }));
+  const crawled = await trawl(['crawl', `${site.origin}/`, '--request', requestFile, '--wait'], env);
+  assert.equal(crawled.code, 0, crawled.stderr);
+  const first = String(jsonLines(crawled.stdout)[0]!.id);
+  await textsCounted(app, first);
+  site.change();
+
+  const recrawled = await trawl(['recrawl', first, '--wait'], env);
+  assert.equal(recrawled.code, 0, recrawled.stderr);
+  const lines = jsonLines(recrawled.stdout);
+  const second = String(lines[0]!.id);
+  const final = lines.at(-1)!;
+  assert.equal(final.status, 'completed');
+  assert.equal(final.recrawlOf, first);
+  assert.deepEqual(final.changes, CHANGING_SITE_CHANGES);
+
+  // piped: one JSON line per new, changed and gone page; --class one class, unchanged pages too
+  const changed = await trawl(['changes', second], env);
+  assert.equal(changed.code, 0, changed.stderr);
+  const rows = jsonLines(changed.stdout);
+  const { unchanged, ...changes } = CHANGING_SITE_CHANGES;
+  assert.equal(rows.length, changes.new + changes.changed + changes.gone);
+  assert.deepEqual(
+    [...new Set(rows.map((row) => row.change))],
+    ['new', 'changed', 'gone'],
+    'grouped by class',
+  );
+  const same = await trawl(['changes', second, '--class', 'unchanged', '--json'], env);
+  assert.equal(jsonLines(same.stdout).length, unchanged);
+  assert.ok(jsonLines(same.stdout).every((row) => row.change === 'unchanged'));
+
+  // a person at a terminal: the counts, then a table of the pages
+  const table = await runInTerminal(['changes', second], env);
+  assert.match(table, /changes\s+new 1 · changed 2 · unchanged 2 · gone 3/);
+  assert.match(table, /CHANGE\s+ID\s+HTTP\s+TEXT\s+SIMILAR\s+TITLE\s+URL/);
+  assert.match(table, /gone\s+\d+\s+410\s/);
+  assert.match(table, /gone\s+\d+\s+moved\s.*\/museum-old/);
+  const status = await runInTerminal(['status', second], env);
+  assert.match(
+    status,
+    new RegExp(`changes\\s+new 1 · changed 2 · unchanged 2 · gone 3  \\(recrawl of ${first}\\)`),
+  );
+
+  // mistakes: a crawl that recrawls none, and an unknown crawl to recrawl (the field, with the argument)
+  const notRecrawl = await trawl(['changes', first], env);
+  assert.equal(notRecrawl.code, 2);
+  assert.match(notRecrawl.stderr, /is not a recrawl/);
+  const unknown = await trawl(['recrawl', '00000000-0000-4000-8000-000000000000'], env);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /recrawl\.of \(<id>\)/);
+});
 
 test('trawl: crawl --wait, status, pages, cancel, rank, score, extract and keys against the real API', {
   timeout: 300_000,

@@ -6,8 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { linkGraphHtml, renderReportHtml } from '../../src/services/presentation/report-html.js';
 import { build, crawlToEnd, eventually } from '../helper.js';
-
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
+import { CHANGING_SITE_CHANGES, recrawlPair, startChangingSite } from '../support/changing-site.js';
 import { crawlRequestFor, startTestWeb } from '../support/testweb/index.js';
 
 test('the report of a focused crawl agrees with its status and pages; report.html renders', {
@@ -188,6 +188,17 @@ test('report.html escapes what pages say and links only http(s) URLs', () => {
     },
     focused: null,
     graph: null,
+    changes: {
+      recrawlOf: '00000000-0000-4000-8000-000000000001',
+      counts: { new: 0, changed: 1, unchanged: 0, gone: 1 },
+      changed: [{ id: 3, url: 'javascript:alert(2)', title: hostile, textChanged: true, similarity: 0.5 }],
+      gone: [
+        { id: 4, url: 'data:text/html,<b>x</b>', status: null, finalUrl: null, error: hostile },
+        { id: 5, url: 'http://example.org/a', status: 200, finalUrl: 'javascript:alert(3)', error: null },
+      ],
+      missing: 0,
+      missingUrl: '/v1/crawls/00000000-0000-4000-8000-000000000000/changes/missing',
+    },
     linkGraph: null,
   };
   const row = {
@@ -247,6 +258,56 @@ test('report.html escapes what pages say and links only http(s) URLs', () => {
   assert.doesNotMatch(html, /href="javascript:/);
   assert.doesNotMatch(html, /href="data:/);
   assert.match(html, /href="http:\/\/example\.org\/&quot;onmouseover=&quot;x"/);
+});
+
+test('the report of a recrawl says what changed: counts, changed and gone pages, the missing', {
+  timeout: 240_000,
+}, async (t) => {
+  const site = await startChangingSite();
+  t.after(() => site.close());
+  const { app } = await build(t);
+  const { first, second } = await recrawlPair(app, site);
+
+  const earlier = await app.inject({ method: 'GET', url: `/v1/crawls/${first}/report` });
+  assert.equal(earlier.statusCode, 200, earlier.body);
+  assert.equal(earlier.json().changes, null, 'a crawl that recrawls none');
+
+  const response = await app.inject({ method: 'GET', url: `/v1/crawls/${second}/report` });
+  assert.equal(response.statusCode, 200, response.body);
+  const { changes } = response.json();
+  const status = (await app.inject({ method: 'GET', url: `/v1/crawls/${second}` })).json();
+  assert.equal(changes.recrawlOf, first);
+  assert.deepEqual(changes.counts, status.changes, 'the counts are the status’s');
+  assert.deepEqual(changes.counts, CHANGING_SITE_CHANGES);
+  const path = (url: string) => new URL(url).pathname;
+  // the edited article first (its text changed), then the page whose only edit is a number
+  assert.deepEqual(
+    changes.changed.map((page: { url: string; textChanged: boolean }) => [path(page.url), page.textChanged]),
+    [
+      ['/ferry', true],
+      ['/weather', false],
+    ],
+  );
+  assert.ok(
+    changes.changed.every((page: { similarity: number }) => page.similarity > 0 && page.similarity <= 1),
+  );
+  const gone = changes.gone.map(
+    (page: { url: string; status: number | null; finalUrl: string | null }) =>
+      `${path(page.url)} ${page.status}${page.finalUrl ? ` to ${path(page.finalUrl)}` : ''}`,
+  );
+  assert.deepEqual(gone.sort(), ['/market 410', '/museum-old 200 to /museum', '/regatta 404']);
+  assert.equal(changes.missing, 0);
+  assert.equal(changes.missingUrl, `/v1/crawls/${second}/changes/missing`);
+
+  const html = await app.inject({ method: 'GET', url: `/v1/crawls/${second}/report.html` });
+  assert.equal(html.statusCode, 200);
+  assert.match(html.body, /<h2>What changed<\/h2>/);
+  assert.match(html.body, /<li class="changed"><b>2<\/b>changed<\/li>/);
+  assert.match(html.body, new RegExp(`href="/v1/crawls/${second}/pages/\\d+/diff"`));
+  assert.match(html.body, /redirected to <a href="[^"]+\/museum"/);
+  assert.match(html.body, /Every page of the earlier crawl was reached again/);
+  const earlierHtml = await app.inject({ method: 'GET', url: `/v1/crawls/${first}/report.html` });
+  assert.doesNotMatch(earlierHtml.body, /What changed/);
 });
 
 test('report.html words the link graph, with ranges and a note when the figures are bounds', () => {

@@ -91,12 +91,18 @@ table.facts th{font-weight:500;color:#444;width:55%}table.facts td{text-align:ri
 table.pages td:nth-child(n+4){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.pages td:nth-child(2){max-width:380px;overflow-wrap:anywhere}
 pre{background:#f6f8fa;padding:10px;overflow:auto;font-size:12px;border-radius:4px}
+table.changes td:first-child{width:5em}table.changes td:nth-child(2){overflow-wrap:anywhere}
+table.changed-pages td:nth-child(4),table.changed-pages th:nth-child(4){text-align:right;font-variant-numeric:tabular-nums}
+table.changed-pages td:nth-child(5){text-align:right}
+.counts{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 12px;padding:0;list-style:none}
+.counts li{padding:6px 14px;border-radius:6px;background:#f0f2f5}.counts b{font-size:18px;margin-right:6px}
+.counts .new{background:#e3f4e6}.counts .changed{background:#fff4dc}.counts .gone{background:#fbe6e6}
 a{color:#1558b0}.note{color:#555;font-size:12px}figure{margin:8px 0 0}svg{max-width:100%;height:auto}
 `;
 
 export function renderReportHtml(report: CrawlReport, extras: ReportExtras): string {
   const seeds = (report.request as { seeds?: string[] }).seeds ?? [];
-  const title = `Crawl report: ${seeds[0] ? new URL(seeds[0]).host : report.id}`;
+  const title = `${report.changes ? 'Recrawl' : 'Crawl'} report: ${seeds[0] ? new URL(seeds[0]).host : report.id}`;
   // the fetched types; duplicates, robots.txt refusals and the frontier have rows of their own
   const byType = ['HTML', 'BINARY', 'INVALID']
     .filter((type) => (report.pages.byType[type] ?? 0) > 0)
@@ -181,6 +187,8 @@ export function renderReportHtml(report: CrawlReport, extras: ReportExtras): str
       : '',
   );
   sections.push('</div>');
+
+  if (report.changes) sections.push(whatChangedHtml(report.id, report.changes));
 
   sections.push('<h2>Load time and queue wait</h2>');
   const timing = (name: string, summary: CrawlReport['timing']['loadMs']) => [
@@ -378,4 +386,60 @@ export function linkGraphHtml(figures: CrawlReport['linkGraph']): string {
       ? ''
       : '<p class="note">Not exact: the searches stopped at their budget, so a diameter shown as a range lies within it, and the average shortest path is over a sample of pages.</p>',
   ].join('');
+}
+
+/**
+ * The "What changed" section of a recrawl: its pages by change class, its changed pages (whether the main text
+ * changed and how alike the two texts are, with a link to each diff) and its gone pages, and the earlier pages
+ * it never reached, which are not counted gone (docs/reference.md#change-classes).
+ */
+export function whatChangedHtml(crawlId: string, changes: NonNullable<CrawlReport['changes']>): string {
+  const base = `/v1/crawls/${encodeURIComponent(crawlId)}`;
+  const { counts } = changes;
+  const parts = [
+    '<h2>What changed</h2>',
+    `<p>Against the earlier crawl <code>${escapeHtml(changes.recrawlOf)}</code>:</p>`,
+    `<ul class="counts">${(['new', 'changed', 'unchanged', 'gone'] as const)
+      .map((change) => `<li class="${change}"><b>${number(counts[change])}</b>${change}</li>`)
+      .join('')}</ul>`,
+  ];
+  if (changes.changed.length) {
+    parts.push(
+      table(
+        `Changed pages${counts.changed > changes.changed.length ? ` (the first ${number(changes.changed.length)} of ${number(counts.changed)})` : ''}: those whose main text changed first, the least alike first; a diff compares the two texts (with your API key)`,
+        ['id', 'page', 'main text', 'similarity', ''],
+        changes.changed.map((page) => [
+          escapeHtml(page.id),
+          link(page.url, page.title || page.url),
+          page.textChanged === null ? 'not compared yet' : page.textChanged ? 'changed' : 'the same',
+          page.similarity === null ? '–' : page.similarity.toFixed(3),
+          `<a href="${escapeHtml(`${base}/pages/${page.id}/diff`)}">diff</a>`,
+        ]),
+        'changes changed-pages',
+      ),
+    );
+  }
+  if (changes.gone.length) {
+    parts.push(
+      table(
+        `Gone pages${counts.gone > changes.gone.length ? ` (the first ${number(changes.gone.length)} of ${number(counts.gone)})` : ''}: fetched before, now an error, unreachable or redirected away`,
+        ['id', 'page', 'now'],
+        changes.gone.map((page) => [escapeHtml(page.id), link(page.url), goneNow(page)]),
+        'changes',
+      ),
+    );
+  }
+  parts.push(
+    changes.missing
+      ? `<p class="note">${number(changes.missing)} pages of the earlier crawl were never reached (the page budget ran out, the crawl was cancelled, or robots.txt now refuses them) and are not counted gone: <a href="${escapeHtml(changes.missingUrl)}">the missing pages</a> (with your API key).</p>`
+      : '<p class="note">Every page of the earlier crawl was reached again.</p>',
+  );
+  return parts.join('');
+}
+
+/** What a gone page answers now: redirected away (where to), an error status, or the fault that met it. */
+function goneNow(page: NonNullable<CrawlReport['changes']>['gone'][number]): string {
+  if (page.finalUrl && page.finalUrl !== page.url) return `redirected to ${link(page.finalUrl)}`;
+  if (page.status === null) return escapeHtml(page.error ?? 'unreachable');
+  return escapeHtml(page.status);
 }

@@ -1,12 +1,13 @@
 // The crawl report: the tables a crawl's user would otherwise compute by hand (pages by type, invalid pages by
 // status, links/images/documents per page, documents by type, load time and queue wait, harvest over time),
-// the link graph's structure, as JSON (GET /v1/crawls/:id/report) and as one self-contained HTML page
+// the link graph's structure, what a recrawl found changed, as JSON (GET /v1/crawls/:id/report) and as one self-contained HTML page
 // (report.html, report-html.ts).
 // Counts come from the status endpoint, so the report and the status never disagree.
 import { fetchesImages } from '../../crawler/crawl-request.js';
 import type { ReportRepository } from '../../db/report-repo.js';
 import type { TenantScope } from '../../db/tenant-scope.js';
-import type { CrawlReport } from '../../schemas/report.js';
+import type { CrawlStatus } from '../../schemas/crawls.js';
+import { type CrawlReport, REPORT_CHANGED_PAGES } from '../../schemas/report.js';
 import { type ReportExtras, renderReportHtml } from '../presentation/report-html.js';
 import type { CrawlReader } from './crawl-reader.js';
 import type { CrawlStatsService } from './crawl-stats.js';
@@ -44,19 +45,21 @@ export class CrawlReportService {
     const status = await this.options.crawls.status(crawlId, scope);
     const repository = this.options.repository;
     const imagesFetched = fetchesImages(status.request.documents);
-    const [sites, invalid, documentsByType, duplicateImages, found, timings, linkGraph] = await Promise.all([
-      repository.sites(crawlId),
-      repository.invalidPages(crawlId),
-      repository.documentsByType(crawlId),
-      imagesFetched ? repository.duplicateImages(crawlId) : null,
-      repository.foundPerPage(crawlId),
-      repository.timings(crawlId),
-      this.options.rankings.crawlStructureFigures(
-        crawlId,
-        { maxVertices: REPORT_RANK_MAX_VERTICES, workBudget: REPORT_STRUCTURE_WORK_BUDGET },
-        scope,
-      ),
-    ]);
+    const [sites, invalid, documentsByType, duplicateImages, found, timings, linkGraph, changes] =
+      await Promise.all([
+        repository.sites(crawlId),
+        repository.invalidPages(crawlId),
+        repository.documentsByType(crawlId),
+        imagesFetched ? repository.duplicateImages(crawlId) : null,
+        repository.foundPerPage(crawlId),
+        repository.timings(crawlId),
+        this.options.rankings.crawlStructureFigures(
+          crawlId,
+          { maxVertices: REPORT_RANK_MAX_VERTICES, workBudget: REPORT_STRUCTURE_WORK_BUDGET },
+          scope,
+        ),
+        this.whatChanged(status),
+      ]);
     const scoring = 'scoring' in status ? status.scoring : undefined;
     let focused: CrawlReport['focused'] = null;
     if (scoring) {
@@ -139,7 +142,41 @@ export class CrawlReportService {
       },
       focused,
       graph,
+      changes,
       linkGraph,
+    };
+  }
+
+  /** A recrawl's counts (the status's), its changed and gone pages, and how many earlier pages it never reached. */
+  private async whatChanged(
+    status: Pick<CrawlStatus, 'id' | 'recrawlOf' | 'changes'>,
+  ): Promise<CrawlReport['changes']> {
+    if (!status.recrawlOf) return null;
+    const repository = this.options.repository;
+    const [changed, gone, missing] = await Promise.all([
+      repository.recrawlPages(status.id, 'changed', REPORT_CHANGED_PAGES),
+      repository.recrawlPages(status.id, 'gone', REPORT_CHANGED_PAGES),
+      repository.recrawlMissing(status.id),
+    ]);
+    return {
+      recrawlOf: status.recrawlOf,
+      counts: status.changes ?? { new: 0, changed: 0, unchanged: 0, gone: 0 },
+      changed: changed.map((row) => ({
+        id: Number(row.id),
+        url: row.url,
+        title: row.title,
+        textChanged: row.text_changed,
+        similarity: row.similarity === null ? null : round(row.similarity, 3),
+      })),
+      gone: gone.map((row) => ({
+        id: Number(row.id),
+        url: row.url,
+        status: row.status,
+        finalUrl: row.final_url === row.url ? null : row.final_url,
+        error: row.error,
+      })),
+      missing,
+      missingUrl: `/v1/crawls/${status.id}/changes/missing`,
     };
   }
 

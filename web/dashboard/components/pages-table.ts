@@ -1,6 +1,7 @@
-// The pages table of one crawl (GET /v1/crawls/:id/pages): filters by type and HTTP status, "More pages"
-// following the cursor, and a rendered page's screenshot shown in place.
-import { PAGE_TYPES } from '../../../src/crawler/vocabulary.js';
+// The pages table of one crawl (GET /v1/crawls/:id/pages): filters by type and HTTP status (and a recrawl's
+// change class), "More pages" following the cursor, a rendered page's screenshot shown in place, and a
+// recrawl's page with its change class and, when it was fetched before, a button showing its diff.
+import { CHANGE_CLASSES, type ChangeClass, PAGE_TYPES } from '../../../src/crawler/vocabulary.js';
 import type { PageList, PageListItem } from '../../../src/schemas/crawls.js';
 import { blobUrl, getJson } from '../api.js';
 import { h, pageLink, problemBanner } from '../dom.js';
@@ -24,14 +25,50 @@ function renderedCell(page: PageListItem): HTMLElement | string {
 }
 
 /**
- * The pages table with its filters. Returns how to read its first page again with the filters in force (a
- * running crawl's new pages), which leaves it alone once more pages were appended by hand.
+ * A recrawl's page: its change class and, for a changed page, whether its main text changed and how alike the
+ * two texts are (blank until the text job compared them), and a button showing its diff.
+ */
+function changeCell(base: string, page: PageListItem, diffSlot: HTMLElement): HTMLElement {
+  const cell = h('td', { class: `change ${page.change ?? ''}` }, page.change ?? '');
+  if (page.change === 'changed' && page.textChanged !== null) {
+    cell.append(
+      h(
+        'small',
+        {},
+        page.textChanged ? 'text changed' : 'same text',
+        page.similarity === null ? '' : ` · similarity ${page.similarity.toFixed(2)}`,
+      ),
+    );
+  }
+  if (page.change === 'changed') {
+    const button = h('button', { type: 'button', class: 'link', 'data-diff': page.id }, 'diff');
+    // the diff view is a chunk of its own: only a recrawl's pages need it
+    button.addEventListener('click', async () => {
+      const { showPageDiff } = await import('./page-diff.js');
+      await showPageDiff(base, page, diffSlot);
+    });
+    cell.append(button);
+  }
+  return cell;
+}
+
+export interface PagesTable {
+  /** Reads the first page again with the filters in force (a running crawl's new pages). */
+  reload(): Promise<void>;
+  /** Shows one change class of a recrawl's pages. */
+  showChange(change: ChangeClass): Promise<void>;
+}
+
+/**
+ * The pages table with its filters; `recrawl` adds the change class (its filter, its column, the diffs shown
+ * in `recrawl.diffSlot`). Reloading leaves the table alone once more pages were appended by hand.
  */
 export async function pagesTable(
   base: string,
   section: HTMLElement,
   signal: AbortSignal,
-): Promise<() => Promise<void>> {
+  recrawl?: { diffSlot: HTMLElement },
+): Promise<PagesTable> {
   const type = h(
     'select',
     { id: 'filter-type' },
@@ -39,6 +76,12 @@ export async function pagesTable(
     ...PAGE_TYPES.map((t) => h('option', { value: t }, t)),
   );
   const status = h('input', { id: 'filter-status', type: 'number', min: 100, max: 599, placeholder: 'any' });
+  const change = h(
+    'select',
+    { id: 'filter-change' },
+    h('option', { value: '' }, 'any change'),
+    ...CHANGE_CLASSES.map((c) => h('option', { value: c }, c)),
+  );
   const body = h('tbody');
   const more = h('button', { type: 'button', hidden: true }, 'More pages');
   let next: string | null = null;
@@ -58,6 +101,7 @@ export async function pagesTable(
           h('td', { class: 'title' }, page.title ?? ''),
           h('td', { class: 'url' }, pageLink(page.url)),
           h('td', {}, renderedCell(page)),
+          recrawl ? changeCell(base, page, recrawl.diffSlot) : null,
         ),
       );
       if (append) body.append(...rows);
@@ -74,6 +118,7 @@ export async function pagesTable(
     const query = new URLSearchParams({ limit: '50' });
     if (type.value) query.set('type', type.value);
     if (status.value) query.set('status', status.value);
+    if (recrawl && change.value) query.set('change', change.value);
     return `${base}/pages?${query}`;
   };
   more.addEventListener('click', () => next && load(next, true));
@@ -90,6 +135,8 @@ export async function pagesTable(
     type,
     h('label', { for: 'filter-status' }, 'HTTP status'),
     status,
+    recrawl ? h('label', { for: 'filter-change' }, 'Change') : null,
+    recrawl ? change : null,
     h('button', { type: 'submit' }, 'Filter'),
   );
   section.replaceChildren(
@@ -105,8 +152,8 @@ export async function pagesTable(
         h(
           'tr',
           {},
-          ...['Id', 'Type', 'HTTP', 'Score', 'Title', 'URL', 'Rendered'].map((t) =>
-            h('th', { scope: 'col' }, t),
+          ...['Id', 'Type', 'HTTP', 'Score', 'Title', 'URL', 'Rendered', ...(recrawl ? ['Change'] : [])].map(
+            (t) => h('th', { scope: 'col' }, t),
           ),
         ),
       ),
@@ -115,7 +162,14 @@ export async function pagesTable(
     more,
   );
   await load(filtered(), false);
-  return async () => {
-    if (!appended && !signal.aborted) await load(shown, false);
+  return {
+    reload: async () => {
+      if (!appended && !signal.aborted) await load(shown, false);
+    },
+    showChange: async (wanted) => {
+      change.value = wanted;
+      await load(filtered(), false);
+      section.scrollIntoView({ block: 'start' });
+    },
   };
 }

@@ -1,7 +1,8 @@
 // #/crawls/<id>: one crawl, live while it runs (its event stream): the counters, the harvest rate of a scoring
-// crawl, the pages table, then, once it ends, its outcome, downloads, the report and the plots.
+// crawl, the pages table, then, once it ends, its outcome, downloads, the report, the plots and a way to
+// recrawl it; a recrawl also shows what changed (counts by class, the pages of a class, a page's diff).
 import { isFinished } from '../../../src/crawler/vocabulary.js';
-import type { CrawlStatus } from '../../../src/schemas/crawls.js';
+import type { CrawlCreated, CrawlStatus } from '../../../src/schemas/crawls.js';
 import type { ProgressEvent } from '../../../src/schemas/live.js';
 import type { CrawlReport, ReportLink } from '../../../src/schemas/report.js';
 import type { WordStats } from '../../../src/schemas/stats.js';
@@ -73,15 +74,37 @@ async function openReport(base: string, problems: HTMLElement): Promise<void> {
   }
 }
 
+/** Starts a recrawl of a finished crawl and opens it. */
+async function recrawl(id: string, problems: HTMLElement): Promise<void> {
+  try {
+    const created = await postJson<CrawlCreated>('/v1/crawls', { recrawl: { of: id } });
+    location.hash = `#/crawls/${created.id}`;
+  } catch (error) {
+    problems.append(problemBanner(error));
+  }
+}
+
 export async function crawlView(id: string, signal: AbortSignal): Promise<void> {
   const base = `/v1/crawls/${encodeURIComponent(id)}`;
   const live = h('div', { class: 'live' });
   const actions = h('div', { class: 'actions' });
   const harvestSlot = h('div', {});
+  const changesSlot = h('div', {});
   const pages = h('section', { class: 'pages' });
+  const diff = h('section', { class: 'page-diff', 'aria-live': 'polite' });
   const plots = h('section', { class: 'plots' });
   const heading = h('h2', {}, 'Crawl', h('small', {}, id));
-  show(h('p', {}, h('a', { href: '#/' }, '← all crawls')), heading, live, actions, harvestSlot, pages, plots);
+  show(
+    h('p', {}, h('a', { href: '#/' }, '← all crawls')),
+    heading,
+    live,
+    actions,
+    harvestSlot,
+    changesSlot,
+    pages,
+    diff,
+    plots,
+  );
 
   let status: CrawlStatus;
   try {
@@ -90,7 +113,10 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
     live.replaceChildren(problemBanner(error));
     return;
   }
-  heading.replaceChildren(`Crawl of ${status.request.seeds[0] ?? id}`, h('small', {}, id));
+  heading.replaceChildren(
+    `${status.recrawlOf ? 'Recrawl' : 'Crawl'} of ${status.request.seeds[0] ?? id}`,
+    h('small', {}, id),
+  );
   // a crawl that scores its pages: the harvest rate over time, from the report's series, then live
   const harvest = status.scoring ? new HarvestChart() : null;
   const loadHarvest = async () => {
@@ -141,11 +167,38 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
         'Export JSON lines',
       ),
       h('button', { type: 'button', onclick: () => openReport(base, actions) }, 'Open report'),
+      h(
+        'button',
+        {
+          type: 'button',
+          title: 'crawl its pages again and see what changed',
+          onclick: () => recrawl(id, actions),
+        },
+        'Recrawl',
+      ),
     );
   if (isFinished(status.status)) finishedActions();
   else actions.replaceChildren(cancel, graphLink);
 
-  const reloadPages = await pagesTable(base, pages, signal);
+  const table = await pagesTable(base, pages, signal, status.recrawlOf ? { diffSlot: diff } : undefined);
+  const reloadPages = () => table.reload();
+  // a recrawl's counts by class are the status's: shown at the start, as it runs and with the final status.
+  // Event handlers overlap, so the panel of the latest read wins, not the one that happens to end last.
+  let changesRead = 0;
+  const showChanges = async (read: () => CrawlStatus | Promise<CrawlStatus>) => {
+    if (!status.recrawlOf) return;
+    const ticket = ++changesRead;
+    try {
+      const current = await read();
+      // a chunk of its own, with the diff view: only a recrawl's page loads them
+      const { changesPanel } = await import('../components/changes-panel.js');
+      const panel = await changesPanel(base, current, (change) => void table.showChange(change));
+      if (ticket === changesRead) changesSlot.replaceChildren(panel);
+    } catch (error) {
+      if (!signal.aborted && ticket === changesRead) changesSlot.replaceChildren(problemBanner(error));
+    }
+  };
+  await showChanges(() => status);
   const showPlots = async () => {
     plots.replaceChildren(h('h3', {}, 'Load time and queue wait'));
     try {
@@ -181,8 +234,8 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
     await showPlots();
     return;
   }
-  // live: the crawl's event stream until its final status; the pages table follows the counters, read again
-  // at most every PAGES_REFRESH_MS (one list read, whatever the rate of progress events)
+  // live: the crawl's event stream until its final status; the pages table (and a recrawl's change counts)
+  // follows the counters, read again at most every PAGES_REFRESH_MS, whatever the rate of progress events
   let pagesReadAt = Date.now();
   streamEvents(
     `${base}/events`,
@@ -192,6 +245,8 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
         if (Date.now() - pagesReadAt >= PAGES_REFRESH_MS) {
           pagesReadAt = Date.now();
           await reloadPages();
+          // a running recrawl's counts by class: the status's (progress events do not carry them)
+          await showChanges(() => getJson<CrawlStatus>(base));
         }
       }
       if (event === 'status') {
@@ -199,6 +254,7 @@ export async function crawlView(id: string, signal: AbortSignal): Promise<void> 
         status = final;
         render(final);
         finishedActions();
+        await showChanges(() => final);
         await loadHarvest();
         await reloadPages();
         await showPlots();

@@ -16,7 +16,7 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../crawler/engine/ports.js';
-import type { PreviousVisit } from '../crawler/engine/recrawl.js';
+import type { PreviousLink, PreviousVisit } from '../crawler/engine/recrawl.js';
 import { LruMap } from '../crawler/lru-map.js';
 import { pgSafeJson, pgSafeNullable, pgSafeText } from '../crawler/text/pg-safe.js';
 import type { ChangeClass } from '../crawler/vocabulary.js';
@@ -413,6 +413,10 @@ export class PgCrawlStore implements CrawlStore {
       etag: row.etag,
       lastModified: row.last_modified,
     };
+  }
+
+  async previousLinks(crawlId: string, pageId: number): Promise<PreviousLink[]> {
+    return (await this.pool.query<PreviousLink>(prepared('page_previous_links', [crawlId, pageId]))).rows;
   }
 
   async recordChange(

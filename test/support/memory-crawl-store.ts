@@ -17,7 +17,7 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../../src/crawler/engine/ports.js';
-import type { PreviousVisit } from '../../src/crawler/engine/recrawl.js';
+import type { PreviousLink, PreviousVisit } from '../../src/crawler/engine/recrawl.js';
 import type { ChangeClass } from '../../src/crawler/vocabulary.js';
 
 interface MemoryCrawl {
@@ -398,12 +398,19 @@ export class MemoryCrawlStore implements CrawlStore {
 
   /** A recrawl's earlier pages, by the id of the page revisiting them (a test sets them: recrawl_enqueue.sql). */
   readonly previousVisits = new Map<number, PreviousVisit>();
+  /** The links a recrawl's earlier pages recorded, by the id of the page revisiting them (a test sets them). */
+  readonly previousLinksOf = new Map<number, PreviousLink[]>();
   /** Change classes recorded, by page id (page_record_change.sql). */
   readonly changes = new Map<number, { change: ChangeClass | null; notModified: boolean }>();
 
   /** page_previous_visit.sql. */
   async previousVisit(_crawlId: string, pageId: number): Promise<PreviousVisit | null> {
     return this.previousVisits.get(pageId) ?? null;
+  }
+
+  /** page_previous_links.sql. */
+  async previousLinks(_crawlId: string, pageId: number): Promise<PreviousLink[]> {
+    return this.previousLinksOf.get(pageId) ?? [];
   }
 
   /** page_record_change.sql. */

@@ -21,7 +21,7 @@ import type { PageRenderer } from '../render/port.js';
 import { productToken } from '../robots/index.js';
 import { crawlEnding } from './crawl-outcome.js';
 import { type HeldSlot, HostTurns } from './host-turns.js';
-import { originOf, selectLinks } from './link-selection.js';
+import { type LinkRules, originOf, selectLinks } from './link-selection.js';
 import {
   blankOutcome,
   bodyWanted,
@@ -44,7 +44,13 @@ import type {
   PageOutcome,
   StoredResponse,
 } from './ports.js';
-import { changeOf, conditionalHeaders, notModifiedOutcome, type PreviousVisit } from './recrawl.js';
+import {
+  changeOf,
+  conditionalHeaders,
+  notModifiedOutcome,
+  type PreviousVisit,
+  previousLinksPage,
+} from './recrawl.js';
 import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 import { SiteFiles, type SiteRobots } from './site-files.js';
@@ -696,6 +702,20 @@ export class CrawlRunner {
       // not modified: no body to hash or read; the page points at the earlier one's
       await requestDone(null);
       const notModified = notModifiedOutcome(reading.base, previous);
+      const links = await store.previousLinks(crawlId, page.id);
+      // their weights came from the text, which a 304 does not send: they are queued at the least weight
+      const selected = selectLinks(
+        previousLinksPage(links),
+        {
+          finalUrl: previous.finalUrl ?? previous.url,
+          depth: page.depth,
+          priority: page.priority,
+          score: null,
+        },
+        { ...this.linkRules(), strategy: 'bfs' },
+      );
+      notModified.links = selected.links;
+      notModified.skipped = selected.skipped;
       return { ...notModified, response: this.storedResponse(result, notModified) };
     }
     const original = await requestDone(
@@ -837,18 +857,23 @@ export class CrawlRunner {
     const { links, images, queuedImages, skipped } = selectLinks(
       parsed,
       { finalUrl, depth: page.depth, priority: page.priority, score },
-      {
-        ...this.settings,
-        scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),
-        known: (url) => this.queuedUrls.has(url),
-        disallowed: (url) => this.knownDisallowance(url),
-        // a crawl capped by pages discovered holds its first maxPages pages of the link graph: images would
-        // take their room without being vertices of it
-        fetchImages: fetchesImages(this.settings.documents) && this.settings.maxDiscovered === null,
-      },
+      this.linkRules(),
     );
     const title = parsed.title ? parsed.title.slice(0, 1000) : null;
     return { title, score, links, images, queuedImages, skipped };
+  }
+
+  /** The rules link selection applies to this crawl's pages. */
+  private linkRules(): LinkRules {
+    return {
+      ...this.settings,
+      scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),
+      known: (url) => this.queuedUrls.has(url),
+      disallowed: (url) => this.knownDisallowance(url),
+      // a crawl capped by pages discovered holds its first maxPages pages of the link graph: images would
+      // take their room without being vertices of it
+      fetchImages: fetchesImages(this.settings.documents) && this.settings.maxDiscovered === null,
+    };
   }
 
   private async siteIdsFor(origins: string[]): Promise<Map<string, number>> {

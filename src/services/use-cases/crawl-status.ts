@@ -71,7 +71,8 @@ export class CrawlStatusReads {
       });
     }
     const view = Object.freeze(crawlStatusView(row, counts, { ...found, ...timings }));
-    this.#finishedViews.set(id, { owner: row.owner, view });
+    // near-duplicates are marked by the text job, which may go on after the crawl ends: that view is read anew
+    if (!row.request.duplicates.near) this.#finishedViews.set(id, { owner: row.owner, view });
     return view;
   }
 

@@ -6,7 +6,8 @@
 // test web sends validators but answers every request in full, as a server that ignores conditional headers:
 // the recrawl then transfers about what the first crawl did, and still classifies every page.
 // Args: --hosts N (default 4), --pages-per-host N (default 250), --links-per-page N (default 30),
-//       --concurrency N (default 32), --seed N (default 42), --conditional honour|ignore (default honour)
+//       --concurrency N (default 32), --seed N (default 42), --conditional honour|ignore (default honour),
+//       --profile (each crawl's PostgreSQL statements by name: count and time)
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -24,6 +25,7 @@ import {
 } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
 import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
+import { countStatements } from './peers/trawl.js';
 
 const POLL_MS = 50;
 const BYTES_TARGET = 0.2;
@@ -40,7 +42,35 @@ interface Run {
   notModified: number;
 }
 
-async function crawl(app: FastifyInstance, web: TestWeb, payload: object): Promise<Run> {
+type StatementCounts = Record<string, { count: number; ms: number }>;
+
+/** Each statement's count and time over a crawl, the most time first, when the bench counts them. */
+function printStatements(name: string, before: StatementCounts, after: StatementCounts): void {
+  const rows = Object.entries(after)
+    .map(([statement, { count, ms }]) => ({
+      statement,
+      count: count - (before[statement]?.count ?? 0),
+      ms: ms - (before[statement]?.ms ?? 0),
+    }))
+    .filter((row) => row.count > 0)
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 15);
+  process.stdout.write(`  statements of the ${name}, by time (count, total ms):\n`);
+  for (const row of rows) {
+    process.stdout.write(
+      `    ${String(row.count).padStart(7)} ${row.ms.toFixed(0).padStart(8)} ms  ${row.statement}\n`,
+    );
+  }
+}
+
+async function crawl(
+  app: FastifyInstance,
+  web: TestWeb,
+  payload: object,
+  statements: (() => StatementCounts) | null,
+  name: string,
+): Promise<Run> {
+  const before = structuredClone(statements?.() ?? {});
   web.resetLog();
   const startedMs = performance.now();
   const created = await app.inject({ method: 'POST', url: '/v1/crawls', payload });
@@ -54,6 +84,7 @@ async function crawl(app: FastifyInstance, web: TestWeb, payload: object): Promi
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   const ms = performance.now() - startedMs;
+  if (statements) printStatements(name, before, statements());
   if (status.status !== 'completed') throw new Error(`crawl ${id} ended ${status.status}: ${status.error}`);
   return {
     id,
@@ -132,6 +163,7 @@ export async function run(args: string[]): Promise<void> {
   const conditional = stringArg(args, '--conditional', 'honour');
   if (conditional !== 'honour' && conditional !== 'ignore')
     throw new Error('--conditional expects honour or ignore');
+  const statements = args.includes('--profile') ? countStatements() : null;
 
   const web = await startTestWeb({
     hosts,
@@ -159,13 +191,19 @@ export async function run(args: string[]): Promise<void> {
           `conditional requests ${conditional === 'honour' ? 'answered (ETag, Last-Modified, 304)' : 'ignored (always 200)'}; ` +
           `trawl in this process, concurrency ${concurrency}, delay 0, robots obeyed, HTML stored\n`,
       );
-      const first = await crawl(app, web, {
-        seeds: web.seeds,
-        maxPages: hosts * pagesPerHost * 4,
-        scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
-        politeness: { delayMs: 0, maxCrawlDelayMs: 0, perHostConcurrency: 16, respectRobots: true },
-        concurrency,
-      });
+      const first = await crawl(
+        app,
+        web,
+        {
+          seeds: web.seeds,
+          maxPages: hosts * pagesPerHost * 4,
+          scope: { allowedDomains: web.hosts.map((origin) => new URL(origin).host) },
+          politeness: { delayMs: 0, maxCrawlDelayMs: 0, perHostConcurrency: 16, respectRobots: true },
+          concurrency,
+        },
+        statements,
+        'first crawl',
+      );
       await textsDone(app, first.id);
 
       const mutation = web.mutate({ edit: 0.1, remove: 0.05, add: 0.05, seed });
@@ -174,7 +212,7 @@ export async function run(args: string[]): Promise<void> {
         `mutation: ${mutation.edited.length} pages edited, ${mutation.removed.length} removed, ` +
           `${mutation.added.length} added\n`,
       );
-      const second = await crawl(app, web, { recrawl: { of: first.id } });
+      const second = await crawl(app, web, { recrawl: { of: first.id } }, statements, 'recrawl');
 
       const pages = await allPages(app, second.id);
       const { table, wrong } = confusion(pages, (url) => mutation.expected(url));

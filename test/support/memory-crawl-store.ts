@@ -397,7 +397,7 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   /** A recrawl's earlier pages, by the id of the page revisiting them (a test sets them: recrawl_enqueue.sql). */
-  readonly previousVisits = new Map<number, PreviousVisit>();
+  readonly previousVisits = new Map<number, Omit<PreviousVisit, 'links'>>();
   /** The links a recrawl's earlier pages recorded, by the id of the page revisiting them (a test sets them). */
   readonly previousLinksOf = new Map<number, PreviousLink[]>();
   /** Change classes recorded, by page id (page_record_change.sql). */
@@ -405,12 +405,8 @@ export class MemoryCrawlStore implements CrawlStore {
 
   /** page_previous_visit.sql. */
   async previousVisit(_crawlId: string, pageId: number): Promise<PreviousVisit | null> {
-    return this.previousVisits.get(pageId) ?? null;
-  }
-
-  /** page_previous_links.sql. */
-  async previousLinks(_crawlId: string, pageId: number): Promise<PreviousLink[]> {
-    return this.previousLinksOf.get(pageId) ?? [];
+    const visit = this.previousVisits.get(pageId);
+    return visit ? { ...visit, links: this.previousLinksOf.get(pageId) ?? [] } : null;
   }
 
   /** page_record_change.sql. */

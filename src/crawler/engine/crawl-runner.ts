@@ -476,10 +476,14 @@ export class CrawlRunner {
     try {
       const { policy: robots, fetchError } = await this.siteFiles.robotsFor(page.siteId, page.origin);
       if (held.current) held.current.delayMs = this.siteFiles.delayFor(robots);
-      // a recrawl asks for a page it fetched before conditionally, and classifies what it finds
-      const previous = this.settings.recrawlOf ? await store.previousVisit(crawlId, page.id) : null;
+      // a recrawl asks for a page it fetched before conditionally, and classifies what it finds; a page it
+      // does not request keeps no class, so its earlier visit is not read
+      let previous: PreviousVisit | null = null;
+      const readPrevious = () =>
+        this.settings.recrawlOf ? store.previousVisit(crawlId, page.id) : Promise.resolve(null);
       let outcome: PageOutcome;
       if (page.leaseExpiries >= MAX_LEASE_EXPIRIES) {
+        previous = await readPrevious();
         // its workers died with it in hand, alone the last time: it is not fetched again
         await releaseSlot(false);
         outcome = blankOutcome('INVALID', { error: WORKER_LOST });
@@ -494,6 +498,7 @@ export class CrawlRunner {
       } else {
         // robots.txt may have just been asked of this host: the page request waits the host's delay after it
         await this.turns.paceAfterLastRequest(page.origin, this.siteFiles.delayFor(robots));
+        previous = await readPrevious();
         outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256), hold, previous);
       }
       if (this.halt.signal.aborted && outcome.type === 'INVALID' && outcome.error?.startsWith('aborted')) {
@@ -702,10 +707,9 @@ export class CrawlRunner {
       // not modified: no body to hash or read; the page points at the earlier one's
       await requestDone(null);
       const notModified = notModifiedOutcome(reading.base, previous);
-      const links = await store.previousLinks(crawlId, page.id);
       // their weights came from the text, which a 304 does not send: they are queued at the least weight
       const selected = selectLinks(
-        previousLinksPage(links),
+        previousLinksPage(previous.links),
         {
           finalUrl: previous.finalUrl ?? previous.url,
           depth: page.depth,

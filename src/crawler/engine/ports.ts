@@ -12,7 +12,7 @@ import type {
   RenderWait,
 } from '../vocabulary.js';
 import type { CrawlProblem, SeedReport } from './crawl-outcome.js';
-import type { PreviousLink, PreviousVisit } from './recrawl.js';
+import type { PreviousVisit } from './recrawl.js';
 
 export type { PageType };
 
@@ -315,11 +315,6 @@ export interface CrawlStore {
   ): Promise<RecordedDisallowed[]>;
   /** A recrawl's page: the earlier crawl's page of its URL, or null when the earlier crawl never fetched it. */
   previousVisit(crawlId: string, pageId: number): Promise<PreviousVisit | null>;
-  /**
-   * The links the earlier crawl recorded for a recrawl's page (its page_links row, the targets' canonical
-   * URLs), for a page answered 304 Not Modified: its links are the earlier ones, its body never read again.
-   */
-  previousLinks(crawlId: string, pageId: number): Promise<PreviousLink[]>;
   /**
    * A recrawl's page was recorded: its change class (null: not reached), and with `notModified` (a 304) the
    * earlier page whose body it is, since it stores none of its own.

@@ -28,6 +28,8 @@ export interface PreviousVisit {
   /** Its response's validators, when the earlier crawl kept its headers (store.html or store.warc). */
   etag: string | null;
   lastModified: string | null;
+  /** The links it recorded (its page_links row), which a 304 answer takes as its own. */
+  links: PreviousLink[];
 }
 
 /** A link the earlier crawl recorded for a page: its target's canonical URL and the anchor kept for it. */

@@ -32,7 +32,7 @@ const SERVER_BACKENDS = ['checkpointer', 'background writer', 'walwriter', 'auto
  * Counts and times every statement sent through pg (trawl's pool and BullMQ's PostgreSQL backend), by the
  * src/db/sql/<name>.sql it came from or else its first words: the "statements per page" evidence.
  */
-function countStatements(): () => Record<string, { count: number; ms: number }> {
+export function countStatements(): () => Record<string, { count: number; ms: number }> {
   const names = new Map<string, string>();
   const sqlDir = fileURLToPath(new URL('../../src/db/sql/', import.meta.url));
   for (const file of readdirSync(sqlDir)) {

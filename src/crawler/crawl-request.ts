@@ -136,7 +136,15 @@ export const CRAWL_REQUEST_DEFAULTS = {
   store: { html: true, warc: false },
   extract: { enabled: true },
   documents: { fetch: true, types: DEFAULT_DOCUMENT_TYPES },
+  duplicates: { near: false, maxDistance: 3 },
 } as const;
+
+/**
+ * The largest duplicates.maxDistance: the lookup reads four 16-bit bands of the simhash, each indexed, and two
+ * hashes within 3 bits differ in at most 3 bands, so they share one exactly; at 4 bits they may share none
+ * (docs/reference.md#near-duplicates).
+ */
+export const MAX_NEAR_DUPLICATE_DISTANCE = 3;
 
 /** A document of a similarity set: text, or HTML with the URL it came from. */
 export interface SimilarDocument {
@@ -188,6 +196,7 @@ export interface GivenCrawlRequest {
   store?: { html?: boolean; warc?: boolean };
   extract?: { enabled?: boolean; method?: ExtractionMethod };
   documents?: { fetch?: boolean; types?: string[]; maxBytes?: number };
+  duplicates?: { near?: boolean; maxDistance?: number };
   webhook?: GivenWebhook | null;
   render?: GivenRender;
   retention?: { days?: number } | null;
@@ -227,6 +236,8 @@ export interface NormalizedCrawlRequest {
   store: { html: boolean; warc: boolean };
   extract: { enabled: boolean; method: ExtractionMethod };
   documents: DocumentSettings;
+  /** near: mark pages whose main text's simhash is within maxDistance bits of an earlier page's */
+  duplicates: { near: boolean; maxDistance: number };
   webhook: WebhookConfig | null;
   render: RenderSettings;
   /** Days after its end the crawl is purged (at most CRAWL_RETENTION_DAYS); null: the server's setting. */
@@ -326,6 +337,10 @@ export function normalizeCrawlRequest(
         request.fetch?.maxBytes ?? DEFAULTS.fetch.maxBytes,
       ),
     },
+    duplicates: {
+      near: request.duplicates?.near ?? DEFAULTS.duplicates.near,
+      maxDistance: request.duplicates?.maxDistance ?? DEFAULTS.duplicates.maxDistance,
+    },
     webhook: request.webhook ? normalizeWebhook(request.webhook) : null,
     render: normalizeRender(request.render),
     retention: request.retention?.days !== undefined ? { days: request.retention.days } : null,
@@ -370,6 +385,7 @@ export function validateCrawlRequest(
     { seedsField: 'seeds' },
   );
   validateFocus(request);
+  validateDuplicates(request);
   return request.seeds.map((seed, index) => {
     const url = canonicalizeUrl(seed);
     if (!url) throw new InputError('seed is not a crawlable http(s) URL', `seeds[${index}]`);
@@ -378,6 +394,23 @@ export function validateCrawlRequest(
     if (tooLong) throw new InputError(`seed is too long once canonical: ${tooLong}`, `seeds[${index}]`);
     return { url, origin: new URL(url).origin };
   });
+}
+
+/** Near-duplicates are found by the text job, from the main text of stored bodies. */
+function validateDuplicates({ duplicates, extract, store }: NormalizedCrawlRequest): void {
+  const { maxDistance } = duplicates;
+  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > MAX_NEAR_DUPLICATE_DISTANCE) {
+    throw new InputError(
+      `maxDistance is a whole number of bits from 0 to ${MAX_NEAR_DUPLICATE_DISTANCE}`,
+      'duplicates.maxDistance',
+    );
+  }
+  if (duplicates.near && !(extract.enabled && store.html)) {
+    throw new InputError(
+      'near-duplicates compare main texts: they need extract.enabled and store.html',
+      'duplicates.near',
+    );
+  }
 }
 
 /** What the strategy needs of relevance, and relevance of itself; each fault names its field. */

@@ -189,6 +189,13 @@ function responseHeadersJson(outcome: PageOutcome): string | null {
 }
 
 /** What a store keeps per crawl (a Map or an LruMap of them): `crawlId`'s, made by `make` when first asked for. */
+/** A recrawl page's change class as recordChange hands it to the group writer. */
+interface RecordedChange {
+  pageId: number;
+  change: ChangeClass | null;
+  notModified: boolean;
+}
+
 function ofCrawl<V>(
   perCrawl: { get(crawlId: string): V | undefined; set(crawlId: string, value: V): unknown },
   crawlId: string,
@@ -233,6 +240,8 @@ export class PgCrawlStore implements CrawlStore {
   private analyzing = false;
   private readonly pageWriters = new Map<string, GroupWriter<PageWrite>>();
   private readonly requestDoneWriters = new Map<string, GroupWriter<RequestDone, number | null>>();
+  /** A recrawl's change classes, written together as pages end (page_record_change_batch.sql). */
+  private readonly changeWriters = new LruMap<string, GroupWriter<RecordedChange>>(REMEMBERED_CRAWLS);
   /** Page ids by canonical URL of the pages this store queued, per crawl (see REMEMBERED_CRAWLS). */
   private readonly pageIds = new LruMap<string, LruMap<string, number>>(REMEMBERED_CRAWLS);
 
@@ -399,6 +408,8 @@ export class PgCrawlStore implements CrawlStore {
         title: string | null;
         etag: string | null;
         last_modified: string | null;
+        link_urls: string[];
+        link_anchors: string[];
       }>(prepared('page_previous_visit', [crawlId, pageId]))
     ).rows[0];
     if (!row) return null;
@@ -412,6 +423,7 @@ export class PgCrawlStore implements CrawlStore {
       title: row.title,
       etag: row.etag,
       lastModified: row.last_modified,
+      links: row.link_urls.map((url, index) => ({ url, anchor: row.link_anchors[index] ?? '' })),
     };
   }
 
@@ -420,9 +432,40 @@ export class PgCrawlStore implements CrawlStore {
     pageId: number,
     change: { change: ChangeClass | null; notModified: boolean },
   ): Promise<void> {
-    await this.pool.query(
-      prepared('page_record_change', [crawlId, pageId, change.change, change.notModified]),
-    );
+    // a page not requested keeps no class, and stored nothing to point at: nothing to record
+    if (change.change === null && !change.notModified) return;
+    await ofCrawl(this.changeWriters, crawlId, () => this.changeWriter(crawlId)).write({ pageId, ...change });
+  }
+
+  /**
+   * The crawl's group writer of change classes: a recrawl records one for every page it fetches, most of them
+   * 304s that cost little else, so one statement a page would be most of the recrawl's database work.
+   */
+  private changeWriter(crawlId: string): GroupWriter<RecordedChange> {
+    return new GroupWriter<RecordedChange>({
+      writeOne: async (item) => {
+        await retryOnDeadlock(() =>
+          this.pool.query(
+            prepared('page_record_change', [crawlId, item.pageId, item.change, item.notModified]),
+          ),
+        );
+      },
+      writeMany: async (batch) => {
+        await retryOnDeadlock(() =>
+          this.pool.query(
+            prepared('page_record_change_batch', [
+              crawlId,
+              batch.map((item) => item.pageId),
+              batch.map((item) => item.change),
+              batch.map((item) => item.notModified),
+            ]),
+          ),
+        );
+      },
+      maxItems: MAX_REQUESTS_DONE_PER_WRITE,
+      maxInFlight: PAGE_WRITES_IN_FLIGHT,
+      onBatchFailed: (error) => this.onBackgroundError(error as Error),
+    });
   }
 
   async requestDone(

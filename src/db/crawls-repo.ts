@@ -77,6 +77,8 @@ export interface CrawlFound {
   documents: number;
   /** Null: not a recrawl. */
   changes?: ChangeCounts | null;
+  /** Pages marked nearDuplicateOf an earlier page; null: the crawl does not look for near-duplicates. */
+  nearDuplicates?: number | null;
 }
 
 /** A recrawl's pages by change class (docs/reference.md#change-classes). */
@@ -133,6 +135,9 @@ export interface PageRow {
   change: ChangeClass | null;
   text_changed: boolean | null;
   similarity: number | null;
+  /** Its main text's simhash (16 hex digits) and the earlier page it nearly duplicates (migrations/0050). */
+  simhash: string | null;
+  near_duplicate_of: number | null;
 }
 
 /** A recrawl's page it never reached, with the earlier crawl's page (recrawl_missing.sql). */
@@ -274,18 +279,25 @@ export class CrawlsRepository {
    */
   async status(id: string, scope: TenantScope) {
     const result = await this.pool.query<
-      AsStored<CrawlRow> & { counts: CrawlCountRow[]; changes: ChangeCounts | null } & Omit<
-          CrawlFound,
-          'changes'
-        >
+      AsStored<CrawlRow> & {
+        counts: CrawlCountRow[];
+        changes: ChangeCounts | null;
+        near_duplicates: number | null;
+      } & Omit<CrawlFound, 'changes' | 'nearDuplicates'>
     >(prepared('crawl_status', [id, ...scopeParams(scope)]));
     const found = result.rows[0];
     if (!found) return null;
-    const { counts, links, images, documents, changes, ...row } = found;
+    const { counts, links, images, documents, changes, near_duplicates, ...row } = found;
     return {
       row: readRequest<CrawlRow>(row),
       counts,
-      found: { links, images, documents, changes: changes ? changeCounts(changes) : null },
+      found: {
+        links,
+        images,
+        documents,
+        changes: changes ? changeCounts(changes) : null,
+        nearDuplicates: near_duplicates,
+      },
     };
   }
 

@@ -68,6 +68,13 @@ function versionOf(row: { pages_counted: number; total_words: number; updated_at
   };
 }
 
+/** A page's main text as the text job stores it, with its simhash (null: a document, or no kept word). */
+export interface PageText {
+  pageId: number;
+  text: string;
+  simhash: string | null;
+}
+
 export class StatsRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -100,7 +107,8 @@ export class StatsRepository {
    */
   async saveTexts(
     crawlId: string,
-    texts: Array<{ pageId: number; text: string }>,
+    texts: PageText[],
+    nearDistance: number | null,
     emptyCounts: unknown,
     fold: (input: {
       version: WordStatsVersion;
@@ -122,6 +130,7 @@ export class StatsRepository {
       const markedPageIds = marked.rows.map((row) => row.page_id);
       if (markedPageIds.length === 0) return { marked: 0, version };
       await compareChangedTexts(client, markedPageIds);
+      await saveSimhashes(client, crawlId, texts, new Set(markedPageIds), nearDistance);
       const update = await fold({
         version,
         load: async () =>
@@ -239,6 +248,26 @@ export class StatsRepository {
 async function compareChangedTexts(client: pg.PoolClient, pageIds: number[]): Promise<void> {
   const rows = (await client.query<TextsToCompare>(sql('recrawl_texts_to_compare'), [pageIds])).rows;
   await saveComparisons(client, rows);
+}
+
+/**
+ * Stores the simhashes of the pages this run marked and, with `nearDistance`, marks the near-duplicates among
+ * them and the crawl's pages stored before (docs/reference.md#near-duplicates). Called under the crawl's counter
+ * lock, so every page is compared with every page stored before it.
+ */
+async function saveSimhashes(
+  client: pg.PoolClient,
+  crawlId: string,
+  texts: PageText[],
+  marked: ReadonlySet<number>,
+  nearDistance: number | null,
+): Promise<void> {
+  const hashed = texts.filter((t) => t.simhash !== null && marked.has(t.pageId));
+  if (hashed.length === 0) return;
+  const pageIds = hashed.map((t) => t.pageId);
+  await client.query(sql('simhashes_save'), [crawlId, pageIds, hashed.map((t) => t.simhash)]);
+  if (nearDistance !== null)
+    await client.query(sql('near_duplicates_mark'), [crawlId, pageIds, nearDistance]);
 }
 
 /** Both main texts of a changed recrawl page. */

@@ -1,6 +1,10 @@
 // POST /v1/crawls and the crawl resources: the one source of validation, TypeScript types and OpenAPI.
 import { type Static, Type } from 'typebox';
-import { CRAWL_REQUEST_DEFAULTS as DEFAULTS, RENDER_DEFAULTS } from '../crawler/crawl-request.js';
+import {
+  CRAWL_REQUEST_DEFAULTS as DEFAULTS,
+  MAX_NEAR_DUPLICATE_DISTANCE,
+  RENDER_DEFAULTS,
+} from '../crawler/crawl-request.js';
 import { DEFAULT_EXTRACTION_METHOD } from '../crawler/extract/index.js';
 import {
   CHANGE_CLASSES,
@@ -406,6 +410,29 @@ export const CrawlRequest = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    duplicates: Type.Optional(
+      Type.Object(
+        {
+          near: Type.Optional(
+            Type.Boolean({
+              default: DEFAULTS.duplicates.near,
+              description:
+                "mark a page whose main text's simhash is within maxDistance bits of an earlier page's as nearDuplicateOf it (kept and scored, not dropped); needs extract.enabled and store.html (docs/reference.md#near-duplicates)",
+            }),
+          ),
+          maxDistance: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: MAX_NEAR_DUPLICATE_DISTANCE,
+              default: DEFAULTS.duplicates.maxDistance,
+              description:
+                'bits in which two simhashes may differ and still be near-duplicates (at most 3: the band index finds every pair within 3 bits exactly)',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     documents: Type.Optional(
       Type.Object(
         {
@@ -590,6 +617,12 @@ export const CrawlStatus = Type.Object(
     recrawlOf: Type.Optional(
       Type.String({ format: 'uuid', description: 'the earlier crawl this one recrawls' }),
     ),
+    nearDuplicates: Type.Optional(
+      Type.Integer({
+        description:
+          'with duplicates.near: pages marked nearDuplicateOf an earlier page so far (the text job marks them, and may go on after the crawl ends)',
+      }),
+    ),
     changes: Type.Optional(
       Nullable(ChangeCounts, {
         description: "a recrawl's pages by change class (docs/reference.md#change-classes)",
@@ -762,6 +795,23 @@ const PageChangeFields = {
   ),
 };
 
+/** A page's main-text simhash and the earlier page it nearly duplicates (docs/reference.md#near-duplicates). */
+const PageNearDuplicateFields = {
+  simhash: Nullable(
+    Type.String({
+      pattern: '^[0-9a-f]{16}$',
+      description:
+        "64-bit simhash of the page's main text (word shingles of its kept words), 16 hex digits; null until the text job has its text, or for a text without a kept word",
+    }),
+  ),
+  nearDuplicateOf: Nullable(
+    Type.Integer({
+      description:
+        "with duplicates.near: the lowest-id page of the crawl whose simhash is within duplicates.maxDistance bits of this page's, when it has a lower id; the page is kept and scored as any other",
+    }),
+  ),
+};
+
 export const PageSummary = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
@@ -794,6 +844,7 @@ export const PageSummary = Type.Object({
   }),
   ...PageRenderFields,
   ...PageChangeFields,
+  ...PageNearDuplicateFields,
 });
 export type PageSummary = Static<typeof PageSummary>;
 

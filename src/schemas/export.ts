@@ -51,6 +51,8 @@ export const EXPORT_FIELDS = [
   'change',
   'textChanged',
   'similarity',
+  'simhash',
+  'nearDuplicateOf',
 ] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 

@@ -100,6 +100,12 @@ export const CrawlReport = Type.Object(
             "downloaded images (documents.types has image) whose bytes are an earlier page's (DUPLICATE pages served as image/*); null when the crawl does not download images",
         }),
       ),
+      near: Nullable(
+        Type.Integer({
+          description:
+            "pages whose main text's simhash is within duplicates.maxDistance bits of an earlier page's (nearDuplicateOf; kept and counted in pages.fetched); null when the crawl does not look for near-duplicates (duplicates.near)",
+        }),
+      ),
       note: Type.String({ description: 'what duplicates.images counts, or why it is null' }),
     }),
     found: Type.Object({

@@ -175,7 +175,7 @@ test('report.html escapes what pages say and links only http(s) URLs', () => {
       disallowed: 0,
       frontier: 0,
     },
-    duplicates: { pages: 0, documents: 0, images: null, note: 'n' },
+    duplicates: { pages: 0, documents: 0, images: null, near: null, note: 'n' },
     found: {
       htmlPages: 2,
       links: { total: 0, perPageMean: 0, perPageMax: 0 },

@@ -251,6 +251,20 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
   assert.equal(tides.bodyOf, earlierTides.id, 'a 304 points at the earlier body');
   assert.equal(byPath.get('/ignores')!.bodyOf, null, 'a 200 keeps a body of its own');
 
+  // a 304 page's links are the earlier visit's, pointing at this crawl's pages (the recrawl's link graph)
+  const home = await app.inject({
+    method: 'GET',
+    url: `/v1/crawls/${second.id}/pages/${byPath.get('/')!.id}`,
+  });
+  assert.equal(home.statusCode, 200, home.body);
+  const homeLinks = (home.json().outlinks as Array<{ pageId: number; url: string }>)
+    .map((link) => [new URL(link.url).pathname, link.pageId] as const)
+    .sort(([a], [b]) => a.localeCompare(b));
+  assert.deepEqual(
+    homeLinks,
+    [...HOME_LINKS].sort().map((path) => [path, byPath.get(path)?.id] as const),
+  );
+
   // readers of bodies follow it: the page's HTML, text and Markdown, and the WARC export
   const detail = await app.inject({
     method: 'GET',

@@ -17,7 +17,7 @@ import type {
   RecordedDisallowed,
   StoredRobots,
 } from '../../src/crawler/engine/ports.js';
-import type { PreviousVisit } from '../../src/crawler/engine/recrawl.js';
+import type { PreviousLink, PreviousVisit } from '../../src/crawler/engine/recrawl.js';
 import type { ChangeClass } from '../../src/crawler/vocabulary.js';
 
 interface MemoryCrawl {
@@ -397,13 +397,16 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   /** A recrawl's earlier pages, by the id of the page revisiting them (a test sets them: recrawl_enqueue.sql). */
-  readonly previousVisits = new Map<number, PreviousVisit>();
+  readonly previousVisits = new Map<number, Omit<PreviousVisit, 'links'>>();
+  /** The links a recrawl's earlier pages recorded, by the id of the page revisiting them (a test sets them). */
+  readonly previousLinksOf = new Map<number, PreviousLink[]>();
   /** Change classes recorded, by page id (page_record_change.sql). */
   readonly changes = new Map<number, { change: ChangeClass | null; notModified: boolean }>();
 
   /** page_previous_visit.sql. */
   async previousVisit(_crawlId: string, pageId: number): Promise<PreviousVisit | null> {
-    return this.previousVisits.get(pageId) ?? null;
+    const visit = this.previousVisits.get(pageId);
+    return visit ? { ...visit, links: this.previousLinksOf.get(pageId) ?? [] } : null;
   }
 
   /** page_record_change.sql. */

@@ -21,7 +21,7 @@ import type { PageRenderer } from '../render/port.js';
 import { productToken } from '../robots/index.js';
 import { crawlEnding } from './crawl-outcome.js';
 import { type HeldSlot, HostTurns } from './host-turns.js';
-import { originOf, selectLinks } from './link-selection.js';
+import { type LinkRules, originOf, selectLinks } from './link-selection.js';
 import {
   blankOutcome,
   bodyWanted,
@@ -44,7 +44,13 @@ import type {
   PageOutcome,
   StoredResponse,
 } from './ports.js';
-import { changeOf, conditionalHeaders, notModifiedOutcome, type PreviousVisit } from './recrawl.js';
+import {
+  changeOf,
+  conditionalHeaders,
+  notModifiedOutcome,
+  type PreviousVisit,
+  previousLinksPage,
+} from './recrawl.js';
 import { checkRedirectTarget } from './redirect-guard.js';
 import { type CorpusSource, PageRelevance } from './relevance.js';
 import { SiteFiles, type SiteRobots } from './site-files.js';
@@ -470,10 +476,14 @@ export class CrawlRunner {
     try {
       const { policy: robots, fetchError } = await this.siteFiles.robotsFor(page.siteId, page.origin);
       if (held.current) held.current.delayMs = this.siteFiles.delayFor(robots);
-      // a recrawl asks for a page it fetched before conditionally, and classifies what it finds
-      const previous = this.settings.recrawlOf ? await store.previousVisit(crawlId, page.id) : null;
+      // a recrawl asks for a page it fetched before conditionally, and classifies what it finds; a page it
+      // does not request keeps no class, so its earlier visit is not read
+      let previous: PreviousVisit | null = null;
+      const readPrevious = () =>
+        this.settings.recrawlOf ? store.previousVisit(crawlId, page.id) : Promise.resolve(null);
       let outcome: PageOutcome;
       if (page.leaseExpiries >= MAX_LEASE_EXPIRIES) {
+        previous = await readPrevious();
         // its workers died with it in hand, alone the last time: it is not fetched again
         await releaseSlot(false);
         outcome = blankOutcome('INVALID', { error: WORKER_LOST });
@@ -488,6 +498,7 @@ export class CrawlRunner {
       } else {
         // robots.txt may have just been asked of this host: the page request waits the host's delay after it
         await this.turns.paceAfterLastRequest(page.origin, this.siteFiles.delayFor(robots));
+        previous = await readPrevious();
         outcome = await this.fetchAndParse(page, held, (sha256) => requestDone(sha256), hold, previous);
       }
       if (this.halt.signal.aborted && outcome.type === 'INVALID' && outcome.error?.startsWith('aborted')) {
@@ -696,6 +707,19 @@ export class CrawlRunner {
       // not modified: no body to hash or read; the page points at the earlier one's
       await requestDone(null);
       const notModified = notModifiedOutcome(reading.base, previous);
+      // their weights came from the text, which a 304 does not send: they are queued at the least weight
+      const selected = selectLinks(
+        previousLinksPage(previous.links),
+        {
+          finalUrl: previous.finalUrl ?? previous.url,
+          depth: page.depth,
+          priority: page.priority,
+          score: null,
+        },
+        { ...this.linkRules(), strategy: 'bfs' },
+      );
+      notModified.links = selected.links;
+      notModified.skipped = selected.skipped;
       return { ...notModified, response: this.storedResponse(result, notModified) };
     }
     const original = await requestDone(
@@ -837,18 +861,23 @@ export class CrawlRunner {
     const { links, images, queuedImages, skipped } = selectLinks(
       parsed,
       { finalUrl, depth: page.depth, priority: page.priority, score },
-      {
-        ...this.settings,
-        scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),
-        known: (url) => this.queuedUrls.has(url),
-        disallowed: (url) => this.knownDisallowance(url),
-        // a crawl capped by pages discovered holds its first maxPages pages of the link graph: images would
-        // take their room without being vertices of it
-        fetchImages: fetchesImages(this.settings.documents) && this.settings.maxDiscovered === null,
-      },
+      this.linkRules(),
     );
     const title = parsed.title ? parsed.title.slice(0, 1000) : null;
     return { title, score, links, images, queuedImages, skipped };
+  }
+
+  /** The rules link selection applies to this crawl's pages. */
+  private linkRules(): LinkRules {
+    return {
+      ...this.settings,
+      scope: (url, linkDepth, foundOn) => this.scopeVerdict(url, linkDepth, foundOn),
+      known: (url) => this.queuedUrls.has(url),
+      disallowed: (url) => this.knownDisallowance(url),
+      // a crawl capped by pages discovered holds its first maxPages pages of the link graph: images would
+      // take their room without being vertices of it
+      fetchImages: fetchesImages(this.settings.documents) && this.settings.maxDiscovered === null,
+    };
   }
 
   private async siteIdsFor(origins: string[]): Promise<Map<string, number>> {

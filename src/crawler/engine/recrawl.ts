@@ -3,6 +3,8 @@
 // the outcome of a 304 Not Modified (no body of its own: it points at the earlier one), and the change class of
 // every page the recrawl records.
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
+import type { ParsedLink, ParsedPage } from '../parse/parse-html.js';
+import { textPage } from '../parse/text-page.js';
 import type { ChangeClass } from '../vocabulary.js';
 import { blankOutcome } from './page-outcome.js';
 import type { PageOutcome } from './ports.js';
@@ -26,6 +28,38 @@ export interface PreviousVisit {
   /** Its response's validators, when the earlier crawl kept its headers (store.html or store.warc). */
   etag: string | null;
   lastModified: string | null;
+  /** The links it recorded (its page_links row), which a 304 answer takes as its own. */
+  links: PreviousLink[];
+}
+
+/** A link the earlier crawl recorded for a page: its target's canonical URL and the anchor kept for it. */
+export interface PreviousLink {
+  url: string;
+  anchor: string;
+}
+
+/**
+ * A page answered 304 as link selection reads it: no text, the links its earlier visit recorded. Those are the
+ * links that earlier selection kept (in scope then, followed), so they pass through the same selection again
+ * under this crawl's scope, and are queued as a fetched page's links are: discovery goes on through pages that
+ * did not change, and the recrawl's link graph holds their out-links.
+ */
+export function previousLinksPage(links: readonly PreviousLink[]): ParsedPage {
+  return {
+    ...textPage(''),
+    links: links.map(
+      (link): ParsedLink => ({
+        url: link.url,
+        href: link.url,
+        anchorText: link.anchor,
+        rel: [],
+        nofollow: false,
+        wordPosition: 0,
+        anchorWordCount: 0,
+        inMainText: true,
+      }),
+    ),
+  };
 }
 
 /** The headers that make a revisit conditional; none when the earlier response gave no validator. */
@@ -39,7 +73,7 @@ export function conditionalHeaders(previous: PreviousVisit): Record<string, stri
 /**
  * The outcome of a 304 to a conditional revisit: the earlier page's record (its type, hash, content type and
  * title) with this request's status and timing, and no body: the store points the page at the earlier body.
- * It holds no links: an unchanged page's links are the earlier crawl's, whose pages are revisited anyway.
+ * Its links are the earlier page's (previousLinksPage), selected by the runner.
  */
 export function notModifiedOutcome(
   request: Pick<PageOutcome, 'status' | 'loadMs' | 'fetchedAt' | 'finalUrl' | 'redirects'>,

@@ -34,6 +34,7 @@ import {
   type RelevanceScorer,
 } from '../../crawler/score/index.js';
 import { WordCounter, type WordCounterJson } from '../../crawler/stats/index.js';
+import { simhash } from '../../crawler/text/simhash.js';
 import { tokenize } from '../../crawler/text/tokenize.js';
 import { type TextSettings, WordModel } from '../../crawler/text/word-model.js';
 import { isPlainTextBody } from '../../crawler/vocabulary.js';
@@ -114,6 +115,8 @@ export interface StoredTextResult {
   text: string;
   /** The text's words counted (WordCounter.toJSON()), when asked for. */
   words: WordCounterJson | null;
+  /** The simhash of the text (docs/reference.md#near-duplicates); null when it has no kept word. */
+  simhash: string | null;
 }
 
 /**
@@ -312,7 +315,11 @@ function storedText(task: StoredTextTask): StoredTextResult {
   const text = isPlainTextBody(task.contentType)
     ? body.replace(/\s+/g, ' ').trim()
     : extractMainText(body, { method: task.method });
-  return { text, words: task.countWords ? wordCounts({ text }) : null };
+  return {
+    text,
+    words: task.countWords ? wordCounts({ text }) : null,
+    simhash: simhash(text),
+  };
 }
 
 function exportBody(task: ExportBodyTask): ExportBodyResult {

@@ -128,6 +128,9 @@ export function renderReportHtml(report: CrawlReport, extras: ReportExtras): str
       ],
       ...byType,
       ['duplicate pages', number(report.duplicates.pages)],
+      ...(report.duplicates.near === null
+        ? []
+        : [['near-duplicate pages', number(report.duplicates.near)] as [string, string]]),
       ['disallowed by robots.txt', number(report.pages.disallowed)],
       ['queued, never fetched', number(report.pages.frontier)],
       ['duplicate documents', number(report.duplicates.documents)],

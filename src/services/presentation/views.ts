@@ -105,6 +105,7 @@ export function crawlStatusView(
     statusCodes,
     pagesFetched,
     duplicates: counts.DUPLICATE,
+    ...(row.request.duplicates.near ? { nearDuplicates: totals.nearDuplicates ?? 0 } : {}),
     links: totals.links,
     images: totals.images,
     documents: totals.documents,
@@ -229,6 +230,8 @@ export function pageSummaryView(row: PageRow) {
     change: row.change,
     textChanged: row.text_changed,
     similarity: row.similarity,
+    simhash: row.simhash,
+    nearDuplicateOf: row.near_duplicate_of,
   };
 }
 

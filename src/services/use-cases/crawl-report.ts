@@ -117,6 +117,7 @@ export class CrawlReportService {
         pages: status.duplicates,
         documents: documentsByType.reduce((sum, row) => sum + row.duplicates, 0),
         images: duplicateImages,
+        near: status.nearDuplicates ?? null,
         note: imagesFetched ? DUPLICATE_IMAGES_COUNTED : DUPLICATE_IMAGES_UNKNOWN,
       },
       found: {

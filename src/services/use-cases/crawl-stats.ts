@@ -7,9 +7,10 @@ import { PARSE_MAX_BYTES } from '../../crawler/engine/crawl-runner.js';
 import type { ExtractionMethod } from '../../crawler/extract/index.js';
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../../crawler/stats/index.js';
 import { pgSafeText } from '../../crawler/text/pg-safe.js';
+import { simhash } from '../../crawler/text/simhash.js';
 import { isFinished } from '../../crawler/vocabulary.js';
 import type { CrawlRow, CrawlsRepository } from '../../db/crawls-repo.js';
-import type { StatsRepository, WordStatsVersion } from '../../db/stats-repo.js';
+import type { PageText, StatsRepository, WordStatsVersion } from '../../db/stats-repo.js';
 import { INTERNAL_SCOPE, type TenantScope } from '../../db/tenant-scope.js';
 import { TrawlError } from '../../errors.js';
 import { queueCrawlText } from '../../jobs/producers.js';
@@ -131,6 +132,9 @@ export class CrawlStatsService {
     const crawl = await this.options.crawls.get(crawlId, INTERNAL_SCOPE);
     if (!crawl || crawl.status === 'purging') return result;
     const { enabled, method } = textSettings(crawl.request);
+    // near-duplicates are marked as texts are stored: within this many bits, or not at all (null)
+    const { duplicates } = crawl.request;
+    const nearDistance = duplicates.near ? duplicates.maxDistance : null;
     if (!enabled) return result;
     const { repository } = this.options;
     const cache: CounterCache = { counter: null, version: null };
@@ -139,12 +143,12 @@ export class CrawlStatsService {
       const rows = await repository.pendingText(crawlId, afterId, this.batchPages, TEXT_STORED_MAX_BYTES);
       if (rows.length === 0) break;
       afterId = rows[rows.length - 1]!.id;
-      let texts: Array<{ pageId: number; text: string }> = [];
+      let texts: PageText[] = [];
       let textChars = 0;
       let words = new Map<number, WordCounter>();
       const unreadable: number[] = [];
       const save = async () => {
-        await this.saveBatch(crawlId, texts, words, cache, result, onFault);
+        await this.saveBatch(crawlId, nearDistance, texts, words, cache, result, onFault);
         texts = [];
         textChars = 0;
         words = new Map();
@@ -156,17 +160,25 @@ export class CrawlStatsService {
           // a document's text was read as it was fetched; an HTML body's main text is extracted here
           let text: string;
           let counts: unknown;
+          // the simhash of an HTML page's main text (docs/reference.md#near-duplicates), documents have none
+          let hash: string | null = null;
           const body = storedBody(row.html, row.html_gzip);
           if (body === null) {
             text = row.main_text ?? '';
             counts = await this.options.cpu.run('wordCounts', { text }, 'text', {
               timeoutMs: TEXT_TASK_TIMEOUT_MS,
             });
+            // a recrawl's 304 page, whose main text is the earlier page's
+            if (row.type === 'HTML') hash = simhash(text);
           } else {
-            ({ text, words: counts } = await this.mainText(body, row.content_type, method, true));
+            ({
+              text,
+              words: counts,
+              simhash: hash,
+            } = await this.mainText(body, row.content_type, method, true));
           }
           words.set(row.id, WordCounter.fromJSON(counts));
-          texts.push({ pageId: row.id, text });
+          texts.push({ pageId: row.id, text, simhash: hash });
           textChars += text.length;
         } catch (error) {
           // a pool that is closing or full is this process's state, not the page's: the job is retried
@@ -187,21 +199,22 @@ export class CrawlStatsService {
   /** Stores a batch's texts and counts their words; a page the database refuses is marked as not counted. */
   private async saveBatch(
     crawlId: string,
-    texts: Array<{ pageId: number; text: string }>,
+    nearDistance: number | null,
+    texts: PageText[],
     words: Map<number, WordCounter>,
     cache: CounterCache,
     result: CountTextResult,
     onFault: TextFaultListener | undefined,
   ): Promise<void> {
     try {
-      result.pagesCounted += await this.saveTexts(crawlId, texts, words, cache);
+      result.pagesCounted += await this.saveTexts(crawlId, nearDistance, texts, words, cache);
     } catch {
       // One page the database refuses must not hold back its batch: store them one by one, and mark the
       // page that still fails as not counted. (When the database itself is away, marking fails too, and
       // the job is retried later.)
       for (const text of texts) {
         try {
-          result.pagesCounted += await this.saveTexts(crawlId, [text], words, cache);
+          result.pagesCounted += await this.saveTexts(crawlId, nearDistance, [text], words, cache);
         } catch (error) {
           onFault?.({ pageId: text.pageId, reason: TEXT_FAILURE.internal, error });
           result.pagesFailed += await this.options.repository.markTextFailed(
@@ -216,7 +229,8 @@ export class CrawlStatsService {
   /** Stores `texts` and adds their words to the crawl's counter, once per page; returns the pages counted. */
   private async saveTexts(
     crawlId: string,
-    texts: Array<{ pageId: number; text: string }>,
+    nearDistance: number | null,
+    texts: PageText[],
     words: Map<number, WordCounter>,
     cache: CounterCache,
   ): Promise<number> {
@@ -225,6 +239,7 @@ export class CrawlStatsService {
       const saved = await this.options.repository.saveTexts(
         crawlId,
         texts,
+        nearDistance,
         new WordCounter().toJSON(),
         async ({ version, load, markedPageIds }) => {
           // pagesCounted grows with every store, so it versions the row: reload when another run stored

@@ -145,8 +145,10 @@ export class CrawlStatusReads {
     const view = Object.freeze(
       crawlStatusView(row, counts, { ...found, ...timings }, { storage, expiresAt }),
     );
-    // kept once nothing in it changes any more: its storage too (the text job may still be rewriting bodies)
-    if (storageFinal) this.#finishedViews.set(id, { owner: row.owner, view, checkedAtMs: Date.now() });
+    // kept once nothing in it changes any more: its storage (the text job may still be rewriting bodies), and
+    // its near-duplicates (marked by the text job, which may go on after the crawl ends)
+    if (storageFinal && !row.request.duplicates.near)
+      this.#finishedViews.set(id, { owner: row.owner, view, checkedAtMs: Date.now() });
     return view;
   }
 

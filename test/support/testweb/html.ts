@@ -35,6 +35,7 @@ export function renderPage(page: PageResource, seed: number): Buffer {
     `</head>\n<body>\n<h1>${escapeText(page.title)}</h1>\n<nav>\n<ul>\n`,
     ...page.links.map((link) => `<li>${anchor(link)}</li>\n`),
     '</ul>\n</nav>\n<main>\n',
+    page.update ? `<p class="update">${escapeText(page.update)}</p>\n` : '',
     ...(page.images ?? []).map(
       (image) =>
         `<figure><img src="${escapeAttribute(image.src)}" alt="${escapeAttribute(image.alt)}"></figure>\n`,
@@ -134,6 +135,7 @@ function renderRealisticPage(
     `<nav aria-label="breadcrumb"><a href="/">Home</a> › ${escapeText(page.title)}</nav>\n`,
     `<main class="c3">\n<article>\n<h1>${escapeText(page.title)}</h1>\n`,
     `<p class="byline">By ${rng.words(2).join(' ')} · ${rng.between(1, 28)} March 2026</p>\n`,
+    page.update ? `<p class="update">${escapeText(page.update)}</p>\n` : '',
     ...body,
     '</article>\n<aside class="related">\n<h2>Related</h2>\n<ul>\n',
     list(chrome.related),

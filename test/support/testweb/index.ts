@@ -6,6 +6,7 @@
 import { canonicalUrl } from './canonical.js';
 import { FEATURE_MODULES, plainPages, robots } from './features/index.js';
 import { computeGroundTruth } from './ground-truth.js';
+import { mutateSite } from './mutation.js';
 import { closeAll, listenAll, type ServerState } from './server.js';
 import { type BuildContext, loopbackAddresses, type ResolvedOptions, Site } from './site.js';
 import { ALL_FEATURES, type Feature, type TestWeb, type TestWebOptions } from './types.js';
@@ -63,6 +64,7 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
     unavailableServed: new Set(),
     timers: new Set(),
     latencyMs: opts.latencyMs ?? 0,
+    conditional: opts.conditional ?? (options.profile === 'realistic' ? 'honour' : 'none'),
   };
   const { servers, port } = await listenAll(options.addresses, options.port, state);
   let site: Site;
@@ -96,6 +98,12 @@ export async function startTestWeb(opts: TestWebOptions = {}): Promise<TestWeb> 
       const parsed = new URL(url);
       const host = site.hostOfOrigin(parsed.origin);
       return host !== undefined && !host.rules.isAllowed(parsed.pathname + parsed.search, userAgent);
+    },
+    setConditional(mode) {
+      state.conditional = mode;
+    },
+    mutate(mutation) {
+      return mutateSite(site, mutation);
     },
     isAuxiliary(url) {
       const parsed = new URL(url);

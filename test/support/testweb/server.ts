@@ -2,6 +2,7 @@
 // port, keep-alive on. Every request is logged on arrival; its status, body bytes and whether the body was
 // written whole are filled in as the answer goes out. Bodies are rendered once and cached.
 
+import { createHash } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -13,7 +14,7 @@ import { canonicalUrl, requestTarget } from './canonical.js';
 import { renderPage } from './html.js';
 import { Rng } from './random.js';
 import type { BinaryResource, Resource, Site } from './site.js';
-import type { RequestLogEntry } from './types.js';
+import type { ConditionalRequests, RequestLogEntry } from './types.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -25,6 +26,41 @@ export interface ServerState {
   timers: Set<NodeJS.Timeout>;
   /** Delay before every answer (0: none). */
   latencyMs: number;
+  /** Whether pages carry ETag and Last-Modified, and a conditional request that matches them gets a 304. */
+  conditional: ConditionalRequests;
+}
+
+/** A page's Last-Modified at revision 0; each edit (mutation.ts) moves it a day on. */
+const FIRST_MODIFIED_MS = Date.UTC(2026, 2, 1, 12, 0, 0);
+const DAY_MS = 24 * 3600 * 1000;
+
+const etags = new WeakMap<Buffer, string>();
+
+/** A page's validators (RFC 9110 §8.8): a strong ETag of its body, and Last-Modified by its revision. */
+function pageValidators(resource: Resource & { kind: 'page' }, body: Buffer): Record<string, string> {
+  let etag = etags.get(body);
+  if (etag === undefined) {
+    etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
+    etags.set(body, etag);
+  }
+  const lastModified = new Date(FIRST_MODIFIED_MS + (resource.revision ?? 0) * DAY_MS).toUTCString();
+  return { ETag: etag, 'Last-Modified': lastModified };
+}
+
+/**
+ * RFC 9110 §13.1.1–13.1.3: If-None-Match, when sent, decides (a list of tags, or *); else If-Modified-Since
+ * holds when the page was not modified after that date.
+ */
+function notModified(req: IncomingMessage, validators: Record<string, string>): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    const tags = ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    return tags.includes('*') || tags.includes(validators.ETag ?? '');
+  }
+  const ifModifiedSince = req.headers['if-modified-since'];
+  if (ifModifiedSince === undefined || validators['Last-Modified'] === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return !Number.isNaN(since) && Date.parse(validators['Last-Modified']) <= since;
 }
 
 const bodies = new WeakMap<Resource, Buffer>();
@@ -217,7 +253,14 @@ function answer(
         return;
       }
       const body = pageBody(site, resource);
-      const headers = { 'Content-Type': resource.contentType ?? 'text/html; charset=utf-8' };
+      const validators = state.conditional === 'none' ? {} : pageValidators(resource, body);
+      if (state.conditional === 'honour' && req.method === 'GET' && notModified(req, validators)) {
+        entry.status = 304;
+        res.writeHead(304, validators);
+        res.end();
+        return;
+      }
+      const headers = { 'Content-Type': resource.contentType ?? 'text/html; charset=utf-8', ...validators };
       if (resource.delayMs === undefined || resource.delayMs <= 0) {
         send(req, res, entry, 200, headers, body);
         return;

@@ -37,6 +37,10 @@ export interface PageResource {
   tailLinks?: LinkSpec[];
   /** Key of the seeded filler text; pages with the same key and title get the same text. */
   textKey: string;
+  /** An edit made between two crawls (mutation.ts): a paragraph at the top of the page's main text. */
+  update?: string;
+  /** Edits made so far: its Last-Modified is that many days after the web's first date. */
+  revision?: number;
   /**
    * The realistic profile's page furniture (bench only): a site menu and a footer repeated on every page of the
    * host, a related-pages box; the page is then rendered as a long article with inline scripts and styles.

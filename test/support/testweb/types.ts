@@ -61,6 +61,13 @@ export interface TestWebOptions {
    * links point only to pages that exist, so what is reachable does not change (link depths do).
    */
   profile?: 'plain' | 'realistic';
+  /**
+   * Conditional requests to pages: `honour` (pages carry ETag and Last-Modified, and a request whose
+   * If-None-Match or If-Modified-Since matches gets 304 Not Modified), `ignore` (the validators are sent but
+   * every request gets the page: a server that ignores conditional headers) or `none` (no validators). Default
+   * `honour` with the realistic profile, else `none`.
+   */
+  conditional?: ConditionalRequests;
   /** Every answer waits this long after the request arrives, as over a real network (benchmarks); default 0. */
   latencyMs?: number;
   /**
@@ -77,6 +84,8 @@ export interface TestWebOptions {
   /** Port shared by all hosts; default 0 (an ephemeral one). With 80 the default-port links use ":80". */
   port?: number;
 }
+
+export type ConditionalRequests = 'honour' | 'ignore' | 'none';
 
 export interface RequestLogEntry {
   /** Origin + the request target exactly as received. */
@@ -167,4 +176,37 @@ export interface TestWeb {
   isDisallowed(url: string, userAgent?: string): boolean;
   /** robots.txt and sitemap files: requests a crawler makes besides pages. */
   isAuxiliary(url: string): boolean;
+  /** Changes how pages answer conditional requests from now on (see TestWebOptions.conditional). */
+  setConditional(mode: ConditionalRequests): void;
+  /**
+   * Edits, removes and adds plain pages, as a site changes between two crawls (mutation.ts), and answers with
+   * the change class a recrawl must give each page.
+   */
+  mutate(options: MutationOptions): Mutation;
+}
+
+/** Shares of the web's plain pages (home pages and robots-disallowed ones aside) to change, each 0–1. */
+export interface MutationOptions {
+  /** Pages given a new paragraph (a new body, ETag and Last-Modified); the added pages are linked from them. */
+  edit: number;
+  /** Pages that now answer 404 or 410. */
+  remove: number;
+  /** New pages, as many as this share of the plain pages, each linked from an edited page. */
+  add: number;
+  /** Which pages: default 1. */
+  seed?: number;
+}
+
+export type ExpectedChange = 'new' | 'changed' | 'unchanged' | 'gone';
+
+export interface Mutation {
+  /** Canonical URLs of the pages edited, removed and added. */
+  edited: string[];
+  removed: string[];
+  added: string[];
+  /**
+   * The change class a recrawl of a crawl made before the mutation must give `url` (canonical): null for a URL
+   * that is no page of the web, before or after, or that robots.txt forbids to "trawl" (never requested).
+   */
+  expected(url: string): ExpectedChange | null;
 }

@@ -491,7 +491,8 @@ test('documents: fetch false records them by type and size only, and text/plain 
 });
 
 test('a recrawl asks conditionally, keeps a 304 bodiless, and classifies every page', async () => {
-  // the 304 page holds no links (its body is not read): discovery goes on from the pages read
+  // the 304 page's body is not read: its links are the earlier visit's, queued as a fetched page's are, so
+  // discovery goes on through it (/linked is known only from the earlier visit of /)
   const same = html(['/new'], 'same as before');
   const { settings, store, fetcher, run } = await crawl(
     {
@@ -499,6 +500,7 @@ test('a recrawl asks conditionally, keeps a 304 bodiless, and classifies every p
       [u('/same')]: same,
       [u('/gone')]: { status: 404 },
       [u('/new')]: html([], 'new'),
+      [u('/linked')]: html([], 'linked'),
     },
     { recrawlOf: 'earlier', seeds: [u('/')] },
   );
@@ -532,6 +534,10 @@ test('a recrawl asks conditionally, keeps a 304 bodiless, and classifies every p
     null,
   );
   earlier(ids.get(u('/gone'))!.id, '/gone', 'gone-hash', null);
+  store.previousLinksOf.set(ids.get(u('/'))!.id, [
+    { url: u('/same'), anchor: 'same' },
+    { url: u('/linked'), anchor: 'linked' },
+  ]);
   assert.equal(await run(), 'finished');
   const pages = byUrl(store, settings.crawlId);
   const changeOf = (path: string) => store.changes.get(pages.get(u(path))!.id);
@@ -539,7 +545,18 @@ test('a recrawl asks conditionally, keeps a 304 bodiless, and classifies every p
   assert.deepEqual(changeOf('/same'), { change: 'unchanged', notModified: false });
   assert.deepEqual(changeOf('/gone'), { change: 'gone', notModified: false });
   assert.deepEqual(changeOf('/new'), { change: 'new', notModified: false });
+  assert.deepEqual(changeOf('/linked'), { change: 'new', notModified: false }, 'found through the 304');
   const home = pages.get(u('/'))!;
+  const linkedFrom = (from: string) =>
+    [...store.links.keys()]
+      .filter((key) => key.startsWith(`${pages.get(u(from))!.id} `))
+      .map((key) => Number(key.split(' ')[1]))
+      .sort((a, b) => a - b);
+  assert.deepEqual(
+    linkedFrom('/'),
+    [pages.get(u('/same'))!.id, pages.get(u('/linked'))!.id].sort((a, b) => a - b),
+    "a 304 page's links are the earlier visit's",
+  );
   assert.equal(home.status, 304);
   assert.equal(home.type, 'HTML');
   assert.equal(home.outcome?.body, null, 'a 304 stores no body');

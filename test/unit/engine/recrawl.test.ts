@@ -21,6 +21,7 @@ const PREVIOUS: PreviousVisit = {
   title: 'A',
   etag: '"v1"',
   lastModified: 'Tue, 03 Nov 2026 10:00:00 GMT',
+  links: [],
 };
 
 function outcome(fields: Partial<PageOutcome>): PageOutcome {

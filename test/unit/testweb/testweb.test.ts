@@ -319,3 +319,73 @@ test('benchmark mode: 8 hosts × 2000 plain pages, robots rules, one 5xx host', 
     await web.close();
   }
 });
+
+test('conditional requests: validators on pages, 304 when they match, ignored on request', async () => {
+  const web = await startTestWeb({ ...SMALL, hosts: 1, features: BENCHMARK_FEATURES, conditional: 'honour' });
+  try {
+    const url = web.seeds[0]!;
+    const first = await fetch(url);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag');
+    const lastModified = first.headers.get('last-modified');
+    assert.match(etag ?? '', /^"[0-9a-f]{20}"$/);
+    assert.ok(lastModified && !Number.isNaN(Date.parse(lastModified)));
+    const ask = async (headers: Record<string, string>) => {
+      const response = await fetch(url, { headers });
+      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+    };
+    assert.deepEqual(await ask({ 'if-none-match': etag! }), { status: 304, bytes: 0 });
+    assert.deepEqual(await ask({ 'if-modified-since': lastModified! }), { status: 304, bytes: 0 });
+    // If-None-Match decides when sent, even with a matching date
+    assert.equal((await ask({ 'if-none-match': '"other"', 'if-modified-since': lastModified! })).status, 200);
+    web.setConditional('ignore');
+    assert.equal((await ask({ 'if-none-match': etag! })).status, 200, 'a server that ignores them');
+  } finally {
+    await web.close();
+  }
+});
+
+test('mutation: edits, removes and adds pages, and knows the change class of each', async () => {
+  const web = await startTestWeb({
+    ...SMALL,
+    hosts: 2,
+    pagesPerHost: 40,
+    features: BENCHMARK_FEATURES,
+    conditional: 'honour',
+  });
+  try {
+    const before = new Map<string, { status: number; etag: string | null; body: string }>();
+    const get = async (url: string) => {
+      const response = await fetch(url);
+      return { status: response.status, etag: response.headers.get('etag'), body: await response.text() };
+    };
+    const truth = web.groundTruth({ maxDepth: null });
+    for (const url of truth.fetched) before.set(url, await get(url));
+    const mutation = web.mutate({ edit: 0.1, remove: 0.05, add: 0.05, seed: 3 });
+    assert.ok(mutation.edited.length >= 7 && mutation.removed.length >= 3 && mutation.added.length >= 3);
+    for (const url of mutation.edited) {
+      const now = await get(url);
+      assert.equal(now.status, 200);
+      assert.notEqual(now.etag, before.get(url)?.etag, `${url}: a new ETag`);
+      assert.equal(mutation.expected(url), 'changed');
+    }
+    for (const url of mutation.removed) {
+      assert.ok([404, 410].includes((await get(url)).status), url);
+      assert.equal(mutation.expected(url), 'gone');
+    }
+    // each added page is linked from an edited page, and was no page before
+    for (const url of mutation.added) {
+      assert.equal((await get(url)).status, 200);
+      assert.equal(before.has(url), false);
+      assert.equal(mutation.expected(url), 'new');
+    }
+    const after = web.groundTruth({ maxDepth: null });
+    for (const url of mutation.added) assert.ok(after.fetched.has(url), `${url} is reachable`);
+    // every other page answers as before
+    const untouched = [...truth.fetched].filter((url) => mutation.expected(url) === 'unchanged');
+    assert.ok(untouched.length > 50);
+    for (const url of untouched) assert.equal((await get(url)).etag, before.get(url)?.etag, url);
+  } finally {
+    await web.close();
+  }
+});

@@ -10,6 +10,7 @@ import { KeysRepository } from './db/keys-repo.js';
 import { LiveRepository } from './db/live-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
 import { ReportRepository } from './db/report-repo.js';
+import { SchedulesRepository } from './db/schedules-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
 import { WorkersRepository } from './db/workers-repo.js';
@@ -22,6 +23,7 @@ import {
   type JobBackend,
   openJobBackend,
   RANK_QUEUE,
+  SCHEDULE_QUEUE,
   WEBHOOK_QUEUE,
 } from './jobs/queues.js';
 import { WebhookEventSink } from './jobs/webhook-events.js';
@@ -39,6 +41,7 @@ import { ExtractionService } from './services/use-cases/extraction.js';
 import { KeyService } from './services/use-cases/keys.js';
 import { LiveProgressService } from './services/use-cases/live-progress.js';
 import { RankingService } from './services/use-cases/rankings.js';
+import { ScheduleService } from './services/use-cases/schedules.js';
 import { ScoringService } from './services/use-cases/scoring.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
 import { ProcessWorkers } from './workers/process-workers.js';
@@ -60,6 +63,8 @@ export interface Runtime {
   /** The worker threads of extraction and scoring (CPU_POOL_THREADS). */
   cpu: CpuPool;
   corpora: CorpusService;
+  /** /v1/schedules and the `schedule` job's runs. */
+  schedules: ScheduleService;
   keys: KeyService;
   /** This process's Prometheus registry (GET /metrics; a worker's METRICS_PORT server). */
   metrics: Metrics;
@@ -206,10 +211,16 @@ export async function openRuntime(
     jobs,
   });
   const scoring = new ScoringService(documents, corporaRepository, cpu);
+  const schedules = new ScheduleService({
+    repository: new SchedulesRepository(db.pool),
+    jobs,
+    crawls,
+    minEveryMs: config.scheduleMinEverySecs * 1000,
+  });
   const metrics = new Metrics({
     pool: db.pool,
     jobs,
-    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE],
+    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE, SCHEDULE_QUEUE],
   });
   const onBusError = (err: unknown) => onQueueError(err, 'crawl event bus');
   const bus: CrawlEventBus = config.redisUrl
@@ -259,6 +270,7 @@ export async function openRuntime(
     scoring,
     cpu,
     corpora,
+    schedules,
     keys: new KeyService(new KeysRepository(db.pool)),
     metrics,
     live,
@@ -276,6 +288,7 @@ export async function openRuntime(
         crawlStats,
         rankings,
         webhooks,
+        schedules,
         corpora: corporaRepository,
         documentPool,
         webhooksRepository,

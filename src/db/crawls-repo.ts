@@ -177,6 +177,8 @@ export class CrawlsRepository {
     /** The key making it (null when open) and, for a key, its cap of queued + running crawls (0: none). */
     owner?: string | null;
     maxActivePerOwner?: number;
+    /** The schedule whose run this crawl is (null: none). */
+    scheduleId?: string | null;
   }): Promise<CrawlRow> {
     await withTransaction(this.pool, async (client) => {
       const owner = crawl.owner ?? null;
@@ -192,6 +194,7 @@ export class CrawlsRepository {
         crawl.maxPages,
         owner,
         crawl.recrawl?.of ?? null,
+        crawl.scheduleId ?? null,
       ]);
       const recrawl = crawl.recrawl ?? null;
       const earlierOrigins = recrawl

@@ -6,7 +6,14 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TrawlError } from '../errors.js';
-import { CORPUS_QUEUE, CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, WEBHOOK_QUEUE } from '../jobs/queues.js';
+import {
+  CORPUS_QUEUE,
+  CRAWL_QUEUE,
+  CRAWL_TEXT_QUEUE,
+  RANK_QUEUE,
+  SCHEDULE_QUEUE,
+  WEBHOOK_QUEUE,
+} from '../jobs/queues.js';
 import { bearerKey } from './auth.js';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -43,7 +50,7 @@ export default async function queueBoard(app: FastifyInstance): Promise<void> {
   const serverAdapter = new TrawlFastifyAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, CORPUS_QUEUE, RANK_QUEUE, WEBHOOK_QUEUE].map(
+    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, CORPUS_QUEUE, RANK_QUEUE, SCHEDULE_QUEUE, WEBHOOK_QUEUE].map(
       (name) => new BullMQAdapter(jobs.queue(name)),
     ),
     serverAdapter,

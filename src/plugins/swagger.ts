@@ -125,6 +125,7 @@ export default fp(
           { name: 'crawls', description: 'start, watch and read crawls' },
           { name: 'health', description: 'liveness and readiness' },
           { name: 'keys', description: 'API keys (admin key only)' },
+          { name: 'schedules', description: 'crawls run on time, each a recrawl of the last one' },
         ],
         // relative: the spec describes whichever host serves it
         servers: [{ url: '/' }],

@@ -20,6 +20,7 @@ import type { DocumentPool } from '../services/pools/document-pool.js';
 import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 import type { CrawlService } from '../services/use-cases/crawls.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
+import type { ScheduleService } from '../services/use-cases/schedules.js';
 import { type WebhookDeliverer, webhookCrawlSnapshot } from '../services/use-cases/webhooks.js';
 import { type StartedWorker, startWorkers, workerTable } from './table.js';
 
@@ -37,6 +38,7 @@ export interface ProcessWorkersDeps {
   crawlStats: CrawlStatsService;
   rankings: RankingService;
   webhooks: WebhookDeliverer;
+  schedules: ScheduleService;
   corpora: CorporaRepository;
   documentPool: DocumentPool;
   webhooksRepository: WebhooksRepository;
@@ -128,6 +130,7 @@ export class ProcessWorkers {
       rankings: deps.rankings,
       crawlStats: deps.crawlStats,
       webhooks: deps.webhooks,
+      schedules: deps.schedules,
     });
     startWorkers(table, this.#workers, { jobs, log, metrics, lockDurationMs: config.jobLockMs });
     workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');

@@ -17,17 +17,20 @@ import {
   CRAWL_TEXT_QUEUE,
   type JobBackend,
   RANK_QUEUE,
+  SCHEDULE_QUEUE,
   WEBHOOK_QUEUE,
 } from '../jobs/queues.js';
 import type { DocumentPool } from '../services/pools/document-pool.js';
 import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 import { DocumentFetcher } from '../services/use-cases/documents.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
+import type { ScheduleService } from '../services/use-cases/schedules.js';
 import type { WebhookDeliverer } from '../services/use-cases/webhooks.js';
 import { corpusProcessor } from './corpus.js';
 import { crawlProcessor } from './crawl.js';
 import { crawlTextProcessor } from './crawl-text.js';
 import { rankProcessor } from './rank.js';
+import { scheduleProcessor } from './schedule.js';
 import { webhookProcessor } from './webhook.js';
 
 /** One row of the table: a queue, its processor (given the worker's logger) and concurrency. */
@@ -56,6 +59,7 @@ export interface WorkerDeps {
   rankings: RankingService;
   crawlStats: CrawlStatsService;
   webhooks: WebhookDeliverer;
+  schedules: ScheduleService;
 }
 
 /**
@@ -114,6 +118,13 @@ export function workerTable(deps: WorkerDeps): WorkerEntry[] {
       component: 'crawl-text-worker',
       concurrency: 1,
       processor: (textLog) => crawlTextProcessor({ stats: deps.crawlStats, log: textLog, shutdown }),
+    },
+    // A schedule's run starts a crawl or counts a skip: a few statements, one at a time per process
+    {
+      queue: SCHEDULE_QUEUE,
+      component: 'schedule-worker',
+      concurrency: 1,
+      processor: (scheduleLog) => scheduleProcessor({ schedules: deps.schedules, log: scheduleLog }),
     },
     // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches. Each
     // holds a pooled connection for its crawl's delivery lock (a session advisory lock) while it needs more

@@ -51,6 +51,7 @@ test('the queue board lists every queue and a new crawl’s job for an admin key
     'crawl',
     'crawl-text',
     'rank',
+    'schedule',
     'webhook',
   ]);
   const crawl = queues.find((queue) => queue.name === 'crawl')!;

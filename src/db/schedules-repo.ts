@@ -99,6 +99,26 @@ export class SchedulesRepository {
     await this.pool.query(sql('schedule_delete'), [id]);
   }
 
+  /**
+   * Runs `work` holding the schedule's run lock (a session advisory lock on a connection of its own), so two
+   * runs of one schedule (two workers, a run retaken after a stall) never both start a crawl; null when another
+   * run holds it.
+   */
+  async withRunLock<T>(id: string, work: () => Promise<T>): Promise<T | null> {
+    const client = await this.pool.connect();
+    try {
+      const { rows } = await client.query<{ ok: boolean }>(sql('schedule_run_lock'), [id]);
+      if (!rows[0]?.ok) return null;
+      try {
+        return await work();
+      } finally {
+        await client.query(sql('schedule_run_unlock'), [id]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
   async runState(id: string): Promise<ScheduleRunState> {
     return (await this.pool.query<ScheduleRunState>(sql('schedule_runs_of'), [id])).rows[0]!;
   }

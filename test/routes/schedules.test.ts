@@ -306,3 +306,23 @@ test('the first run is a plain crawl, the next a recrawl of the last completed o
   assert.equal(schedule.skippedRuns, 0);
   assert.equal(schedule.lastCrawlId, third.crawlId);
 });
+
+test('runs of one schedule at once start one crawl; the others are skipped', async (t) => {
+  const { app, runtime } = await build(t, { worker: false });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/schedules',
+    payload: { crawl: CRAWL, ...YEARLY },
+  });
+  const { id } = created.json();
+  const outcomes = await Promise.all(
+    Array.from({ length: 4 }, () => runtime.schedules.run(id, INTERNAL_SCOPE)),
+  );
+  const started = outcomes.filter((outcome) => outcome.outcome === 'started');
+  assert.equal(started.length, 1, JSON.stringify(outcomes));
+  const schedule = (await app.inject({ method: 'GET', url: `/v1/schedules/${id}` })).json();
+  assert.equal(schedule.runs, 1);
+  assert.equal(schedule.skippedRuns, 3);
+  const crawls = (await app.inject({ method: 'GET', url: '/v1/crawls' })).json().items;
+  assert.equal(crawls.length, 1, JSON.stringify(crawls));
+});

@@ -119,6 +119,15 @@ export class ScheduleService {
   async run(id: string, scope: TenantScope): Promise<ScheduleRunOutcome> {
     const row = await this.options.repository.get(id, scope);
     if (!row) return { outcome: 'gone' };
+    // another run of it under way is as unfinished as a crawl it started
+    const ran = await this.options.repository.withRunLock(id, () => this.#runLocked(row));
+    if (ran) return ran;
+    await this.options.repository.recordSkip(id);
+    return { outcome: 'skipped' };
+  }
+
+  async #runLocked(row: ScheduleRow): Promise<ScheduleRunOutcome> {
+    const { id } = row;
     const state = await this.options.repository.runState(id);
     if (state.unfinished) {
       await this.options.repository.recordSkip(id);

@@ -133,6 +133,13 @@ export class ProcessWorkers {
       schedules: deps.schedules,
     });
     startWorkers(table, this.#workers, { jobs, log, metrics, lockDurationMs: config.jobLockMs });
+    // schedules whose job schedulers the queue's store lost (a flushed Redis, another backend) run again
+    deps.schedules
+      .restoreTicks()
+      .then((restored) => {
+        if (restored > 0) workerLog.info({ restored }, 'job schedulers of schedules made again');
+      })
+      .catch((err: unknown) => workerLog.warn({ err }, 'restoring the job schedulers of schedules'));
     workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');
   }
 

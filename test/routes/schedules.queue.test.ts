@@ -1,9 +1,10 @@
 // Schedules on BullMQ's job schedulers, on either queue backend (docs/operations.md#schedules): a due run starts
 // a crawl with no call of ours, and a schedule whose runs were missed while no worker ran (a restart) runs once
-// when a worker starts, not once per missed tick.
+// when a worker starts, not once per missed tick; a schedule whose job scheduler the store lost gets it back.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { INTERNAL_SCOPE } from '../../src/db/tenant-scope.js';
 import { build, eventually, waitForCrawl } from '../helper.js';
 import { BENCHMARK_FEATURES, crawlRequestFor, startTestWeb, type TestWeb } from '../support/testweb/index.js';
 
@@ -90,4 +91,39 @@ test('runs missed while no worker ran are taken once when one starts', async (t)
   // the next run is counted from the start, not from the missed ones
   assert.ok(Date.parse(first.nextRunAt ?? '') >= startedAt, `next run ${first.nextRunAt}`);
   await worker.app.inject({ method: 'DELETE', url: `/v1/schedules/${id}` });
+});
+
+test("a schedule whose job scheduler the queue's store lost gets it back when a worker starts", async (t) => {
+  const api = await build(t, { worker: false });
+  const created = await api.app.inject({
+    method: 'POST',
+    url: '/v1/schedules',
+    payload: { crawl: crawlRequestFor(web), cron: '0 0 1 1 *', timezone: 'UTC' },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const { id, nextRunAt } = created.json() as ScheduleBody;
+  // as a flushed Redis, or a switch of queue backend, would leave it
+  await api.runtime.jobs.queue('schedule').removeJobScheduler(id);
+  const lost = (await api.app.inject({ method: 'GET', url: `/v1/schedules/${id}` })).json() as ScheduleBody;
+  assert.equal(lost.nextRunAt, null);
+
+  const worker = await build(t, { env: { DB_SCHEMA: api.config.dbSchema } });
+  const restored = await eventually(
+    async () => {
+      const body = (
+        await worker.app.inject({ method: 'GET', url: `/v1/schedules/${id}` })
+      ).json() as ScheduleBody;
+      return body.nextRunAt ? body : null;
+    },
+    { message: `schedule ${id}'s job scheduler to be made again`, timeoutMs: 60_000 },
+  );
+  assert.equal(restored.nextRunAt, nextRunAt);
+  assert.equal(restored.runs, 0);
+
+  // a run left by a schedule since deleted removes the job scheduler it came from
+  await worker.runtime.jobs.queue('schedule').removeJobScheduler(id);
+  await worker.runtime.db.pool.query('DELETE FROM schedules WHERE id = $1', [id]);
+  await worker.runtime.jobs.queue('schedule').upsertJobScheduler(id, { pattern: '0 0 1 1 *', tz: 'UTC' });
+  assert.deepEqual(await worker.runtime.schedules.run(id, INTERNAL_SCOPE), { outcome: 'gone' });
+  assert.equal(await worker.runtime.jobs.queue('schedule').getJobScheduler(id), undefined);
 });

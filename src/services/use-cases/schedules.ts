@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import type { GivenCrawlRequest } from '../../crawler/crawl-request.js';
 import { checkCron, parseEvery } from '../../crawler/schedule-timing.js';
 import type { ScheduleFields, ScheduleRow, SchedulesRepository } from '../../db/schedules-repo.js';
-import { listScope, scopeOwner, type TenantScope, tenantScope } from '../../db/tenant-scope.js';
+import {
+  INTERNAL_SCOPE,
+  listScope,
+  scopeOwner,
+  type TenantScope,
+  tenantScope,
+} from '../../db/tenant-scope.js';
 import { InputError, TrawlError } from '../../errors.js';
 import {
   dropScheduleTicks,
@@ -19,6 +25,7 @@ import type { CrawlRequest } from '../../schemas/crawls.js';
 import type { SchedulePatch, ScheduleRequest } from '../../schemas/schedules.js';
 import {
   type CreatedAtCursor,
+  createdAtCursorOf,
   type NewestFirstQuery,
   paginateNewestFirst,
 } from '../presentation/pagination.js';
@@ -42,6 +49,9 @@ export type ScheduleRunOutcome =
   | { outcome: 'skipped' }
   | { outcome: 'refused'; reason: string }
   | { outcome: 'gone' };
+
+/** Schedules read at a time when their job schedulers are restored. */
+const RESTORE_BATCH = 500;
 
 // Tenancy as crawls: every method takes the caller's scope, and another owner's schedule is "not found".
 export class ScheduleService {
@@ -118,7 +128,11 @@ export class ScheduleService {
    */
   async run(id: string, scope: TenantScope): Promise<ScheduleRunOutcome> {
     const row = await this.options.repository.get(id, scope);
-    if (!row) return { outcome: 'gone' };
+    if (!row) {
+      // a job scheduler left without its schedule (deleted while a restore made it again) makes no more runs
+      if (scope.kind === 'internal') await dropScheduleTicks(this.options.jobs, id);
+      return { outcome: 'gone' };
+    }
     // another run of it under way is as unfinished as a crawl it started
     const ran = await this.options.repository.withRunLock(id, () => this.#runLocked(row));
     if (ran) return ran;
@@ -149,6 +163,28 @@ export class ScheduleService {
       const reason = error.field ? `${error.message} (${error.field})` : error.message;
       await this.options.repository.recordFailure(id, reason);
       return { outcome: 'refused', reason };
+    }
+  }
+
+  /**
+   * Makes again the job scheduler of every schedule that has none: the queue's store was emptied (a Redis
+   * flushed or replaced) or the queue backend changed (PostgreSQL ↔ Redis), while the schedules stayed in
+   * PostgreSQL. Run when a worker starts; answers how many it made again. A schedule of `every` restored this
+   * way is due at once, as a missed run is.
+   */
+  async restoreTicks(): Promise<number> {
+    let restored = 0;
+    let after: CreatedAtCursor | null = null;
+    for (;;) {
+      const rows = await this.options.repository.list(RESTORE_BATCH, after, INTERNAL_SCOPE);
+      for (const row of rows) {
+        if ((await nextScheduleRunMs(this.options.jobs, row.id)) !== null) continue;
+        await keepScheduleTicks(this.options.jobs, row.id, ticksOf(row));
+        restored++;
+      }
+      const last = rows.at(-1);
+      if (rows.length < RESTORE_BATCH || !last) return restored;
+      after = createdAtCursorOf(last);
     }
   }
 

@@ -326,3 +326,20 @@ test('runs of one schedule at once start one crawl; the others are skipped', asy
   const crawls = (await app.inject({ method: 'GET', url: '/v1/crawls' })).json().items;
   assert.equal(crawls.length, 1, JSON.stringify(crawls));
 });
+
+test('a POST retried with its Idempotency-Key makes one schedule', async (t) => {
+  const { app } = await build(t, { worker: false });
+  const post = () =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/schedules',
+      headers: { 'idempotency-key': 'weekly-news-1' },
+      payload: { crawl: CRAWL, ...YEARLY },
+    });
+  const first = await post();
+  const again = await post();
+  assert.equal(first.statusCode, 201, first.body);
+  assert.equal(again.statusCode, 201, again.body);
+  assert.equal(again.json().id, first.json().id);
+  assert.equal((await app.inject({ method: 'GET', url: '/v1/schedules' })).json().items.length, 1);
+});

@@ -30,6 +30,8 @@ export interface CrawlRow {
   relevant_pages: number;
   /** A finished crawl's timing percentiles, kept after its first status read (crawl_timings_save.sql). */
   timings?: CrawlTimings | null;
+  /** The schedule whose run made it (null: none, or the schedule was deleted). */
+  schedule_id?: string | null;
 }
 
 /** Load-time and queue-wait medians and p95 (ms) of a crawl's fetched pages, and its last fetch. */

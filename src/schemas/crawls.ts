@@ -547,6 +547,12 @@ export const CrawlStatus = Type.Object(
     recrawlOf: Type.Optional(
       Type.String({ format: 'uuid', description: 'the earlier crawl this one recrawls' }),
     ),
+    scheduleId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'the schedule whose run started it (docs/guide.md#schedules)',
+      }),
+    ),
     changes: Type.Optional(
       Nullable(
         Type.Object(

@@ -293,6 +293,7 @@ test('the first run is a plain crawl, the next a recrawl of the last completed o
   const secondStatus = await waitForCrawl(app, second.crawlId, 120_000);
   assert.equal(secondStatus.status, 'completed', JSON.stringify(secondStatus));
   assert.equal(secondStatus.recrawlOf, first.crawlId);
+  assert.equal(secondStatus.scheduleId, id, 'a crawl says which schedule started it');
   const changes = secondStatus.changes as Record<string, number>;
   assert.ok((changes.unchanged ?? 0) > 0, JSON.stringify(changes));
 

@@ -2,7 +2,7 @@
 -- and HTTP status, links, images and documents summed over its writers' counters (migrations/0016); a recrawl's
 -- pages by change class too (pages_by_crawl_change, migrations/0045), null for any other crawl.
 SELECT c.id, c.request, c.strategy, c.status, c.max_pages, c.error, c.problem, c.warnings, c.created_at, c.started_at, c.finished_at,
-       c.owner, c.relevant_pages, c.timings,
+       c.owner, c.relevant_pages, c.timings, c.schedule_id,
        coalesce(k.counts, '[]'::jsonb) AS counts,
        coalesce(k.links, 0)::int AS links,
        coalesce(k.images, 0)::int AS images,

@@ -121,6 +121,7 @@ export function crawlStatusView(
     warnings: row.warnings,
     ...focusStatus(row, pagesFetched),
     ...(row.request.recrawl ? { recrawlOf: row.request.recrawl.of, changes: totals.changes ?? null } : {}),
+    ...(row.schedule_id ? { scheduleId: row.schedule_id } : {}),
     _links: crawlLinks(row.id),
   };
 }

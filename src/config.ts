@@ -78,6 +78,8 @@ export interface Config {
   maxRunningCrawlsPerKey: number;
   /** Days after its end a crawl is purged, and the most a request's retention.days may ask; null: kept. */
   crawlRetentionDays: number | null;
+  /** The shortest `every` a schedule may run at, in seconds (docs/guide.md#schedules). */
+  scheduleMinEverySecs: number;
   /** Graph size limits of a ranking: an edges-file upload's bytes (413 past it), vertices and edges (400). */
   rankMaxUploadBytes: number;
   rankMaxVertices: number;
@@ -266,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitReadPerMin: integer(env, 'RATE_LIMIT_READ_PER_MIN', 1200, 1, 1_000_000),
     maxRunningCrawlsPerKey: integer(env, 'MAX_RUNNING_CRAWLS_PER_KEY', 10, 0, 100_000),
     crawlRetentionDays: optionalInteger(env, 'CRAWL_RETENTION_DAYS', 1, 36_500),
+    scheduleMinEverySecs: integer(env, 'SCHEDULE_MIN_EVERY_SECS', 60, 1, 86_400),
     rankMaxUploadBytes: integer(env, 'RANK_MAX_UPLOAD_BYTES', 256 * 1024 * 1024, 1, 2 ** 40),
     rankMaxVertices: integer(env, 'RANK_MAX_VERTICES', 2_000_000, 1, 2 ** 31 - 2),
     rankMaxEdges: integer(env, 'RANK_MAX_EDGES', 16_000_000, 0, 2 ** 31 - 2),

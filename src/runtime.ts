@@ -11,6 +11,7 @@ import { LiveRepository } from './db/live-repo.js';
 import { PurgeRepository } from './db/purge-repo.js';
 import { RankingsRepository } from './db/rankings-repo.js';
 import { ReportRepository } from './db/report-repo.js';
+import { SchedulesRepository } from './db/schedules-repo.js';
 import { StatsRepository } from './db/stats-repo.js';
 import { UsageRepository } from './db/usage-repo.js';
 import { WebhooksRepository } from './db/webhooks-repo.js';
@@ -25,6 +26,7 @@ import {
   openJobBackend,
   PURGE_QUEUE,
   RANK_QUEUE,
+  SCHEDULE_QUEUE,
   WEBHOOK_QUEUE,
 } from './jobs/queues.js';
 import { WebhookEventSink } from './jobs/webhook-events.js';
@@ -45,6 +47,7 @@ import { PurgeService } from './services/use-cases/purge.js';
 import { QuotaService, type RunningCap } from './services/use-cases/quotas.js';
 import { RankingService } from './services/use-cases/rankings.js';
 import { RetentionSweeper } from './services/use-cases/retention.js';
+import { ScheduleService } from './services/use-cases/schedules.js';
 import { ScoringService } from './services/use-cases/scoring.js';
 import { UsageService } from './services/use-cases/usage.js';
 import { WebhookDeliverer, webhookCrawlSnapshot } from './services/use-cases/webhooks.js';
@@ -67,6 +70,8 @@ export interface Runtime {
   /** The worker threads of extraction and scoring (CPU_POOL_THREADS). */
   cpu: CpuPool;
   corpora: CorpusService;
+  /** /v1/schedules and the `schedule` job's runs. */
+  schedules: ScheduleService;
   keys: KeyService;
   /** This process's Prometheus registry (GET /metrics; a worker's METRICS_PORT server). */
   metrics: Metrics;
@@ -232,10 +237,24 @@ export async function openRuntime(
     jobs,
   });
   const scoring = new ScoringService(documents, corporaRepository, cpu);
+  const schedules = new ScheduleService({
+    repository: new SchedulesRepository(db.pool),
+    jobs,
+    crawls,
+    minEveryMs: config.scheduleMinEverySecs * 1000,
+  });
   const metrics = new Metrics({
     pool: db.pool,
     jobs,
-    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, RANK_QUEUE, CORPUS_QUEUE, WEBHOOK_QUEUE, PURGE_QUEUE],
+    queues: [
+      CRAWL_QUEUE,
+      CRAWL_TEXT_QUEUE,
+      RANK_QUEUE,
+      CORPUS_QUEUE,
+      WEBHOOK_QUEUE,
+      PURGE_QUEUE,
+      SCHEDULE_QUEUE,
+    ],
   });
   const onBusError = (err: unknown) => onQueueError(err, 'crawl event bus');
   const bus: CrawlEventBus = config.redisUrl
@@ -324,6 +343,7 @@ export async function openRuntime(
     scoring,
     cpu,
     corpora,
+    schedules,
     keys,
     quotas,
     metrics,
@@ -345,6 +365,7 @@ export async function openRuntime(
         purges,
         retention,
         quotas,
+        schedules,
         corpora: corporaRepository,
         documentPool,
         webhooksRepository,

@@ -32,6 +32,8 @@ export interface CrawlRow {
   relevant_pages: number;
   /** A finished crawl's timing percentiles, kept after its first status read (crawl_timings_save.sql). */
   timings?: CrawlTimings | null;
+  /** The schedule whose run made it (null: none, or the schedule was deleted). */
+  schedule_id?: string | null;
   /** A finished crawl's storage, kept after its first status read (crawl_storage_save.sql). */
   storage?: CrawlStorage | null;
 }
@@ -198,6 +200,8 @@ export class CrawlsRepository {
     /** The key making it (null when open) and, for a key, its cap of queued + running crawls (0: none). */
     owner?: string | null;
     maxActivePerOwner?: number;
+    /** The schedule whose run this crawl is (null: none). */
+    scheduleId?: string | null;
   }): Promise<CrawlRow> {
     await withTransaction(this.pool, async (client) => {
       const owner = crawl.owner ?? null;
@@ -213,6 +217,7 @@ export class CrawlsRepository {
         crawl.maxPages,
         owner,
         crawl.recrawl?.of ?? null,
+        crawl.scheduleId ?? null,
       ]);
       const recrawl = crawl.recrawl ?? null;
       const earlierOrigins = recrawl

@@ -13,6 +13,8 @@ import {
   type PurgeJobData,
   RANK_QUEUE,
   type RankJobData,
+  SCHEDULE_QUEUE,
+  type ScheduleJobData,
   WEBHOOK_QUEUE,
   type WebhookJobData,
 } from './queues.js';
@@ -31,6 +33,8 @@ export const JOB_OPTIONS = {
   [CORPUS_QUEUE]: { ...KEPT, attempts: 2 },
   [WEBHOOK_QUEUE]: { ...KEPT },
   [PURGE_QUEUE]: { ...KEPT, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
+  // a schedule's run only starts a crawl (or counts a skip): a failed one waits for the next tick, not a retry
+  [SCHEDULE_QUEUE]: { ...KEPT },
 } as const satisfies Record<string, JobsOptions>;
 
 /** Whether this run of the job is its last (no retry follows a failure): the job's row is then marked failed. */
@@ -123,4 +127,38 @@ export async function queuePurge(jobs: JobBackend, data: PurgeJobData, tag = '',
     jobId: `purge.${data.kind}.${data.id}${tag}`,
     ...(delayMs > 0 ? { delay: delayMs } : {}),
   });
+}
+
+/** When a schedule runs: an interval, or a cron expression in an IANA time zone. */
+export type ScheduleTicks = { everyMs: number } | { cron: string; timezone: string };
+
+/**
+ * Makes (or changes) the job scheduler of a schedule: BullMQ keeps the next run as a delayed job in the queue's
+ * store, so it survives restarts; a run overdue while no worker ran is taken once when one starts, and the
+ * next run is computed from then on, never once per missed tick (docs/operations.md#schedules). With `every`
+ * the first run is at once.
+ */
+export async function keepScheduleTicks(
+  jobs: JobBackend,
+  scheduleId: string,
+  ticks: ScheduleTicks,
+): Promise<void> {
+  await jobs
+    .queue(SCHEDULE_QUEUE)
+    .upsertJobScheduler(
+      scheduleId,
+      'everyMs' in ticks ? { every: ticks.everyMs } : { pattern: ticks.cron, tz: ticks.timezone },
+      { name: 'run', data: { scheduleId } satisfies ScheduleJobData, opts: JOB_OPTIONS[SCHEDULE_QUEUE] },
+    );
+}
+
+/** Removes a schedule's job scheduler and its next run; a run already started ends as it would. */
+export async function dropScheduleTicks(jobs: JobBackend, scheduleId: string): Promise<void> {
+  await jobs.queue(SCHEDULE_QUEUE).removeJobScheduler(scheduleId);
+}
+
+/** When the schedule's next run is due (ms since the epoch), or null when it has no job scheduler. */
+export async function nextScheduleRunMs(jobs: JobBackend, scheduleId: string): Promise<number | null> {
+  const scheduler = await jobs.queue(SCHEDULE_QUEUE).getJobScheduler(scheduleId);
+  return scheduler?.next ?? null;
 }

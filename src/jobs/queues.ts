@@ -66,6 +66,13 @@ export interface PurgeJobData {
   id: string;
 }
 
+export const SCHEDULE_QUEUE = 'schedule';
+
+export interface ScheduleJobData {
+  /** The schedule that is due: its job scheduler (of the same id) made this job (docs/operations.md#schedules). */
+  scheduleId: string;
+}
+
 export interface JobBackendOptions {
   /** The process's one pool (db/database.ts): the PostgreSQL backend runs its statements there too. */
   pool: pg.Pool;
@@ -349,8 +356,15 @@ function redisBackend(options: JobBackendOptions & { redisUrl: string }): JobBac
 const CLOSE_WHILE_DOWN_MS = 3000;
 /** A producer call waits this long for Redis at most (a request is answered 503 after it). */
 const PRODUCER_DEADLINE_MS = 3000;
-// the Queue methods the service calls to produce and count jobs
-const GUARDED_METHODS = new Set<PropertyKey>(['add', 'addBulk', 'getJobCounts']);
+// the Queue methods the services call to produce and count jobs, and to keep schedules' job schedulers
+const GUARDED_METHODS = new Set<PropertyKey>([
+  'add',
+  'addBulk',
+  'getJobCounts',
+  'upsertJobScheduler',
+  'removeJobScheduler',
+  'getJobScheduler',
+]);
 
 /** The queue, with its producer and count calls run through `call` (the backend's outage policy). */
 function guarded(queue: Queue, call: <T>(work: () => Promise<T>) => Promise<T>): Queue {

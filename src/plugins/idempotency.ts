@@ -16,6 +16,7 @@ export const IDEMPOTENT_ROUTES: ReadonlySet<string> = new Set([
   '/v1/corpora',
   '/v1/rankings',
   '/v1/crawls/:id/rank',
+  '/v1/schedules',
 ]);
 const HEADER = 'idempotency-key';
 

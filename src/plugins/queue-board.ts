@@ -12,6 +12,7 @@ import {
   CRAWL_TEXT_QUEUE,
   PURGE_QUEUE,
   RANK_QUEUE,
+  SCHEDULE_QUEUE,
   WEBHOOK_QUEUE,
 } from '../jobs/queues.js';
 import { bearerKey } from './auth.js';
@@ -50,9 +51,15 @@ export default async function queueBoard(app: FastifyInstance): Promise<void> {
   const serverAdapter = new TrawlFastifyAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: [CRAWL_QUEUE, CRAWL_TEXT_QUEUE, CORPUS_QUEUE, RANK_QUEUE, WEBHOOK_QUEUE, PURGE_QUEUE].map(
-      (name) => new BullMQAdapter(jobs.queue(name)),
-    ),
+    queues: [
+      CRAWL_QUEUE,
+      CRAWL_TEXT_QUEUE,
+      CORPUS_QUEUE,
+      RANK_QUEUE,
+      SCHEDULE_QUEUE,
+      WEBHOOK_QUEUE,
+      PURGE_QUEUE,
+    ].map((name) => new BullMQAdapter(jobs.queue(name))),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'trawl queues' } },
   });

@@ -126,6 +126,7 @@ export default fp(
           { name: 'health', description: 'liveness and readiness' },
           { name: 'keys', description: 'API keys (admin key only)' },
           { name: 'usage', description: 'what tenants fetched and store' },
+          { name: 'schedules', description: 'crawls run on time, each a recrawl of the last one' },
         ],
         // relative: the spec describes whichever host serves it
         servers: [{ url: '/' }],

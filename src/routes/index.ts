@@ -8,6 +8,7 @@ import crawls from './v1/crawls/index.js';
 import extract from './v1/extract/index.js';
 import keys from './v1/keys/index.js';
 import rankings from './v1/rankings/index.js';
+import schedules from './v1/schedules/index.js';
 import score from './v1/score/index.js';
 import usage from './v1/usage/index.js';
 
@@ -19,6 +20,7 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(extract, { prefix: '/v1/extract' });
   await app.register(score, { prefix: '/v1/score' });
   await app.register(corpora, { prefix: '/v1/corpora' });
+  await app.register(schedules, { prefix: '/v1/schedules' });
   await app.register(keys, { prefix: '/v1/keys' });
   await app.register(usage, { prefix: '/v1/usage' });
 }

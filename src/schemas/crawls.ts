@@ -623,6 +623,12 @@ export const CrawlStatus = Type.Object(
           'with duplicates.near: pages marked nearDuplicateOf an earlier page so far (the text job marks them, and may go on after the crawl ends)',
       }),
     ),
+    scheduleId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'the schedule whose run started it (docs/guide.md#schedules)',
+      }),
+    ),
     changes: Type.Optional(
       Nullable(ChangeCounts, {
         description: "a recrawl's pages by change class (docs/reference.md#change-classes)",

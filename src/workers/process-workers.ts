@@ -24,6 +24,7 @@ import type { PurgeService } from '../services/use-cases/purge.js';
 import type { QuotaService } from '../services/use-cases/quotas.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
 import type { RetentionSweeper } from '../services/use-cases/retention.js';
+import type { ScheduleService } from '../services/use-cases/schedules.js';
 import { type WebhookDeliverer, webhookCrawlSnapshot } from '../services/use-cases/webhooks.js';
 import { type StartedWorker, startWorkers, workerTable } from './table.js';
 
@@ -46,6 +47,7 @@ export interface ProcessWorkersDeps {
   retention: RetentionSweeper;
   /** Stops running crawls whose key reached its page or byte quota. */
   quotas: QuotaService;
+  schedules: ScheduleService;
   corpora: CorporaRepository;
   documentPool: DocumentPool;
   webhooksRepository: WebhooksRepository;
@@ -140,8 +142,16 @@ export class ProcessWorkers {
       crawlStats: deps.crawlStats,
       webhooks: deps.webhooks,
       purges: deps.purges,
+      schedules: deps.schedules,
     });
     startWorkers(table, this.#workers, { jobs, log, metrics, lockDurationMs: config.jobLockMs });
+    // schedules whose job schedulers the queue's store lost (a flushed Redis, another backend) run again
+    deps.schedules
+      .restoreTicks()
+      .then((restored) => {
+        if (restored > 0) workerLog.info({ restored }, 'job schedulers of schedules made again');
+      })
+      .catch((err: unknown) => workerLog.warn({ err }, 'restoring the job schedulers of schedules'));
     workerLog.info({ backend: jobs.kind, concurrency: config.workerConcurrency }, 'crawl worker started');
   }
 

@@ -18,6 +18,7 @@ import {
   type JobBackend,
   PURGE_QUEUE,
   RANK_QUEUE,
+  SCHEDULE_QUEUE,
   WEBHOOK_QUEUE,
 } from '../jobs/queues.js';
 import type { DocumentPool } from '../services/pools/document-pool.js';
@@ -25,12 +26,14 @@ import type { CrawlStatsService } from '../services/use-cases/crawl-stats.js';
 import { DocumentFetcher } from '../services/use-cases/documents.js';
 import type { PurgeService } from '../services/use-cases/purge.js';
 import type { RankingService } from '../services/use-cases/rankings.js';
+import type { ScheduleService } from '../services/use-cases/schedules.js';
 import type { WebhookDeliverer } from '../services/use-cases/webhooks.js';
 import { corpusProcessor } from './corpus.js';
 import { crawlProcessor } from './crawl.js';
 import { crawlTextProcessor } from './crawl-text.js';
 import { purgeProcessor } from './purge.js';
 import { rankProcessor } from './rank.js';
+import { scheduleProcessor } from './schedule.js';
 import { webhookProcessor } from './webhook.js';
 
 /** One row of the table: a queue, its processor (given the worker's logger) and concurrency. */
@@ -60,6 +63,7 @@ export interface WorkerDeps {
   crawlStats: CrawlStatsService;
   webhooks: WebhookDeliverer;
   purges: PurgeService;
+  schedules: ScheduleService;
 }
 
 /**
@@ -126,6 +130,13 @@ export function workerTable(deps: WorkerDeps): WorkerEntry[] {
       component: 'purge-worker',
       concurrency: 1,
       processor: (purgeLog) => purgeProcessor({ purges: deps.purges, jobs, log: purgeLog, shutdown }),
+    },
+    // A schedule's run starts a crawl or counts a skip: a few statements, one at a time per process
+    {
+      queue: SCHEDULE_QUEUE,
+      component: 'schedule-worker',
+      concurrency: 1,
+      processor: (scheduleLog) => scheduleProcessor({ schedules: deps.schedules, log: scheduleLog }),
     },
     // Webhook deliveries wait on receivers, not on CPU: several at once, apart from the crawl's fetches. Each
     // holds a pooled connection for its crawl's delivery lock (a session advisory lock) while it needs more

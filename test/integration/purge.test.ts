@@ -37,6 +37,8 @@ const NOT_A_CRAWLS = new Set([
   'api_keys',
   'corpora',
   'corpus_terms',
+  // a schedule names the last crawl it ran (last_crawl_id, set null when that crawl goes), never owned by it
+  'schedules',
   'workers',
   'schema_migrations',
   'usage_months',

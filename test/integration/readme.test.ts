@@ -7,11 +7,11 @@
 //   lines, here-documents); full-line comments are not commands, and one that starts `# →` (with the lines
 //   indented after it) shows the answer of the command before it.
 // - A command runs verbatim in bash, with the ids the docs name as shell variables (CRAWL, PAGE, CORPUS,
-//   RANKING) set to the latest of their kind made by an earlier command of the same file, as a reader of that
-//   file sets them: a `POST /v1/crawls` (or `npx trawl crawl`) sets CRAWL, a list of pages sets PAGE to its
-//   first page, a `POST /v1/corpora` CORPUS, a ranking made RANKING. So each file makes the crawl its own
-//   examples read. A command naming $CRAWL (or $CORPUS) runs once that crawl (or corpus) has ended, so what it
-//   reads is settled.
+//   RANKING, SCHEDULE) set to the latest of their kind made by an earlier command of the same file, as a reader
+//   of that file sets them: a `POST /v1/crawls` (or `npx trawl crawl`) sets CRAWL, a list of pages sets PAGE to
+//   its first page, a `POST /v1/corpora` CORPUS, a ranking made RANKING, a `POST /v1/schedules` SCHEDULE. So
+//   each file makes the crawl its own examples read. A command naming $CRAWL (or $CORPUS) runs once that crawl
+//   (or corpus) has ended, so what it reads is settled.
 // - `localhost:3000` is the test's server; the docs' web addresses are mapped onto the loopback test web
 //   (WEB below), whose SSRF guard is lifted explicitly (ALLOW_PRIVATE_NETWORKS); files a command reads (an
 //   edges file) are written in the temporary directory the commands run in, where they write theirs too.
@@ -62,7 +62,7 @@ const DOCS = [
  */
 const RUN_COUNT: Record<string, number> = {
   'README.md': 6,
-  'docs/guide.md': 69,
+  'docs/guide.md': 74,
   'docs/operations.md': 14,
 };
 
@@ -478,6 +478,7 @@ test('every curl and trawl command of the README and docs/ works against a live 
     const post = /-X POST \S*127\.0\.0\.1:\d+(\/v1\/\S+)/.exec(text)?.[1];
     if (post === '/v1/crawls') vars.CRAWL = String(body.id);
     else if (post === '/v1/corpora') vars.CORPUS = String(body.id);
+    else if (post === '/v1/schedules') vars.SCHEDULE = String(body.id);
     else if (post === '/v1/rankings' || post?.endsWith('/rank')) vars.RANKING = String(body.id);
     else if (/\/pages\?/.test(text) && Array.isArray(body.items) && body.items.length > 0)
       vars.PAGE = String((body.items[0] as { id: unknown }).id);

@@ -52,6 +52,7 @@ test('the queue board lists every queue and a new crawl’s job for an admin key
     'crawl-text',
     'purge',
     'rank',
+    'schedule',
     'webhook',
   ]);
   const crawl = queues.find((queue) => queue.name === 'crawl')!;

@@ -3,7 +3,7 @@
 -- pages by change class too (pages_by_crawl_change, migrations/0045), null for any other crawl; with
 -- duplicates.near, its near-duplicate pages (page_simhashes_near, migrations/0050), null otherwise.
 SELECT c.id, c.request, c.strategy, c.status, c.max_pages, c.error, c.problem, c.warnings, c.stop_reason, c.created_at, c.started_at, c.finished_at,
-       c.owner, c.relevant_pages, c.timings, c.storage,
+       c.owner, c.relevant_pages, c.timings, c.storage, c.schedule_id,
        coalesce(k.counts, '[]'::jsonb) AS counts,
        coalesce(k.links, 0)::int AS links,
        coalesce(k.images, 0)::int AS images,

@@ -2,6 +2,7 @@
 // corpora, rankings) turned into response documents, pure and in one place. The crawl status is computed here once; live
 // progress events and webhook bodies are projections of it, not copies of its fields.
 import type { NormalizedCrawlRequest } from '../../crawler/crawl-request.js';
+import { formatEvery } from '../../crawler/schedule-timing.js';
 import { isFinished, PAGE_TYPES, type PageType } from '../../crawler/vocabulary.js';
 import type { CorpusListRow, CorpusRow } from '../../db/corpora-repo.js';
 import type {
@@ -16,6 +17,7 @@ import type {
 } from '../../db/crawls-repo.js';
 import type { LivePageRow } from '../../db/live-repo.js';
 import type { RankingListRow, RankingRow, RankingVertexRow } from '../../db/rankings-repo.js';
+import type { ScheduleRow } from '../../db/schedules-repo.js';
 import { tenantName } from '../../db/tenant-scope.js';
 import type { WebhookDeliveryRow } from '../../db/webhooks-repo.js';
 import { iso } from './pagination.js';
@@ -125,6 +127,7 @@ export function crawlStatusView(
     stopReason: row.stop_reason ?? null,
     storage: storageView(lifecycle.storage),
     expiresAt: iso(lifecycle.expiresAt),
+    ...(row.schedule_id ? { scheduleId: row.schedule_id } : {}),
     _links: crawlLinks(row.id),
   };
 }
@@ -436,5 +439,32 @@ export function rankedVertexView(row: RankingVertexRow) {
     clustering: row.clustering,
     weakComponent: row.weak_component,
     strongComponent: row.strong_component,
+  };
+}
+
+/** A schedule as GET /v1/schedules/:id and the list show it; `nextRunMs` is its job scheduler's next run. */
+export function scheduleView(row: ScheduleRow, nextRunMs: number | null) {
+  const webhook = row.request.webhook as { secret?: string | null } | undefined;
+  return {
+    id: row.id,
+    owner: tenantName(row.owner),
+    name: row.name,
+    // a webhook's secret is never echoed
+    crawl: webhook?.secret ? { ...row.request, webhook: { ...webhook, secret: '(set)' } } : row.request,
+    every: row.every_ms === null ? null : formatEvery(row.every_ms),
+    cron: row.cron,
+    timezone: row.timezone,
+    nextRunAt: nextRunMs === null ? null : new Date(nextRunMs).toISOString(),
+    runs: row.runs,
+    skippedRuns: row.skipped_runs,
+    lastCrawlId: row.last_crawl_id,
+    lastRunAt: iso(row.last_run_at),
+    lastError: row.last_error,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    _links: {
+      self: `/v1/schedules/${row.id}`,
+      lastCrawl: row.last_crawl_id ? `/v1/crawls/${row.last_crawl_id}` : null,
+    },
   };
 }

@@ -85,33 +85,10 @@ export class CrawlService implements CrawlReader {
     this.#changes = new CrawlChangeReads({ repository, ...(mainText ? { mainText } : {}) });
   }
 
-  async create(request: CrawlRequest, scope: TenantScope) {
+  /** `scheduleId`: the schedule whose run this crawl is (schedules.ts). */
+  async create(request: CrawlRequest, scope: TenantScope, made: { scheduleId?: string } = {}) {
     const given = request.recrawl ? await this.#recrawlRequest(request, scope) : request;
-    const normalized = normalizeCrawlRequest(given, this.options.defaultUserAgent);
-    // checked here so a bad request is a 400, not a failed crawl later
-    const seeds = validateCrawlRequest(normalized);
-    const serverDays = this.options.retentionDays ?? null;
-    if (normalized.retention && serverDays !== null && normalized.retention.days > serverDays) {
-      throw new InputError(
-        `retention.days is at most ${serverDays} on this server (CRAWL_RETENTION_DAYS), got ${normalized.retention.days}`,
-        'retention.days',
-        { limit: serverDays },
-      );
-    }
-    const corpusId = normalized.relevance?.corpus;
-    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
-    // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.
-    if (corpusId && this.options.corpora) {
-      const corpus = await this.options.corpora.get(corpusId, tenantScope(scopeOwner(scope)));
-      if (!corpus)
-        throw new TrawlError('not_found', `no corpus with id ${corpusId}`, { field: 'relevance.corpus' });
-      // a corpus counts words one way: the crawl must make them the same way (a 409 naming the difference)
-      requireMatchingTextSettings(
-        { id: corpusId, textSettings: corpus.text_settings },
-        WordModel.of(normalized.relevance ?? {}),
-        'relevance.corpus',
-      );
-    }
+    const { normalized, seeds } = await this.#checked(given, scope);
     // a crawl no live worker could render would only fail at its start: refused now, naming the field
     if (normalized.render.mode !== 'never' && this.options.renderers) {
       if (!(await this.options.renderers.anyCanRender())) {
@@ -139,6 +116,7 @@ export class CrawlService implements CrawlReader {
         recrawl: normalized.recrawl ? { of: normalized.recrawl.of, priority: REVISIT_PRIORITY } : null,
         owner,
         maxActivePerOwner: cap.value,
+        scheduleId: made.scheduleId ?? null,
       });
     } catch (error) {
       if (!(error instanceof ActiveCrawlLimitError)) throw error;
@@ -168,6 +146,43 @@ export class CrawlService implements CrawlReader {
       });
     }
     return { id: row.id, status: 'queued' as const, ...crawlLinkFields(row.id) };
+  }
+
+  /**
+   * A request as the crawl would run it, checked (each fault a 400 or 404 naming its field): normalized, its
+   * seeds canonical, its corpus one `scope`'s owner may read. Whether a worker can render is left to create.
+   */
+  async check(request: CrawlRequest, scope: TenantScope): Promise<void> {
+    await this.#checked(request, scope);
+  }
+
+  async #checked(given: GivenCrawlRequest, scope: TenantScope) {
+    const normalized = normalizeCrawlRequest(given, this.options.defaultUserAgent);
+    // checked here so a bad request is a 400, not a failed crawl later
+    const seeds = validateCrawlRequest(normalized);
+    const serverDays = this.options.retentionDays ?? null;
+    if (normalized.retention && serverDays !== null && normalized.retention.days > serverDays) {
+      throw new InputError(
+        `retention.days is at most ${serverDays} on this server (CRAWL_RETENTION_DAYS), got ${normalized.retention.days}`,
+        'retention.days',
+        { limit: serverDays },
+      );
+    }
+    const corpusId = normalized.relevance?.corpus;
+    // another tenant's corpus is "not found", as on every other route: neither read nor confirmed to exist.
+    // Seen with the scope of the crawl's owner, so a crawl made internally (owned by no key) needs a keyless corpus.
+    if (corpusId && this.options.corpora) {
+      const corpus = await this.options.corpora.get(corpusId, tenantScope(scopeOwner(scope)));
+      if (!corpus)
+        throw new TrawlError('not_found', `no corpus with id ${corpusId}`, { field: 'relevance.corpus' });
+      // a corpus counts words one way: the crawl must make them the same way (a 409 naming the difference)
+      requireMatchingTextSettings(
+        { id: corpusId, textSettings: corpus.text_settings },
+        WordModel.of(normalized.relevance ?? {}),
+        'relevance.corpus',
+      );
+    }
+    return { normalized, seeds };
   }
 
   /**

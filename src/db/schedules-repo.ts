@@ -46,17 +46,18 @@ function read(row: ScheduleRow | undefined): ScheduleRow | null {
   return { ...row, every_ms: row.every_ms === null ? null : Number(row.every_ms) };
 }
 
+/** A schedule's fields as schedule_insert.sql and schedule_update.sql take them, after the id ($2–$6). */
+function fieldValues(fields: ScheduleFields): unknown[] {
+  return [fields.name, JSON.stringify(fields.request), fields.everyMs, fields.cron, fields.timezone];
+}
+
 export class SchedulesRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   async create(id: string, fields: ScheduleFields, owner: string | null): Promise<ScheduleRow> {
     const result = await this.pool.query<ScheduleRow>(sql('schedule_insert'), [
       id,
-      fields.name,
-      JSON.stringify(fields.request),
-      fields.everyMs,
-      fields.cron,
-      fields.timezone,
+      ...fieldValues(fields),
       owner,
     ]);
     return read(result.rows[0]) as ScheduleRow;
@@ -84,14 +85,7 @@ export class SchedulesRepository {
   }
 
   async update(id: string, fields: ScheduleFields): Promise<ScheduleRow | null> {
-    const result = await this.pool.query<ScheduleRow>(sql('schedule_update'), [
-      id,
-      fields.name,
-      JSON.stringify(fields.request),
-      fields.everyMs,
-      fields.cron,
-      fields.timezone,
-    ]);
+    const result = await this.pool.query<ScheduleRow>(sql('schedule_update'), [id, ...fieldValues(fields)]);
     return read(result.rows[0]);
   }
 

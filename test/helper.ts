@@ -203,6 +203,22 @@ export async function crawlToEnd(
 }
 
 /**
+ * Waits until the crawl's text job has counted every stored page (GET …/stats/words says `complete`): the job
+ * runs after the crawl ends and writes each page's main text, simhash and near-duplicate mark, so a test that
+ * reads those, or rewrites page rows, waits for it first.
+ */
+export async function textJobDone(app: FastifyInstance, crawlId: string, timeoutMs = 120_000): Promise<void> {
+  await eventually(
+    async () => {
+      const stats = await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}/stats/words` });
+      if (stats.statusCode !== 200 || stats.json().complete !== true) throw new Error(stats.body);
+      return true;
+    },
+    { message: `the text job of crawl ${crawlId}`, timeoutMs },
+  );
+}
+
+/**
  * Polls GET /readyz until it is a 200 and returns its body. A runtime just built may still be connecting to its
  * queue backend, and /readyz gives a dependency 2 s before it answers 503: on a loaded machine (CI runs two test
  * files at once) the first probe can come back 503, as a readiness probe's may, and be 200 the next time.

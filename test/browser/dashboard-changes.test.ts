@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { build, crawlToEnd, eventually } from '../helper.js';
+import { build, crawlToEnd, eventually, textJobDone } from '../helper.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
-import { CHANGING_SITE_CHANGES, startChangingSite, textsCounted } from '../support/changing-site.js';
+import { CHANGING_SITE_CHANGES, startChangingSite } from '../support/changing-site.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -26,7 +26,7 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
     seeds: [`${site.origin}/`],
     politeness: { delayMs: 0, respectRobots: false },
   });
-  await textsCounted(app, first.id);
+  await textJobDone(app, first.id);
   site.change();
 
   const browser = await launchChromium();
@@ -69,7 +69,7 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
     { message: 'the final counts shown', timeoutMs: 60_000, intervalMs: 100 },
   );
   // the changed pages' texts compared, then the view read afresh
-  await textsCounted(app, second);
+  await textJobDone(app, second);
   await eventually(
     async () => {
       const listed = await app.inject({ method: 'GET', url: `/v1/crawls/${second}/pages?change=changed` });

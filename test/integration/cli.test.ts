@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { build } from '../helper.js';
-import { CHANGING_SITE_CHANGES, startChangingSite, textsCounted } from '../support/changing-site.js';
+import { build, textJobDone } from '../helper.js';
+import { CHANGING_SITE_CHANGES, startChangingSite } from '../support/changing-site.js';
 import { entryArgs, REPO_ROOT } from '../support/paths.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../support/testweb/index.js';
 import { trawlInProcess as trawl } from '../support/trawl-in-process.js';
@@ -101,7 +101,7 @@ test('trawl recrawl --wait and trawl changes: what a recrawl found, as JSON line
   const crawled = await trawl(['crawl', `${site.origin}/`, '--request', requestFile, '--wait'], env);
   assert.equal(crawled.code, 0, crawled.stderr);
   const first = String(jsonLines(crawled.stdout)[0]!.id);
-  await textsCounted(app, first);
+  await textJobDone(app, first);
   site.change();
 
   const recrawled = await trawl(['recrawl', first, '--wait'], env);

@@ -5,11 +5,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { hammingDistance } from '../../src/crawler/text/simhash.js';
 import { sql } from '../../src/db/sql.js';
-import { allPages, build, crawlToEnd } from '../helper.js';
-import { eventually } from '../support/eventually.js';
+import { allPages, build, crawlToEnd, textJobDone } from '../helper.js';
 
 const ARTICLE = [
   'The harbour authority approved the new breakwater after three years of surveys along the northern shore.',
@@ -66,17 +64,6 @@ before(async () => {
 });
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function textsCounted(app: FastifyInstance, crawlId: string): Promise<void> {
-  await eventually(
-    async () => {
-      const stats = await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}/stats/words` });
-      if (stats.statusCode !== 200 || stats.json().complete !== true) throw new Error(stats.body);
-      return true;
-    },
-    { message: `the text job of crawl ${crawlId}`, timeoutMs: 120_000 },
-  );
-}
-
 interface NearPage {
   id: number;
   url: string;
@@ -93,7 +80,7 @@ test('duplicates.near marks the same article with another timestamp and ad, not 
     politeness: { delayMs: 0, respectRobots: false },
     duplicates: { near: true },
   });
-  await textsCounted(app, crawl.id);
+  await textJobDone(app, crawl.id);
   const pages = (await allPages(app, crawl.id)) as unknown as NearPage[];
   const byPath = new Map(pages.map((p) => [new URL(p.url).pathname, p]));
   const [home, article, copy, other] = ['/', '/article', '/copy', '/other'].map((path) => byPath.get(path)!);
@@ -152,7 +139,7 @@ test('duplicates.near marks the same article with another timestamp and ad, not 
     seeds: [`${origin}/`],
     politeness: { delayMs: 0, respectRobots: false },
   });
-  await textsCounted(app, plain.id);
+  await textJobDone(app, plain.id);
   const plainPages = (await allPages(app, plain.id)) as unknown as NearPage[];
   assert.ok(plainPages.every((p) => p.simhash !== null && p.nearDuplicateOf === null));
   const plainStatus = await app.inject({ method: 'GET', url: `/v1/crawls/${plain.id}` });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
-import { allPages, build, crawlToEnd, startCrawl } from '../helper.js';
+import { allPages, build, crawlToEnd, startCrawl, textJobDone } from '../helper.js';
 import { eventually } from '../support/eventually.js';
 
 type Answer =
@@ -176,7 +176,7 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
     store: { warc: true },
   });
   // the earlier texts must exist for the text job to compare a changed page's texts
-  await textsCounted(app, first.id);
+  await textJobDone(app, first.id);
   const firstPages = (await allPages(app, first.id)) as unknown as ListedPage[];
   assert.equal(firstPages.filter((page) => page.type === 'HTML').length, 9);
   assert.ok(
@@ -320,7 +320,7 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
   assert.match(badFilter.body, /change/);
 
   // textChanged and similarity: set by the text job once both texts exist; a number alone is no text change
-  await textsCounted(app, second.id);
+  await textJobDone(app, second.id);
   // the 304 pages' words count too: they took the earlier text
   const words = (await app.inject({ method: 'GET', url: `/v1/crawls/${second.id}/stats/words` })).json();
   assert.equal(words.pagesCounted, words.htmlPages, JSON.stringify(words));
@@ -520,15 +520,3 @@ test('a recrawl request: the earlier crawl must exist for the caller and be fini
   });
   assert.equal(byA.statusCode, 409, 'its owner sees it: still queued');
 });
-
-/** Waits until the crawl's text job has counted every stored page. */
-async function textsCounted(app: Awaited<ReturnType<typeof build>>['app'], crawlId: string): Promise<void> {
-  await eventually(
-    async () => {
-      const stats = await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}/stats/words` });
-      if (stats.statusCode !== 200 || stats.json().complete !== true) throw new Error(stats.body);
-      return true;
-    },
-    { message: `the text job of crawl ${crawlId}`, timeoutMs: 60_000 },
-  );
-}

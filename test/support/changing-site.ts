@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { crawlToEnd } from '../helper.js';
+import { crawlToEnd, textJobDone } from '../helper.js';
 import { eventually } from './eventually.js';
 
 type Answer =
@@ -129,10 +129,10 @@ export async function recrawlPair(
     politeness: { delayMs: 0, respectRobots: false },
   });
   // the earlier texts must exist for the text job to compare a changed page's texts
-  await textsCounted(app, first.id);
+  await textJobDone(app, first.id);
   site.change();
   const second = await crawlToEnd(app, { recrawl: { of: first.id } });
-  await textsCounted(app, second.id);
+  await textJobDone(app, second.id);
   await eventually(
     async () => {
       const listed = await app.inject({ method: 'GET', url: `/v1/crawls/${second.id}/pages?change=changed` });
@@ -143,16 +143,4 @@ export async function recrawlPair(
     { message: 'the changed pages compared', timeoutMs: 60_000 },
   );
   return { first: first.id, second: second.id };
-}
-
-/** Waits for a crawl's text job: a recrawl compares a changed page's texts once both exist. */
-export async function textsCounted(app: FastifyInstance, crawlId: string): Promise<void> {
-  await eventually(
-    async () => {
-      const stats = await app.inject({ method: 'GET', url: `/v1/crawls/${crawlId}/stats/words` });
-      if (stats.statusCode !== 200 || stats.json().complete !== true) throw new Error(stats.body);
-      return true;
-    },
-    { message: `the text job of crawl ${crawlId}`, timeoutMs: 60_000 },
-  );
 }

@@ -1,11 +1,15 @@
 // Schedules in the dashboard, in a real browser: the form shows the API's problem beside the field it names,
 // makes a schedule with a yearly cron, the list shows it (when it runs, its next run, no runs yet), and Delete
-// removes it from the list and from the API. Screenshots go to test-artifacts/ (ignored).
+// removes it from the list and from the API; axe-core finds no serious or critical violation there.
+// Screenshots go to test-artifacts/ (ignored).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { build, eventually } from '../helper.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 test('the dashboard: make a schedule with a yearly cron, see it listed, delete it', {
   skip: skipWithoutChromium(),
@@ -16,7 +20,9 @@ test('the dashboard: make a schedule with a yearly cron, see it listed, delete i
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const browser = await launchChromium();
   t.after(() => browser.close());
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  // bypassCSP only so the test can inject axe-core; the page itself runs under its own CSP
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const page = await context.newPage();
   const failures: string[] = [];
   page.on('pageerror', (error) => failures.push(String(error)));
   mkdirSync('test-artifacts', { recursive: true });
@@ -53,6 +59,19 @@ test('the dashboard: make a schedule with a yearly cron, see it listed, delete i
   // the next run shown is the API's: midnight on 1 January in Paris
   assert.match(schedule.nextRunAt, /-12-31T23:00:00/);
   await page.screenshot({ path: 'test-artifacts/dashboard-schedules.png', fullPage: true });
+  await page.addScriptTag({ path: AXE });
+  const violations = (await page.evaluate(() =>
+    (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> };
+      }
+    ).axe.run(),
+  )) as { violations: Array<{ id: string; impact: string }> };
+  assert.deepEqual(
+    violations.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    [],
+    'accessibility violations of the schedules view',
+  );
 
   await row.locator('button', { hasText: 'Delete' }).click();
   await eventually(async () => ((await row.count()) === 0 ? true : undefined), {

@@ -13,6 +13,7 @@ import { addKeysCommands } from './commands/keys.js';
 import { addPagesCommand } from './commands/pages.js';
 import { addRankCommand } from './commands/rank.js';
 import { addRecrawlCommand } from './commands/recrawl.js';
+import { addSchedulesCommand } from './commands/schedules.js';
 import { addScoreCommand } from './commands/score.js';
 import { addStatusCommand } from './commands/status.js';
 import { addWatchCommand } from './commands/watch.js';
@@ -50,6 +51,7 @@ export function buildProgram(io: CliIo, setExitCode: SetExitCode): Command {
   addPagesCommand(program, io);
   addRecrawlCommand(program, io, setExitCode);
   addChangesCommand(program, io);
+  addSchedulesCommand(program, io);
   addCancelCommand(program, io);
   addExportCommand(program, io);
   addRankCommand(program, io);

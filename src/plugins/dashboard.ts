@@ -27,7 +27,7 @@ const SHELL = `<!doctype html>
 </head>
 <body>
 <header><h1><a href="#/">trawl</a></h1>
-<nav aria-label="Sections"><a href="#/">Crawls</a><a href="#/rankings">Rankings</a><a href="#/corpora">Corpora</a></nav>
+<nav aria-label="Sections"><a href="#/">Crawls</a><a href="#/rankings">Rankings</a><a href="#/corpora">Corpora</a><a href="#/schedules">Schedules</a></nav>
 <div id="key-slot"></div></header>
 <main id="main" tabindex="-1"><p>Loading…</p></main>
 </body>

@@ -1,8 +1,9 @@
 // Runs a `trawl` command in the test's own process, through `main(argv, io)` (src/cli/io.ts): what it prints
 // to stdout and stderr is captured as text, stdin is given (or empty) and, like stdout and stderr, not a
-// terminal, its environment is the test's with `env` over it, and no Ctrl-C reaches it. The command sees what
-// a script would show it, without the start-up of a process; what only a process shows (its exit status, a
-// signal, a terminal) is tested by spawning the entry (`entryArgs('src/cli/trawl')`, paths.ts).
+// terminal (unless `terminalColumns` makes stdout one), its environment is the test's with `env` over it,
+// and no Ctrl-C reaches it. The command sees what a script would show it, without the start-up of a process;
+// what only a process shows (its exit status, a signal, a real terminal) is tested by spawning the entry
+// (`entryArgs('src/cli/trawl')`, paths.ts).
 import { EventEmitter } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
@@ -14,10 +15,18 @@ export interface TrawlRun {
   stderr: string;
 }
 
-/** A stream that keeps what is written to it; not a terminal, so commands print JSON lines. */
+/**
+ * A stream that keeps what is written to it; not a terminal, so commands print JSON lines, unless it is given
+ * a width: then it stands for a terminal that wide, and commands print what a person reads.
+ */
 class CapturedOutput extends Writable {
-  readonly isTTY = false;
+  readonly isTTY: boolean;
   private readonly chunks: Buffer[] = [];
+
+  constructor(readonly columns?: number) {
+    super();
+    this.isTTY = columns !== undefined;
+  }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     this.chunks.push(chunk);
@@ -33,9 +42,9 @@ class CapturedOutput extends Writable {
 export async function trawlInProcess(
   args: string[],
   env: Record<string, string>,
-  options: { stdin?: string } = {},
+  options: { stdin?: string; terminalColumns?: number } = {},
 ): Promise<TrawlRun> {
-  const stdout = new CapturedOutput();
+  const stdout = new CapturedOutput(options.terminalColumns);
   const stderr = new CapturedOutput();
   const stdin = Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]);
   const code = await main(args, {

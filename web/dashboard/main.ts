@@ -1,7 +1,7 @@
 // trawl's dashboard: a client of /v1 like any other (api.ts), no framework (plain DOM keeps the bundle a few
 // KB), routed by the URL's hash: #/ the crawls and the form that starts one, #/crawls/<id> one crawl live,
 // #/crawls/<id>/graph its link graph (a chunk of its own, loaded only there: sigma and the layout are most of
-// the code), #/rankings and #/corpora. Everything a crawled page said is set as text (dom.ts).
+// the code), #/rankings, #/corpora and #/schedules. Everything a crawled page said is set as text (dom.ts).
 // This file is the router; each view is a file of views/, the pieces views share are in components/.
 import { keyForm } from './components/key-form.js';
 import { h, problemBanner, show } from './dom.js';
@@ -11,6 +11,7 @@ import { crawlView } from './views/crawl.js';
 import { crawlsView } from './views/crawls.js';
 import { rankingView } from './views/ranking.js';
 import { rankingsView } from './views/rankings.js';
+import { schedulesView } from './views/schedules.js';
 
 let leaving: AbortController | null = null;
 
@@ -32,6 +33,7 @@ const ROUTES: Array<[RegExp, (match: string[], signal: AbortSignal) => Promise<v
   [/^#\/rankings\/([0-9a-f-]{36})$/, (m, signal) => rankingView(m[1]!, signal)],
   [/^#\/corpora$/, (_m, signal) => corporaView(signal)],
   [/^#\/corpora\/([0-9a-f-]{36})$/, (m, signal) => corpusView(m[1]!, signal)],
+  [/^#\/schedules$/, (_m, signal) => schedulesView(signal)],
 ];
 
 function route(): void {
@@ -39,7 +41,7 @@ function route(): void {
   leaving = new AbortController();
   const hash = location.hash;
   // the header's section link of this view is marked current
-  const section = /^#\/(rankings|corpora)/.exec(hash)?.[1] ?? '';
+  const section = /^#\/(rankings|corpora|schedules)/.exec(hash)?.[1] ?? '';
   for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
     if (link.getAttribute('href') === `#/${section}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

@@ -5,13 +5,10 @@
 // `npm run dashboard:screenshot` copies the one docs/guide.md shows into docs/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { build, crawlToEnd, eventually, textJobDone } from '../helper.js';
-import { launchChromium, skipWithoutChromium } from '../support/browser.js';
+import { assertAccessible, launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { CHANGING_SITE_CHANGES, startChangingSite } from '../support/changing-site.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff side by side', {
   skip: skipWithoutChromium(),
@@ -130,19 +127,7 @@ test('the dashboard: recrawl a finished crawl, see what changed, a page’s diff
   assert.equal(await marked('removed'), 'dawn|aboard.');
   assert.equal(await marked('added'), 'noon|at the kiosk.');
   assert.match((await page.textContent('.diff-summary')) ?? '', /The main text changed · similarity 0\.\d+/);
-  await page.addScriptTag({ path: AXE });
-  const violations = (await page.evaluate(() =>
-    (
-      globalThis as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> };
-      }
-    ).axe.run(),
-  )) as { violations: Array<{ id: string; impact: string }> };
-  assert.deepEqual(
-    violations.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-    [],
-    'accessibility violations of the changes view',
-  );
+  await assertAccessible(page, 'the changes view');
   await page.locator('section.page-diff').screenshot({ path: 'test-artifacts/dashboard-diff.png' });
   await page.screenshot({ path: 'test-artifacts/dashboard-recrawl-diff.png', fullPage: true });
   // the picture docs/guide.md shows: the view from its top to the diff

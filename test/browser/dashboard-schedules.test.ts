@@ -4,12 +4,9 @@
 // Screenshots go to test-artifacts/ (ignored).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { build, eventually } from '../helper.js';
-import { launchChromium, skipWithoutChromium } from '../support/browser.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+import { assertAccessible, launchChromium, skipWithoutChromium } from '../support/browser.js';
 
 test('the dashboard: make a schedule with a yearly cron, see it listed, delete it', {
   skip: skipWithoutChromium(),
@@ -59,19 +56,7 @@ test('the dashboard: make a schedule with a yearly cron, see it listed, delete i
   // the next run shown is the API's: midnight on 1 January in Paris
   assert.match(schedule.nextRunAt, /-12-31T23:00:00/);
   await page.screenshot({ path: 'test-artifacts/dashboard-schedules.png', fullPage: true });
-  await page.addScriptTag({ path: AXE });
-  const violations = (await page.evaluate(() =>
-    (
-      globalThis as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> };
-      }
-    ).axe.run(),
-  )) as { violations: Array<{ id: string; impact: string }> };
-  assert.deepEqual(
-    violations.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-    [],
-    'accessibility violations of the schedules view',
-  );
+  await assertAccessible(page, 'the schedules view');
 
   await row.locator('button', { hasText: 'Delete' }).click();
   await eventually(async () => ((await row.count()) === 0 ? true : undefined), {

@@ -6,14 +6,11 @@
 // test-artifacts/ (ignored); `npm run dashboard:screenshot` copies the one docs/guide.md shows into docs/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { build, eventually } from '../helper.js';
-import { launchChromium, skipWithoutChromium } from '../support/browser.js';
+import { assertAccessible, launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { BENCHMARK_FEATURES, startTestWeb } from '../support/testweb/index.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 test('the dashboard: start a crawl from the form, watch it, read its pages, cancel another', {
   skip: skipWithoutChromium(),
@@ -38,23 +35,6 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   const failures: string[] = [];
   page.on('pageerror', (error) => failures.push(String(error)));
   mkdirSync('test-artifacts', { recursive: true });
-
-  const axe = async (view: string) => {
-    await page.addScriptTag({ path: AXE });
-    const result = (await page.evaluate(() =>
-      (
-        globalThis as unknown as {
-          axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> };
-        }
-      ).axe.run(),
-    )) as { violations: Array<{ id: string; impact: string }> };
-    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      serious.map((v) => v.id),
-      [],
-      `${view}: accessibility violations`,
-    );
-  };
 
   /**
    * Whether a screenshot shows saturated colour (the graph's nodes; the stage is white, edges grey, text dark),
@@ -88,7 +68,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   const response = await page.goto(`${base}/`);
   assert.match(response!.headers()['content-security-policy'] ?? '', /script-src 'self'/);
   await page.waitForSelector('table.crawls');
-  await axe('crawls');
+  await assertAccessible(page, 'crawls');
   const gzipped = [...scripts.values()].reduce((sum, body) => sum + gzipSync(body).length, 0);
   assert.ok(gzipped > 0 && gzipped <= 250_000, `the dashboard's scripts, gzipped: ${gzipped} bytes`);
   assert.ok(![...scripts.keys()].some((url) => url.includes('/graph-')), 'graph chunk loaded too early');
@@ -141,7 +121,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   assert.match((await page.getAttribute('.harvest-plot svg', 'aria-label')) ?? '', /after 12 pages fetched/);
   await page.waitForTimeout(300);
   await page.screenshot({ path: 'test-artifacts/dashboard-crawl.png', fullPage: true });
-  await axe('crawl');
+  await assertAccessible(page, 'crawl');
   // the pages table filters
   await page.selectOption('#filter-type', 'HTML');
   await page.click('form.filters button[type=submit]');
@@ -167,7 +147,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   await page.waitForSelector('.top-lists ol li a');
   assert.equal(await coloured(await page.locator('.graph-stage').screenshot()), true);
   await page.screenshot({ path: 'test-artifacts/dashboard-graph.png', fullPage: true });
-  await axe('graph');
+  await assertAccessible(page, 'graph');
   // coloured by clustering coefficient with its legend, the ranking's structure figures beside it
   assert.match((await page.locator('.legend').textContent()) ?? '', /clustering coefficient/);
   assert.ok((await page.locator('table.structure tbody tr').count()) >= 10);
@@ -196,7 +176,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   // a vertex named like a script URL stays text
   await page.click('header nav a[href="#/rankings"]');
   await page.waitForSelector('table.rankings tbody tr');
-  await axe('rankings');
+  await assertAccessible(page, 'rankings');
   await page.fill('#field-edges-text', 'three\na b');
   await page.click('form.upload-form button[type=submit]');
   await page.waitForSelector('[data-field="body"]:not(:empty)');
@@ -215,7 +195,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   assert.ok(topByRank.includes('javascript:alert(1)'));
   assert.equal(await page.locator('a[href^="javascript"]').count(), 0);
   await page.screenshot({ path: 'test-artifacts/dashboard-ranking.png', fullPage: true });
-  await axe('ranking');
+  await assertAccessible(page, 'ranking');
   await page.click('a[href="#/rankings"]');
   await eventually(
     async () => ((await page.locator('table.rankings tbody tr').count()) === 2 ? true : undefined),
@@ -230,7 +210,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
   // corpora: no text is a problem beside the texts; three texts build a corpus whose top term is in two of them
   await page.click('header nav a[href="#/corpora"]');
   await page.waitForSelector('form.corpus-form');
-  await axe('corpora');
+  await assertAccessible(page, 'corpora');
   await page.fill('#field-name', 'sports');
   await page.click('form.corpus-form button[type=submit]');
   await page.waitForSelector('[data-field="documents"]:not(:empty)');
@@ -245,7 +225,7 @@ test('the dashboard: start a crawl from the form, watch it, read its pages, canc
     '67 %',
   ]);
   await page.screenshot({ path: 'test-artifacts/dashboard-corpus.png', fullPage: true });
-  await axe('corpus');
+  await assertAccessible(page, 'corpus');
   await page.click('a[href="#/corpora"]');
   await page.waitForSelector('table.corpora tbody tr');
   await page.screenshot({ path: 'test-artifacts/dashboard-corpora.png', fullPage: true });

@@ -7,18 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from '../../src/db/sql.js';
 import { build } from '../helper.js';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function* nodes(plan: PlanNode): Generator<PlanNode> {
-  yield plan;
-  for (const child of plan.Plans ?? []) yield* nodes(child);
-}
+import { type PlanNode, planNodes } from '../support/query-plans.js';
 
 test('page_complete probes link targets by the unique (crawl_id, canonical_url) key on a table without statistics', async (t) => {
   const { runtime } = await build(t, { worker: false });
@@ -35,11 +24,11 @@ test('page_complete probes link targets by the unique (crawl_id, canonical_url) 
     values,
   );
   const plan = explained.rows[0]!['QUERY PLAN'][0]!.Plan;
-  const linkInsert = [...nodes(plan)].find(
+  const linkInsert = [...planNodes(plan)].find(
     (node) => node['Node Type'] === 'ModifyTable' && node['Relation Name'] === 'page_links',
   );
   assert.ok(linkInsert, 'the plan inserts links');
-  const probes = [...nodes(linkInsert)].filter((node) => node['Relation Name'] === 'pages');
+  const probes = [...planNodes(linkInsert)].filter((node) => node['Relation Name'] === 'pages');
   assert.deepEqual(
     probes.map((node) => [node['Node Type'], node['Index Name']]),
     [['Index Scan', 'pages_crawl_id_canonical_url_key']],
@@ -53,7 +42,7 @@ test("an idle runner's frontier_state reads the frontier's first and last lease 
     ['00000000-0000-0000-0000-000000000001'],
   );
   const plan = explained.rows[0]!['QUERY PLAN'][0]!.Plan;
-  const pageScans = [...nodes(plan)].filter((node) => node['Relation Name'] === 'pages');
+  const pageScans = [...planNodes(plan)].filter((node) => node['Relation Name'] === 'pages');
   assert.deepEqual(
     pageScans.map((node) => node['Index Name']),
     ['pages_frontier_leases', 'pages_frontier_leases'],

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { hammingDistance } from '../../src/crawler/text/simhash.js';
 import { sql } from '../../src/db/sql.js';
 import { allPages, build, crawlToEnd, textJobDone } from '../helper.js';
+import { type PlanNode, planNodes } from '../support/query-plans.js';
 
 const ARTICLE = [
   'The harbour authority approved the new breakwater after three years of surveys along the northern shore.',
@@ -122,7 +123,7 @@ test('duplicates.near marks the same article with another timestamp and ad, not 
     `EXPLAIN (FORMAT JSON) ${sql('near_duplicates_mark')}`,
     [crawl.id, [later.id], 3],
   );
-  const scans = [...nodes(explained.rows[0]!['QUERY PLAN'][0]!.Plan)].filter(
+  const scans = [...planNodes(explained.rows[0]!['QUERY PLAN'][0]!.Plan)].filter(
     (node) => node['Relation Name'] === 'page_simhashes',
   );
   const indexes = new Set(scans.map((node) => node['Index Name']));
@@ -199,15 +200,3 @@ test('duplicates: a bad maxDistance or near without text extraction is a 400 nam
     assert.match(JSON.stringify(response.json()), new RegExp(field.replace('.', '\\.')), response.body);
   }
 });
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function* nodes(plan: PlanNode): Generator<PlanNode> {
-  yield plan;
-  for (const child of plan.Plans ?? []) yield* nodes(child);
-}

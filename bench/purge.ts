@@ -14,22 +14,12 @@ import type { CrawlCreated, CrawlStatus } from '../src/schemas/crawls.js';
 import { stopProcess } from '../test/support/processes.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg } from './args.js';
-import { dropBenchSchemas } from './peers/measure.js';
+import { benchSchemaMiB, dropBenchSchemas } from './peers/measure.js';
 import { insertFinishedCrawl, openBenchSchema } from './peers/synthetic-crawl.js';
 import { benchWorkerEnv, startApiProcess, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
 const PROBE_EVERY_MS = 20;
 const PURGE_TIMEOUT_MS = 60 * 60_000;
-
-/** The schema's tables on disk, indexes and TOAST included. */
-async function schemaMiB(db: pg.Client, schema: string): Promise<number> {
-  const { rows } = await db.query<{ bytes: string }>(
-    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
-    [schema],
-  );
-  return Number(rows[0]!.bytes) / 2 ** 20;
-}
 
 /**
  * A finished crawl of `pages` HTML pages on one site as a crawl stores it: each with a body of about `bodyBytes`
@@ -148,14 +138,14 @@ export async function run(args: string[]): Promise<void> {
   let api: { child: ChildProcess; base: string } | null = null;
   let workers: ChildProcess[] = [];
   try {
-    const empty = await schemaMiB(db, schema);
+    const empty = await benchSchemaMiB(db, schema);
     process.stdout.write(
       `synthesizing a finished crawl of ${pages.toLocaleString('en-US')} pages (${links} links, ~${bodyBytes} B body each)…\n`,
     );
     let synthMs = performance.now();
     const purgedId = await synthesize(db, pages, links, bodyBytes);
     synthMs = performance.now() - synthMs;
-    const full = await schemaMiB(db, schema);
+    const full = await benchSchemaMiB(db, schema);
     process.stdout.write(
       `  ${(synthMs / 1000).toFixed(0)} s; schema ${full.toFixed(0)} MiB (empty: ${empty.toFixed(0)} MiB)\n`,
     );
@@ -209,7 +199,7 @@ export async function run(args: string[]): Promise<void> {
       runningId,
       new Promise((resolve) => setTimeout(resolve, purgeWindow.seconds * 1000)),
     );
-    const afterPurge = await schemaMiB(db, schema);
+    const afterPurge = await benchSchemaMiB(db, schema);
 
     const ratio = during.pagesPerSecond / before.pagesPerSecond;
     const p99 = percentile(
@@ -226,7 +216,7 @@ export async function run(args: string[]): Promise<void> {
     await fetch(`${base}/v1/crawls/${runningId}`, { method: 'DELETE' });
     const runningPages = await fetched();
     await db.query('VACUUM');
-    const vacuumed = await schemaMiB(db, schema);
+    const vacuumed = await benchSchemaMiB(db, schema);
     await fetch(`${base}/v1/crawls/${runningId}?purge=true`, { method: 'DELETE' });
     await waitUntil(
       'the running crawl purged',
@@ -234,7 +224,7 @@ export async function run(args: string[]): Promise<void> {
       PURGE_TIMEOUT_MS,
     );
     await db.query('VACUUM');
-    const emptied = await schemaMiB(db, schema);
+    const emptied = await benchSchemaMiB(db, schema);
 
     process.stdout.write(
       `schema size: empty ${empty.toFixed(0)} MiB; with the crawl ${full.toFixed(0)} MiB; after its purge ${afterPurge.toFixed(0)} MiB ` +

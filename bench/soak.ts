@@ -21,7 +21,7 @@ import type { CrawlCreated, CrawlStatus } from '../src/schemas/crawls.js';
 import { stopProcess } from '../test/support/processes.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg, stringArg } from './args.js';
-import { benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
+import { benchSchemaMiB, benchTrawlConfig, dropBenchSchemas } from './peers/measure.js';
 import { benchWorkerEnv, startApiProcess, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
 const POLL_PAUSE_MS = 50;
@@ -42,16 +42,6 @@ interface Read {
 
 function rssMiB(pid: number): number {
   return (residentMemory(pid)?.rssBytes ?? 0) / 2 ** 20;
-}
-
-/** The on-disk size of the schema's tables with their indexes and TOAST (the bench has a schema of its own). */
-async function tablesMiB(db: pg.Client, schema: string): Promise<number> {
-  const { rows } = await db.query<{ bytes: string }>(
-    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
-    [schema],
-  );
-  return Number(rows[0]!.bytes) / 2 ** 20;
 }
 
 /** The list statements behind GET /v1/crawls/:id/pages, with the filters users combine most. */
@@ -191,7 +181,7 @@ export async function run(args: string[]): Promise<void> {
     const sample = async () => {
       let lastSize = 0;
       while (!done) {
-        if (samples.length % 10 === 0) lastSize = await tablesMiB(db, schema);
+        if (samples.length % 10 === 0) lastSize = await benchSchemaMiB(db, schema);
         samples.push({
           at: Date.now(),
           pages: latest.pagesFetched,
@@ -216,7 +206,7 @@ export async function run(args: string[]): Promise<void> {
       at: Date.now(),
       pages: latest.pagesFetched,
       workerRssMiB: rssMiB(workerPid),
-      tablesMiB: await tablesMiB(db, schema),
+      tablesMiB: await benchSchemaMiB(db, schema),
     });
     if (latest.status !== 'completed') throw new Error(`crawl ended ${latest.status}`);
     report(samples, reads, latest.pagesFetched, startedAt);

@@ -1,6 +1,7 @@
 // What each crawler child reports to bench/crawl.ts, and the /proc readings behind the server-side CPU
 // figures (PostgreSQL backends, redis-server): Linux only, and a reading that /proc refuses counts as absent.
 import { readdirSync, readFileSync } from 'node:fs';
+import type pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.js';
 
 export interface CrawlerReport {
@@ -118,6 +119,16 @@ export async function dropBenchSchemas(
   for (const name of [schema, `${schema}_bullmq`]) {
     await db.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`).catch(() => {});
   }
+}
+
+/** The on-disk size of a bench schema's tables, with their indexes and TOAST, in MiB. */
+export async function benchSchemaMiB(db: pg.Client, schema: string): Promise<number> {
+  const { rows } = await db.query<{ bytes: string }>(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+    [schema],
+  );
+  return Number(rows[0]!.bytes) / 2 ** 20;
 }
 
 /** trawl's configuration in a benchmark: a schema of its own, loopback targets allowed, quiet logs. */

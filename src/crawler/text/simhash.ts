@@ -15,15 +15,12 @@ export function simhash(text: string): string | null {
 function simhashOfWords(words: readonly string[]): string | null {
   if (words.length === 0) return null;
   const votes = new Int32Array(64);
-  const shingles = Math.max(1, words.length - SHINGLE_WORDS + 1);
+  const shingleWords = Math.min(SHINGLE_WORDS, words.length);
+  const shingles = words.length - shingleWords + 1;
   for (let start = 0; start < shingles; start++) {
-    const shingle = words.slice(start, start + SHINGLE_WORDS).join(' ');
     // two independent 32-bit halves: the low and the high word of the feature's 64-bit hash
-    const halves = [fnv1a32(shingle, 0x811c9dc5), fnv1a32(shingle, 0x01000193 ^ 0x9e3779b9)];
-    for (let half = 0; half < 2; half++) {
-      const hash = halves[half] as number;
-      for (let bit = 0; bit < 32; bit++) votes[half * 32 + bit]! += (hash >>> bit) & 1 ? 1 : -1;
-    }
+    vote(votes, 0, shingleHash(words, start, shingleWords, 0x811c9dc5));
+    vote(votes, 32, shingleHash(words, start, shingleWords, 0x01000193 ^ 0x9e3779b9));
   }
   let low = 0;
   let high = 0;
@@ -34,12 +31,24 @@ function simhashOfWords(words: readonly string[]): string | null {
   return (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
 }
 
-/** FNV-1a over the UTF-16 code units of `text`, from `seed`. */
-function fnv1a32(text: string, seed: number): number {
+function vote(votes: Int32Array, offset: number, hash: number): void {
+  for (let bit = 0; bit < 32; bit++) votes[offset + bit]! += (((hash >>> bit) & 1) << 1) - 1;
+}
+
+const SPACE = 0x20;
+
+/**
+ * FNV-1a from `seed` over the UTF-16 code units of the shingle `words[start … start + count)` joined by single
+ * spaces, hashed where the words lie: a text's shingles are as many as its words, too many to join each.
+ */
+function shingleHash(words: readonly string[], start: number, count: number, seed: number): number {
   let hash = seed >>> 0;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+  for (let w = start; w < start + count; w++) {
+    if (w > start) hash = Math.imul(hash ^ SPACE, 0x01000193) >>> 0;
+    const word = words[w]!;
+    for (let index = 0; index < word.length; index++) {
+      hash = Math.imul(hash ^ word.charCodeAt(index), 0x01000193) >>> 0;
+    }
   }
   // a final avalanche, so that shingles differing in their last characters differ in the high bits too
   hash ^= hash >>> 16;

@@ -497,6 +497,7 @@ export function crawlSettings(crawlId: string, request: NormalizedCrawlRequest):
     concurrency: request.concurrency,
     ...request.fetch,
     storeHtml: request.store.html,
+    mainText: request.extract.enabled && request.store.html ? request.extract.method : null,
     // what a WARC export needs (docs/reference.md#warc): the response headers with the bodies, every body with store.warc
     storeHeaders: request.store.html || request.store.warc,
     storeEveryBody: request.store.warc,

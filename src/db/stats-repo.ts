@@ -71,7 +71,8 @@ function versionOf(row: { pages_counted: number; total_words: number; updated_at
 /** A page's main text as the text job stores it, with its simhash (null: a document, or no kept word). */
 export interface PageText {
   pageId: number;
-  text: string;
+  /** Null: the text stored as the page was fetched stays as it is. */
+  text: string | null;
   simhash: string | null;
 }
 
@@ -125,7 +126,7 @@ export class StatsRepository {
       const version = versionOf(locked.rows[0]!);
       const marked = await client.query<{ page_id: number }>(sql('stats_text_save'), [
         texts.map((t) => t.pageId),
-        texts.map((t) => pgSafeText(t.text)),
+        texts.map((t) => (t.text === null ? null : pgSafeText(t.text))),
       ]);
       const markedPageIds = marked.rows.map((row) => row.page_id);
       if (markedPageIds.length === 0) return { marked: 0, version };

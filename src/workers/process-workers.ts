@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { MainTextReader } from '../crawler/engine/ports.js';
 import { Fetcher, fetcherGuard } from '../crawler/fetch/index.js';
 import { ChromiumRenderer } from '../crawler/render/chromium.js';
 import type { CorporaRepository } from '../db/corpora-repo.js';
@@ -50,6 +51,8 @@ export interface ProcessWorkersDeps {
   schedules: ScheduleService;
   corpora: CorporaRepository;
   documentPool: DocumentPool;
+  /** Reads crawled pages' main text off the crawl's event loop. */
+  mainText: MainTextReader;
   webhooksRepository: WebhooksRepository;
   workersRepository: WorkersRepository;
 }
@@ -137,6 +140,7 @@ export class ProcessWorkers {
       corpora: deps.corpora,
       events,
       documentPool: deps.documentPool,
+      mainText: deps.mainText,
       renderer: this.#renderer,
       rankings: deps.rankings,
       crawlStats: deps.crawlStats,

@@ -136,6 +136,25 @@ test('a task the queue has no room for is a 503 at once; the others complete', a
   }
 });
 
+test("throughput tasks go to a thread however small, and the queue's bound leaves them and others room", async (t) => {
+  const pool = new CpuPool({ threads: 1, timeoutMs: 120_000 });
+  t.after(() => pool.close());
+  await warmUp(pool);
+  const before = pool.tasksOnThreads.total;
+  const page = '<html><body><nav>menu</nav><p>river harbour signal lantern beacon</p></body></html>';
+  // a crawl's pages in flight: far more than the bound, none refused
+  const texts = Promise.all(
+    Array.from({ length: 40 }, () =>
+      pool.run('mainText', { html: page, method: 'auto' }, 'html', { throughput: true }),
+    ),
+  );
+  // and a request's task behind them is not refused on their account
+  const request = pool.run('extract', { html: largePage(100_000), options: {} }, 'html');
+  assert.deepEqual(new Set(await texts), new Set(['river harbour signal lantern beacon']));
+  assert.ok(textOf(await request).length > 0);
+  assert.equal(pool.tasksOnThreads.total - before, 41, 'every task ran on the thread');
+});
+
 test('after close a pooled task is a 503, an inline one still runs', async () => {
   const pool = new CpuPool({ threads: 1, timeoutMs: 120_000 });
   await pool.close();

@@ -218,13 +218,14 @@ test('pages recorded together share one statement, count results in order, and a
   });
   const badPage = 17;
   // Pages 0–7 are relevant; page 17 cannot be stored (its size overflows the column). Each links to the
-  // next page, shows an image, and keeps a body.
+  // next page, shows an image, and keeps a body; all but every third keep the main text read as fetched.
   const outcome = (i: number) =>
     htmlPageOutcome({
       score: i < 8 ? 1 : 0,
       relevant: i < 8,
       bytes: i === badPage ? 2 ** 40 : 10,
       body: Buffer.from(`<p>page ${i}</p>`),
+      text: i % 3 === 0 ? null : `page ${i}`,
       links: [
         { url: url((i + 1) % count), origin, depth: 2, priority: 0, anchor: `to ${i + 1}`, known: true },
       ],
@@ -256,11 +257,13 @@ test('pages recorded together share one statement, count results in order, and a
     links: number;
     images: number;
     body: boolean;
+    text: string | null;
   }>(
     `SELECT p.canonical_url AS url, p.type, p.result,
             (SELECT count(*)::int FROM links l WHERE l.from_page = p.id) AS links,
             (SELECT count(*)::int FROM images m WHERE m.page_id = p.id) AS images,
-            EXISTS (SELECT 1 FROM page_contents c WHERE c.page_id = p.id AND c.html IS NOT NULL) AS body
+            EXISTS (SELECT 1 FROM page_contents c WHERE c.page_id = p.id AND c.html IS NOT NULL) AS body,
+            (SELECT c.main_text FROM page_contents c WHERE c.page_id = p.id) AS text
      FROM pages p WHERE p.crawl_id = $1`,
     [crawlId],
   );
@@ -272,8 +275,8 @@ test('pages recorded together share one statement, count results in order, and a
       continue;
     }
     assert.deepEqual(
-      { type: row.type, links: row.links, images: row.images, body: row.body },
-      { type: 'HTML', links: 1, images: 1, body: true },
+      { type: row.type, links: row.links, images: row.images, body: row.body, text: row.text },
+      { type: 'HTML', links: 1, images: 1, body: true, text: i % 3 === 0 ? null : `page ${i}` },
       url(i),
     );
   }

@@ -164,6 +164,15 @@ test('a crawl’s main text is extracted by the text job and its words counted o
   assert.equal(stale.complete, false);
   assert.ok(stale.pagesCounted < pageIds.length);
   assert.deepEqual(await waitForWords(app, id), stats);
+
+  // A text stored before it was counted (as the crawl stores each page's) is counted as stored: the job
+  // reads no body for it, so bodies that say something else change nothing.
+  await runtime.db.pool.query(
+    "UPDATE page_contents SET text_extracted_at = NULL, html = convert_to('<p>another page</p>', 'UTF8')",
+  );
+  await runtime.db.pool.query('DELETE FROM crawl_word_stats');
+  assert.deepEqual(await runtime.crawlStats.countText(id), { pagesCounted: pageIds.length, pagesFailed: 0 });
+  assert.deepEqual((await get(app, `/v1/crawls/${id}/stats/words?top=10000`)).json(), stats);
 });
 
 test('extract options: validated on POST, disabled extraction answers 409, unknown crawls 404', async (t) => {

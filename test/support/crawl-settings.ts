@@ -24,6 +24,7 @@ export function testCrawlSettings(overrides: Partial<CrawlSettings> = {}): Crawl
     maxBytes: 1024 * 1024,
     retries: 0,
     storeHtml: false,
+    mainText: null,
     storeHeaders: false,
     storeEveryBody: false,
     sitemaps: false,

@@ -5,6 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BODY_BYTES, fetchesImages } from '../crawl-request.js';
+import { plainMainText } from '../extract/index.js';
 import {
   type BodyBudget,
   type BudgetHold,
@@ -41,6 +42,7 @@ import type {
   DiscoveredUrl,
   DocumentTextReader,
   FrontierLimits,
+  MainTextReader,
   PageOutcome,
   StoredResponse,
 } from './ports.js';
@@ -85,6 +87,11 @@ export interface RunnerOptions {
   bodyBudget?: BodyBudget;
   /** Reads the text of downloaded documents (PDF, DOCX, PPTX, ODT); without it they are hashed, not read. */
   documentText?: DocumentTextReader;
+  /**
+   * Reads stored HTML pages' main text as they are fetched (settings.mainText); without it the text job reads
+   * each from its stored body after the crawl.
+   */
+  mainText?: MainTextReader;
   /** Headless Chromium, for crawls that render (absent: such a crawl fails at its start, saying why). */
   renderer?: PageRenderer;
 }
@@ -738,13 +745,16 @@ export class CrawlRunner {
     }
     // a text/plain page has no DOM to build; an HTML page of a crawl that renders is read in the browser
     if (this.rendering && reading.read !== 'text') return this.renderAndParse(page, result, reading, hold);
+    // The main text is read on another thread while this one parses the same decoded text for links.
     // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
-    // and so is the decoded text, so a page in flight holds little more than its body. A text/plain page is
-    // recorded as HTML (parsed, scored, counted) with its own content type: words, no links.
-    const read =
-      reading.read === 'text'
-        ? this.readText(result.text ?? '')
-        : this.readHtml(result.text ?? '', result.finalUrl, page);
+    // and so is the decoded text, so a page in flight holds little more than its body and its main text. A
+    // text/plain page is recorded as HTML (parsed, scored, counted) with its own content type: words, no links.
+    const html = result.text ?? '';
+    const mainText =
+      reading.read !== 'text'
+        ? this.readMainText(html)
+        : Promise.resolve(this.settings.mainText === null ? null : plainMainText(html));
+    const read = reading.read === 'text' ? this.readText(html) : this.readHtml(html, result.finalUrl, page);
     result.text = null;
     const outcome = htmlOutcome(
       result,
@@ -753,7 +763,15 @@ export class CrawlRunner {
       this.settings.storeHtml ? result.body : null,
       threshold,
     );
-    return { ...outcome, response: this.storedResponse(result, outcome) };
+    return { ...outcome, text: await mainText, response: this.storedResponse(result, outcome) };
+  }
+
+  /** An HTML page's main text by the crawl's method, read off this thread; null when the crawl reads none. */
+  private async readMainText(html: string): Promise<string | null> {
+    const method = this.settings.mainText;
+    const reader = this.options.mainText;
+    if (method === null || !reader || html.length === 0) return null;
+    return reader.read(html, method);
   }
 
   /**
@@ -831,11 +849,13 @@ export class CrawlRunner {
     const rendering = this.rendering!;
     const read = await rendering.read(result, hold, this.halt.signal);
     const html = read.html ?? result.text ?? '';
+    const mainText = this.readMainText(html);
     const parsed = this.readHtml(html, read.finalUrl, page);
     result.text = null;
     const body = read.html !== null ? encodeText(read.html, result.charset) : result.body;
     const stored = this.settings.storeHtml ? body : null;
     const outcome = htmlOutcome(result, reading, parsed, stored, this.settings.relevance?.threshold ?? 1);
+    outcome.text = await mainText;
     outcome.finalUrl = read.finalUrl;
     outcome.loadMs = read.record.fetchMs + (read.record.renderMs ?? 0);
     if (read.problem !== null)

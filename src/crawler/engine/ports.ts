@@ -1,6 +1,7 @@
 // The crawl engine's ports: what it needs from storage, described in domain terms. db/crawl-store.ts
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
+import type { ExtractionMethod } from '../extract/index.js';
 import type { TextSettings } from '../text/word-model.js';
 import type {
   ChangeClass,
@@ -64,6 +65,11 @@ export interface CrawlSettings extends PolitenessSettings, FetchSettings {
   scope: { allowedDomains?: string[]; sameHost?: boolean; include?: string[]; exclude?: string[] };
   concurrency: number;
   storeHtml: boolean;
+  /**
+   * How each stored HTML page's main text is read as the page is fetched, from the same decoded text its
+   * links come from (extract.enabled with store.html; null: not read, as when the crawl keeps no bodies).
+   */
+  mainText: ExtractionMethod | null;
   /** Keep each response's headers (a WARC export's header blocks). */
   storeHeaders: boolean;
   /** Keep every body read, not only HTML pages' (store.warc): 404 pages, text files. */
@@ -190,8 +196,9 @@ export interface PageOutcome {
   skipped: SkippedUrl[];
   document: { dataType: string; contentType: string | null; bytes: number | null } | null;
   /**
-   * The text read from a document (BINARY), stored as its main text for the word statistics, corpora and
-   * ?include=text; null for HTML and text pages (the text job reads their stored body) and unread documents.
+   * The page's main text, stored for the word statistics, corpora and ?include=text: a document's (BINARY)
+   * text as read, an HTML or text page's as the crawl read it (settings.mainText). Null: not read (unread
+   * documents; HTML pages whose text the text job reads from the stored body).
    */
   text: string | null;
   /** How an HTML page of a crawl that renders was read (absent: the crawl never renders). */
@@ -363,6 +370,15 @@ export interface DocumentTextReader {
     body: Buffer,
     limits: { maxChars: number; signal?: AbortSignal },
   ): Promise<{ text: string; truncated: boolean } | { error: string }>;
+}
+
+/**
+ * Reads an HTML page's main text (docs/reference.md#content-extraction-by-text-density) where the crawl's event loop is not held:
+ * the crawl hands it each stored page's decoded text. Null when it could not be read here (a page too costly,
+ * a pool shutting down): the text job reads it from the stored body later.
+ */
+export interface MainTextReader {
+  read(html: string, method: ExtractionMethod): Promise<string | null>;
 }
 
 /** What the engine tells the outside world as it goes (metrics, live progress, webhooks); all optional. */

@@ -181,6 +181,11 @@ export function extractMainText(html: string, options: ExtractOptions = {}): str
   return renderText(extractTree(html, options).tree.root);
 }
 
+/** The main text of a text/plain page: all of it, whitespace collapsed (HTML extraction would read `<` as tags). */
+export function plainMainText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 /** All rendered text of an HTML document or fragment (used to score extractions against expected HTML). */
 export function htmlToText(html: string, maxNodes = DEFAULT_MAX_NODES): string {
   const { document } = parseHtmlCapped(html, maxNodes);

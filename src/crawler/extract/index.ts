@@ -11,5 +11,6 @@ export {
   extractMainContent,
   extractMainText,
   htmlToText,
+  plainMainText,
 } from './extract.js';
 export { extractedMarkdown, htmlToMarkdown, pageMarkdown } from './markdown.js';

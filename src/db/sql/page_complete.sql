@@ -20,7 +20,7 @@
 --   $13 redirects (JSON, null: none)    $27 links and images it could not keep (JSON; null: none)
 --   $14 page it duplicates (page id)    $28 response headers for a WARC export (JSON [[name, value]]; null: not kept)
 --                                       $29 response body that is not the HTML body, raw (bytea; null: none)
---                                       $30 text read from a document (null: none), its main text
+--                                       $30 main text read as fetched (null: none)
 --                                       $31 link target page ids where known (bigint[], same order as $24;
 --                                           null: $24 holds the URL to look up)
 WITH crawl AS (
@@ -37,9 +37,11 @@ done AS (
   RETURNING id, crawl_id, result
 ),
 body AS (
-  INSERT INTO page_contents (page_id, html)
-  SELECT id, $15 FROM done WHERE $15::bytea IS NOT NULL
-  ON CONFLICT (page_id) DO UPDATE SET html = EXCLUDED.html, html_gzip = NULL
+  INSERT INTO page_contents (page_id, html, main_text)
+  SELECT id, $15, $30 FROM done WHERE $15::bytea IS NOT NULL
+  ON CONFLICT (page_id) DO UPDATE SET html = EXCLUDED.html, html_gzip = NULL,
+    main_text = CASE WHEN page_contents.text_extracted_at IS NULL THEN EXCLUDED.main_text
+                     ELSE page_contents.main_text END
 ),
 response AS (
   INSERT INTO page_responses (page_id, headers, body)
@@ -83,7 +85,7 @@ document AS (
 -- A document's text waits for the text job as an HTML body does (text_extracted_at null), already read.
 document_text AS (
   INSERT INTO page_contents (page_id, main_text)
-  SELECT id, $30 FROM done WHERE $30::text IS NOT NULL
+  SELECT id, $30 FROM done WHERE $30::text IS NOT NULL AND $15::bytea IS NULL
   ON CONFLICT (page_id) DO UPDATE SET main_text = EXCLUDED.main_text, text_extracted_at = NULL
 )
 UPDATE crawls

@@ -20,7 +20,7 @@
 --   $9  fetched at                      $29 links and images not kept (JSON text)
 --   $10 final URLs after redirects      $30 response headers for a WARC export (JSON text)
 --   $11 titles                          $31 response bodies that are not the HTML body, raw, one after another
---   $12 errors                          $32 texts read from documents
+--   $12 errors                          $32 main texts read as fetched (documents', HTML pages')
 --   $13 redirects (JSON text)           $33 link target page ids where known (null: $26 holds the URL)
 --   $14 pages they duplicate            $34 each page's body length in $15 (null: not stored)
 --                                       $35 each page's response body length in $31 (null: none)
@@ -37,7 +37,7 @@ WITH input AS (
   ) WITH ORDINALITY AS i(
     id, type, status, content_type, bytes, truncated, sha256, load_ms, fetched_at, final_url, title, error,
     redirects, duplicate_of, html_bytes, unrequested, data_type, data_content_type, data_bytes, score, relevant,
-    skipped, response_headers, response_bytes, document_text, ord
+    skipped, response_headers, response_bytes, main_text, ord
   )
 ),
 crawl AS (
@@ -57,10 +57,12 @@ done AS (
   RETURNING p.id, p.result, i.ord
 ),
 body AS (
-  INSERT INTO page_contents (page_id, html)
-  SELECT i.id, substring($15::bytea FROM i.html_offset + 1 FOR i.html_bytes)
+  INSERT INTO page_contents (page_id, html, main_text)
+  SELECT i.id, substring($15::bytea FROM i.html_offset + 1 FOR i.html_bytes), i.main_text
   FROM input i JOIN done d ON d.ord = i.ord WHERE i.html_bytes IS NOT NULL
-  ON CONFLICT (page_id) DO UPDATE SET html = EXCLUDED.html, html_gzip = NULL
+  ON CONFLICT (page_id) DO UPDATE SET html = EXCLUDED.html, html_gzip = NULL,
+    main_text = CASE WHEN page_contents.text_extracted_at IS NULL THEN EXCLUDED.main_text
+                     ELSE page_contents.main_text END
 ),
 response AS (
   INSERT INTO page_responses (page_id, headers, body)
@@ -106,7 +108,8 @@ document AS (
 ),
 document_text AS (
   INSERT INTO page_contents (page_id, main_text)
-  SELECT i.id, i.document_text FROM input i JOIN done d ON d.ord = i.ord WHERE i.document_text IS NOT NULL
+  SELECT i.id, i.main_text FROM input i JOIN done d ON d.ord = i.ord
+  WHERE i.main_text IS NOT NULL AND i.html_bytes IS NULL
   ON CONFLICT (page_id) DO UPDATE SET main_text = EXCLUDED.main_text, text_extracted_at = NULL
 )
 UPDATE crawls

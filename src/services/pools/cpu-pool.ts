@@ -63,6 +63,8 @@ export class CpuPool {
   private readonly inlineMaxChars: number;
   /** Tasks handed to a thread and not yet settled; tasks sent to threads in all (tests, the benchmark). */
   private threadTasks = { pending: 0, total: 0 };
+  /** The pending tasks the queue's bound counts: not those of callers that bound their own (`throughput`). */
+  private boundedPending = 0;
 
   constructor(private readonly options: CpuPoolOptions) {
     this.inlineMaxChars = options.inlineMaxChars ?? INLINE_MAX_CHARS;
@@ -73,17 +75,23 @@ export class CpuPool {
    * were thrown there. Past the deadline: a 422 on `field` when the task was running (its input costs too
    * much to process), a 503 when it was still waiting for a thread (the pool is busy). The deadline is the
    * pool's (CPU_TASK_TIMEOUT_MS) unless `timeoutMs` gives a task its own (a job's, not a request's).
+   * `throughput` sends even a small task to a thread, uncounted by the queue's bound: for a caller that
+   * bounds its own tasks in flight (a crawl's pages) and wants its event loop free for other work more
+   * than it wants each task's answer soon.
    */
   async run<N extends CpuTaskName>(
     name: N,
     input: Parameters<CpuTasks[N]>[0],
     field: string,
-    { timeoutMs = this.options.timeoutMs }: { timeoutMs?: number } = {},
+    {
+      timeoutMs = this.options.timeoutMs,
+      throughput = false,
+    }: { timeoutMs?: number; throughput?: boolean } = {},
   ): Promise<ReturnType<CpuTasks[N]>> {
     const outcome =
-      this.options.threads === 0 || taskChars(name, input) <= this.inlineMaxChars
+      this.options.threads === 0 || (!throughput && taskChars(name, input) <= this.inlineMaxChars)
         ? runTask({ name, input })
-        : await this.onThread(name, input, field, timeoutMs);
+        : await this.onThread(name, input, field, timeoutMs, throughput);
     if ('fault' in outcome) {
       const { code, message, field: faultField, detail } = outcome.fault;
       throw new TrawlError(code, message, {
@@ -118,10 +126,11 @@ export class CpuPool {
     input: Parameters<CpuTasks[N]>[0],
     field: string,
     timeoutMs: number,
+    unbounded: boolean,
   ): Promise<TaskOutcome<N>> {
     const pool = this.threads();
     const { threads } = this.options;
-    if (this.threadTasks.pending >= threads * (1 + MAX_QUEUED_PER_THREAD)) {
+    if (!unbounded && this.boundedPending >= threads * (1 + MAX_QUEUED_PER_THREAD)) {
       throw new TrawlError('unavailable', 'every CPU worker thread is busy and the queue is full');
     }
     const started = new Int32Array(new SharedArrayBuffer(4));
@@ -130,6 +139,7 @@ export class CpuPool {
     const message: TaskMessage<N> = { name, input: threadInput(name, input), started };
     this.threadTasks.pending++;
     this.threadTasks.total++;
+    if (!unbounded) this.boundedPending++;
     try {
       return (await pool.run(message, {
         signal: deadline.signal,
@@ -160,6 +170,7 @@ export class CpuPool {
     } finally {
       clearTimeout(timer);
       this.threadTasks.pending--;
+      if (!unbounded) this.boundedPending--;
     }
   }
 

@@ -10,6 +10,7 @@ import {
   extractMainContent,
   extractMainText,
   pageMarkdown,
+  plainMainText,
 } from '../../crawler/extract/index.js';
 import type { ParsedPage } from '../../crawler/parse/parse-html.js';
 import { textPage } from '../../crawler/parse/text-page.js';
@@ -93,6 +94,12 @@ export interface ExtractTask {
 export interface MarkdownTask {
   html: string;
   url: string;
+  method: ExtractionMethod;
+}
+
+/** A crawled page's decoded HTML (its first PARSE_MAX_BYTES) and the crawl's extraction method. */
+export interface MainTextTask {
+  html: string;
   method: ExtractionMethod;
 }
 
@@ -212,6 +219,8 @@ export interface CpuTasks {
   pageRank: (task: PageRankTask) => PageRankResult;
   graphStructure: (task: GraphStructureTask) => { figures: GraphStructure; perVertex: VertexStructure };
   storedText: (task: StoredTextTask) => StoredTextResult;
+  /** A page's main text as the crawl reads it from the page's decoded HTML. */
+  mainText: (task: MainTextTask) => string;
   /** A text's words counted (WordCounter.toJSON()): a document's text read as it was fetched. */
   wordCounts: (task: { text: string }) => WordCounterJson;
   exportBody: (task: ExportBodyTask) => ExportBodyResult;
@@ -311,9 +320,8 @@ const markdown = (task: MarkdownTask): string => pageMarkdown(task.html, task.ur
 
 function storedText(task: StoredTextTask): StoredTextResult {
   const body = storedBodyPrefix(task.body, task.contentType, task.maxBytes).text;
-  // a text/plain page's text is all of it (HTML extraction would read its `<` as tags)
   const text = isPlainTextBody(task.contentType)
-    ? body.replace(/\s+/g, ' ').trim()
+    ? plainMainText(body)
     : extractMainText(body, { method: task.method });
   return {
     text,
@@ -360,6 +368,7 @@ export const cpuTasks: CpuTasks = {
   pageRank: rankGraph,
   graphStructure: ({ graph, options }: GraphStructureTask) => graphStructure(graph, options),
   storedText,
+  mainText: ({ html, method }: MainTextTask) => extractMainText(html, { method }),
   wordCounts,
   exportBody,
 };
@@ -390,7 +399,9 @@ export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuT
     const size = graph.vertexCount + graph.edgeCount;
     return size + Math.min(options.workBudget ?? DEFAULT_WORK_BUDGET, graph.vertexCount * size);
   }
-  if (name === 'extract' || name === 'markdown') return (input as ExtractTask | MarkdownTask).html.length;
+  if (name === 'extract' || name === 'markdown' || name === 'mainText') {
+    return (input as ExtractTask | MarkdownTask | MainTextTask).html.length;
+  }
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   if (name === 'wordCounts') return (input as { text: string }).text.length;
   if (name === 'exportBody') {

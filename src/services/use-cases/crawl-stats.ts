@@ -157,19 +157,20 @@ export class CrawlStatsService {
         // taken out of the batch as it is read, so a body's bytes are let go once its text is out
         const row = rows.shift()!;
         try {
-          // a document's text was read as it was fetched; an HTML body's main text is extracted here
-          let text: string;
+          // A page's text read as it was fetched (a document's, most HTML pages') is counted as stored and
+          // stays unwritten; the main text of an HTML page whose text was not read is extracted here.
+          let text: string | null;
           let counts: unknown;
           // the simhash of an HTML page's main text (docs/reference.md#near-duplicates), documents have none
           let hash: string | null = null;
           const body = storedBody(row.html, row.html_gzip);
           if (body === null) {
-            text = row.main_text ?? '';
-            counts = await this.options.cpu.run('wordCounts', { text }, 'text', {
+            const stored = row.main_text ?? '';
+            text = null;
+            counts = await this.options.cpu.run('wordCounts', { text: stored }, 'text', {
               timeoutMs: TEXT_TASK_TIMEOUT_MS,
             });
-            // a recrawl's 304 page, whose main text is the earlier page's
-            if (row.type === 'HTML') hash = simhash(text);
+            if (row.type === 'HTML') hash = simhash(stored);
           } else {
             ({
               text,
@@ -179,7 +180,7 @@ export class CrawlStatsService {
           }
           words.set(row.id, WordCounter.fromJSON(counts));
           texts.push({ pageId: row.id, text, simhash: hash });
-          textChars += text.length;
+          textChars += text?.length ?? 0;
         } catch (error) {
           // a pool that is closing or full is this process's state, not the page's: the job is retried
           if (error instanceof TrawlError && error.code === 'unavailable') throw error;
@@ -348,6 +349,8 @@ export class CrawlStatsService {
     const row = await this.options.repository.pageText(crawl.id, pageId, TEXT_STORED_MAX_BYTES);
     if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
     if (row.text_extracted_at) return row.main_text ?? '';
+    // read as the page was fetched, waiting to be counted
+    if (row.type === 'HTML' && row.main_text !== null) return row.main_text;
     // a document's text, read as it was fetched, waiting to be counted (null: a page with no stored body)
     const body = storedBody(row.html, row.html_gzip);
     if (body === null || row.type === 'BINARY') return row.main_text;

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_DOCUMENT_TYPES } from '../../../src/crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../../../src/crawler/engine/crawl-runner.js';
-import type { CrawlSettings, DocumentTextReader } from '../../../src/crawler/engine/ports.js';
+import type { CrawlSettings, DocumentTextReader, MainTextReader } from '../../../src/crawler/engine/ports.js';
+import { extractMainText } from '../../../src/crawler/extract/index.js';
 import { testCrawlSettings } from '../../support/crawl-settings.js';
 import { FakeFetcher, type FakeResponse } from '../../support/fake-fetcher.js';
 import { MemoryCrawlStore } from '../../support/memory-crawl-store.js';
@@ -29,6 +30,7 @@ async function crawl(
   overrides: Partial<CrawlSettings> = {},
   store = new MemoryCrawlStore(),
   documentText?: DocumentTextReader,
+  mainText?: MainTextReader,
 ) {
   const settings = settingsFor(overrides);
   await store.createCrawl({
@@ -37,7 +39,11 @@ async function crawl(
     maxPages: settings.maxPages,
     slotsPerHost: settings.perHostConcurrency,
   });
-  return { settings, store, ...runnerOn(settings, store, new FakeFetcher(routes), 'w1', documentText) };
+  return {
+    settings,
+    store,
+    ...runnerOn(settings, store, new FakeFetcher(routes), 'w1', documentText, mainText),
+  };
 }
 
 function runnerOn(
@@ -46,6 +52,7 @@ function runnerOn(
   fetcher: FakeFetcher,
   workerId = 'w1',
   documentText?: DocumentTextReader,
+  mainText?: MainTextReader,
 ) {
   const controller = new AbortController();
   const runner = new CrawlRunner(settings, {
@@ -57,6 +64,7 @@ function runnerOn(
     concurrency: settings.concurrency,
     signal: controller.signal,
     ...(documentText ? { documentText } : {}),
+    ...(mainText ? { mainText } : {}),
   });
   return { fetcher, controller, run: () => bounded(runner.run(), controller) };
 }
@@ -414,6 +422,52 @@ test('documents: downloaded and hashed (a copy is a DUPLICATE), read and scored;
   const image = pages.get(u('/photo.png'));
   assert.deepEqual([image?.type, image?.outcome?.sha256], ['BINARY', null], 'images are not downloaded');
   assert.equal(fetcher.requested(u('/photo.png')), 1);
+});
+
+test("main text: each stored HTML page is read as fetched, by the crawl's method; a text page whole", async () => {
+  const asked: string[] = [];
+  const reader: MainTextReader = {
+    read: async (page, method) => {
+      asked.push(method);
+      // a page the reader could not read: the text job reads its stored body later
+      return page.includes('costly') ? null : extractMainText(page, { method });
+    },
+  };
+  const article = `<p>${'Tennis rackets are strung by hand in the workshop. '.repeat(8)}</p>`;
+  const homePage = `<html><body><nav><a href="/heavy">menu</a> <a href="/notes.txt">notes</a></nav>${article}</body></html>`;
+  const routes = {
+    [u('/')]: { body: homePage },
+    [u('/heavy')]: html([], 'costly'),
+    [u('/notes.txt')]: { contentType: 'text/plain', body: '  plain\n\n words  ' },
+  };
+  const stored = await crawl(
+    routes,
+    { storeHtml: true, mainText: 'auto' },
+    new MemoryCrawlStore(),
+    undefined,
+    reader,
+  );
+  assert.equal(await stored.run(), 'finished');
+  const pages = byUrl(stored.store, stored.settings.crawlId);
+  const home = pages.get(u('/'))?.outcome;
+  assert.equal(home?.text, extractMainText(homePage, { method: 'auto' }));
+  assert.match(home?.text ?? '', /^Tennis rackets/, 'the menu is not main text');
+  assert.equal(pages.get(u('/heavy'))?.outcome?.text, null);
+  assert.equal(pages.get(u('/notes.txt'))?.outcome?.text, 'plain words');
+  assert.deepEqual(asked, ['auto', 'auto'], 'a text page is not sent to the reader');
+
+  // a crawl that reads no main text (extract disabled, or no bodies kept) never asks
+  asked.length = 0;
+  const plain = await crawl(
+    routes,
+    { storeHtml: true, mainText: null },
+    new MemoryCrawlStore(),
+    undefined,
+    reader,
+  );
+  assert.equal(await plain.run(), 'finished');
+  assert.deepEqual(asked, []);
+  assert.equal(byUrl(plain.store, plain.settings.crawlId).get(u('/'))?.outcome?.text, null);
 });
 
 test('images shown are fetched when documents.types has image: hashed, a copy DUPLICATE, never links', async () => {

@@ -57,7 +57,7 @@ import {
   WRAPPER_TAGS,
 } from './auto-tags.js';
 import { buildDensityTree, type DensityNode, type DensityTree } from './density.js';
-import { collapsedText, isElement } from './parse.js';
+import { collapsedText, collapseWhitespace, isElement } from './parse.js';
 import { isHiddenFromReaders, isNotRendered } from './visibility.js';
 
 /** The signals of `auto`, each of which can be turned off (bench/extract.ts --ablation measures what each adds). */
@@ -117,7 +117,7 @@ function collectJsonLd(value: unknown, into: string[]): void {
 }
 
 function normalizeText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+  return collapseWhitespace(text).trim().toLowerCase();
 }
 
 function scanHints(document: Document): PageHints {

@@ -16,6 +16,7 @@ import {
 } from './density.js';
 import {
   collapsedText,
+  collapseWhitespace,
   DEFAULT_MAX_NODES,
   findFirstElement,
   parseHtmlCapped,
@@ -183,7 +184,7 @@ export function extractMainText(html: string, options: ExtractOptions = {}): str
 
 /** The main text of a text/plain page: all of it, whitespace collapsed (HTML extraction would read `<` as tags). */
 export function plainMainText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return collapseWhitespace(text).trim();
 }
 
 /** All rendered text of an HTML document or fragment (used to score extractions against expected HTML). */

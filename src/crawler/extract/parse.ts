@@ -70,6 +70,16 @@ export function findFirstElement(
   return undefined;
 }
 
+/**
+ * `text` with each run of white space (`\s`) as one space, as `text.replace(/\s+/g, ' ')` gives it, matching
+ * only what changes: a lone space is left where it is, and an article has one between every two words.
+ */
+export function collapseWhitespace(text: string): string {
+  return text.replace(COLLAPSIBLE_WHITESPACE, ' ');
+}
+
+const COLLAPSIBLE_WHITESPACE = /\s{2,}|[^\S ]/g;
+
 /** Text content of an element with whitespace collapsed. */
 export function collapsedText(element: Element): string {
   const parts: string[] = [];
@@ -80,7 +90,7 @@ export function collapsedText(element: Element): string {
     else if (isElement(node))
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
-  return parts.join('').replace(/\s+/g, ' ').trim();
+  return collapseWhitespace(parts.join('')).trim();
 }
 
 /** Takes every element `drop` picks (and its subtree) out of the tree, keeping sibling links consistent. */

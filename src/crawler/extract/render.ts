@@ -2,6 +2,7 @@
 // reader would see them) and into cleaned HTML (tags kept, attributes reduced to href/src/alt, URLs absolute).
 import type { Element } from 'domhandler';
 import type { DensityNode } from './density.js';
+import { collapseWhitespace } from './parse.js';
 
 /** Elements that start a new paragraph in the plain text (HTML's block-level and list/table structure). */
 const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
@@ -115,11 +116,18 @@ export function renderText(root: DensityNode): string {
   let current = '';
   let preDepth = 0;
   const flush = () => {
-    const lines = current
-      .split('\n')
-      .map((line) => line.replace(/\s+/g, ' ').trim())
-      .filter((line) => line !== '');
-    if (lines.length > 0) paragraphs.push(lines.join('\n'));
+    if (current === '') return;
+    // most paragraphs hold no <br>: one line, collapsed without splitting it
+    if (!current.includes('\n')) {
+      const line = collapseWhitespace(current).trim();
+      if (line !== '') paragraphs.push(line);
+    } else {
+      const lines = current
+        .split('\n')
+        .map((line) => collapseWhitespace(line).trim())
+        .filter((line) => line !== '');
+      if (lines.length > 0) paragraphs.push(lines.join('\n'));
+    }
     current = '';
   };
   walk(root, (node, exit) => {
@@ -127,7 +135,7 @@ export function renderText(root: DensityNode): string {
       // Outside <pre> a newline in the source is only a space; other whitespace is collapsed line by line in
       // flush anyway, so text without a newline goes in as it is (one string less per text node).
       const { text } = node;
-      current += preDepth > 0 || !text.includes('\n') ? text : text.replace(/\s+/g, ' ');
+      current += preDepth > 0 || !text.includes('\n') ? text : collapseWhitespace(text);
       return;
     }
     const name = nameOf(node);

@@ -306,6 +306,9 @@ test('the report of a recrawl says what changed: counts, changed and gone pages,
   assert.match(html.body, new RegExp(`href="/v1/crawls/${second}/pages/\\d+/diff"`));
   assert.match(html.body, /redirected to <a href="[^"]+\/museum"/);
   assert.match(html.body, /Every page of the earlier crawl was reached again/);
+  // the pages table lists pages requested, as the status counts them: a redirect's target is not one
+  const listed = /The first (\d+) of (\d+) pages requested/.exec(html.body);
+  assert.deepEqual([Number(listed?.[1]), Number(listed?.[2])], [status.pagesFetched, status.pagesFetched]);
   const earlierHtml = await app.inject({ method: 'GET', url: `/v1/crawls/${first}/report.html` });
   assert.doesNotMatch(earlierHtml.body, /What changed/);
 });

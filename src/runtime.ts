@@ -33,7 +33,7 @@ import { WebhookEventSink } from './jobs/webhook-events.js';
 import { outageLog } from './outage.js';
 import { StoredPageContent } from './services/content/page-content.js';
 import { CpuPool } from './services/pools/cpu-pool.js';
-import { CrawlMainText } from './services/pools/crawl-main-text.js';
+import { CrawlPageReader } from './services/pools/crawl-page-reader.js';
 import { DocumentPool } from './services/pools/document-pool.js';
 import { CorpusService } from './services/use-cases/corpora.js';
 import { CrawlExportService } from './services/use-cases/crawl-export.js';
@@ -369,7 +369,7 @@ export async function openRuntime(
         schedules,
         corpora: corporaRepository,
         documentPool,
-        mainText: new CrawlMainText(cpu),
+        pageReader: new CrawlPageReader(cpu),
         webhooksRepository,
         workersRepository,
       });

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { crawlSettings } from '../crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../crawler/engine/crawl-runner.js';
-import type { CrawlEventSink, DocumentTextReader, MainTextReader } from '../crawler/engine/ports.js';
+import type { CrawlEventSink, DocumentTextReader, HtmlPageReader } from '../crawler/engine/ports.js';
 import type { CorpusSource } from '../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../crawler/fetch/index.js';
 import type { PageRenderer } from '../crawler/render/port.js';
@@ -36,8 +36,8 @@ export interface CrawlProcessorDeps {
   events?: CrawlEventSink;
   /** Reads downloaded documents' text (the document pool); without it documents are hashed, not read. */
   documentText?: DocumentTextReader;
-  /** Reads stored HTML pages' main text as they are fetched (the CPU pool); without it the text job does. */
-  mainText?: MainTextReader;
+  /** Reads stored HTML pages once for links and main text (the CPU pool); without it the crawl parses them. */
+  pageReader?: HtmlPageReader;
   /** Headless Chromium, when this worker found it at start (crawls that render need it). */
   renderer?: PageRenderer;
 }
@@ -83,7 +83,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         ...(deps.corpora ? { corpora: deps.corpora } : {}),
         ...(deps.events ? { events: deps.events } : {}),
         ...(deps.documentText ? { documentText: deps.documentText } : {}),
-        ...(deps.mainText ? { mainText: deps.mainText } : {}),
+        ...(deps.pageReader ? { pageReader: deps.pageReader } : {}),
         ...(deps.renderer ? { renderer: deps.renderer } : {}),
       }).run();
     } catch (error) {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { MainTextReader } from '../crawler/engine/ports.js';
+import type { HtmlPageReader } from '../crawler/engine/ports.js';
 import { Fetcher, fetcherGuard } from '../crawler/fetch/index.js';
 import { ChromiumRenderer } from '../crawler/render/chromium.js';
 import type { CorporaRepository } from '../db/corpora-repo.js';
@@ -51,8 +51,8 @@ export interface ProcessWorkersDeps {
   schedules: ScheduleService;
   corpora: CorporaRepository;
   documentPool: DocumentPool;
-  /** Reads crawled pages' main text off the crawl's event loop. */
-  mainText: MainTextReader;
+  /** Reads crawled pages for links and main text off the crawl's event loop. */
+  pageReader: HtmlPageReader;
   webhooksRepository: WebhooksRepository;
   workersRepository: WorkersRepository;
 }
@@ -140,7 +140,7 @@ export class ProcessWorkers {
       corpora: deps.corpora,
       events,
       documentPool: deps.documentPool,
-      mainText: deps.mainText,
+      pageReader: deps.pageReader,
       renderer: this.#renderer,
       rankings: deps.rankings,
       crawlStats: deps.crawlStats,

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { CrawlEventSink, MainTextReader } from '../crawler/engine/ports.js';
+import type { CrawlEventSink, HtmlPageReader } from '../crawler/engine/ports.js';
 import { BodyBudget, type Fetcher } from '../crawler/fetch/index.js';
 import type { PageRenderer } from '../crawler/render/port.js';
 import type { CorporaRepository } from '../db/corpora-repo.js';
@@ -58,8 +58,8 @@ export interface WorkerDeps {
   /** Metrics, live progress and webhooks hear of the crawl's pages and end through this. */
   events: CrawlEventSink;
   documentPool: DocumentPool;
-  /** Reads crawled pages' main text off the crawl's event loop. */
-  mainText: MainTextReader;
+  /** Reads crawled pages for links and main text off the crawl's event loop. */
+  pageReader: HtmlPageReader;
   renderer: PageRenderer | null;
   rankings: RankingService;
   crawlStats: CrawlStatsService;
@@ -94,7 +94,7 @@ export function workerTable(deps: WorkerDeps): WorkerEntry[] {
           corpora: { load: (id) => deps.corpora.loadCorpus(id, INTERNAL_SCOPE, 'relevance.corpus') },
           events: deps.events,
           documentText: deps.documentPool,
-          mainText: deps.mainText,
+          pageReader: deps.pageReader,
           ...(renderer ? { renderer } : {}),
         }),
     },

@@ -16,7 +16,7 @@ import {
 import { canonicalizeUrl } from '../frontier/canonicalize.js';
 import { CrawlScope, type ScopeVerdict } from '../frontier/scope.js';
 import { LruMap } from '../lru-map.js';
-import { parseHtml } from '../parse/parse-html.js';
+import { LINK_FORMS_REMEMBERED, type ParsedPage, parseHtml } from '../parse/parse-html.js';
 import { textPage } from '../parse/text-page.js';
 import type { PageRenderer } from '../render/port.js';
 import { productToken } from '../robots/index.js';
@@ -42,7 +42,7 @@ import type {
   DiscoveredUrl,
   DocumentTextReader,
   FrontierLimits,
-  MainTextReader,
+  HtmlPageReader,
   PageOutcome,
   StoredResponse,
 } from './ports.js';
@@ -88,10 +88,11 @@ export interface RunnerOptions {
   /** Reads the text of downloaded documents (PDF, DOCX, PPTX, ODT); without it they are hashed, not read. */
   documentText?: DocumentTextReader;
   /**
-   * Reads stored HTML pages' main text as they are fetched (settings.mainText); without it the text job reads
-   * each from its stored body after the crawl.
+   * Reads stored HTML pages in one walk, for their links and their main text (settings.mainText), off the
+   * event loop; without it pages are parsed on the event loop and the text job reads each main text from its
+   * stored body.
    */
-  mainText?: MainTextReader;
+  pageReader?: HtmlPageReader;
   /** Headless Chromium, for crawls that render (absent: such a crawl fails at its start, saying why). */
   renderer?: PageRenderer;
 }
@@ -104,8 +105,6 @@ const IDLE_POLL_MS = { min: 20, max: 1000 };
 const BUSY_POLL_MS = 100;
 const HEARTBEAT_MS = 5000;
 const MAX_REMEMBERED_URLS = 500_000;
-/** Link forms (an href in its base's directory → canonical URL) a runner remembers: a site's menus and footers. */
-const MAX_REMEMBERED_LINK_FORMS = 20_000;
 /**
  * HTML past its first 10 MiB (the default fetch.maxBytes) is stored but not parsed for links, text or score:
  * a parse holds the decoded text, its words and its links, several times the bytes parsed, so a crawl that
@@ -137,7 +136,7 @@ export class CrawlRunner {
   /** The host slots this runner holds and the turns it waits for. */
   private readonly turns: HostTurns;
   private readonly siteIds = new Map<string, number>();
-  private readonly linkForms = new LruMap<string, string | null>(MAX_REMEMBERED_LINK_FORMS);
+  private readonly linkForms = new LruMap<string, string | null>(LINK_FORMS_REMEMBERED);
   private readonly inFlight = new Set<Promise<void>>();
   /** Pages this runner holds leases on, with when each lease was last taken or renewed (ms). */
   private readonly leased = new Map<number, number>();
@@ -745,17 +744,18 @@ export class CrawlRunner {
     }
     // a text/plain page has no DOM to build; an HTML page of a crawl that renders is read in the browser
     if (this.rendering && reading.read !== 'text') return this.renderAndParse(page, result, reading, hold);
-    // The main text is read on another thread while this one parses the same decoded text for links.
-    // Parsed in a function of its own: the parse (text, words, links) is garbage before the awaits below,
-    // and so is the decoded text, so a page in flight holds little more than its body and its main text. A
+    // Read in a function of its own: the parse (text, words, links) is garbage before the awaits below, and
+    // so is the decoded text, so a page in flight holds little more than its body and its main text. A
     // text/plain page is recorded as HTML (parsed, scored, counted) with its own content type: words, no links.
     const html = result.text ?? '';
-    const mainText =
-      reading.read !== 'text'
-        ? this.readMainText(html)
-        : Promise.resolve(this.settings.mainText === null ? null : plainMainText(html));
-    const read = reading.read === 'text' ? this.readText(html) : this.readHtml(html, result.finalUrl, page);
     result.text = null;
+    const { read, mainText } =
+      reading.read === 'text'
+        ? {
+            read: this.readText(html),
+            mainText: this.settings.mainText === null ? null : plainMainText(html),
+          }
+        : await this.readHtmlPage(html, result.finalUrl, page);
     const outcome = htmlOutcome(
       result,
       reading,
@@ -763,15 +763,7 @@ export class CrawlRunner {
       this.settings.storeHtml ? result.body : null,
       threshold,
     );
-    return { ...outcome, text: await mainText, response: this.storedResponse(result, outcome) };
-  }
-
-  /** An HTML page's main text by the crawl's method, read off this thread; null when the crawl reads none. */
-  private async readMainText(html: string): Promise<string | null> {
-    const method = this.settings.mainText;
-    const reader = this.options.mainText;
-    if (method === null || !reader || html.length === 0) return null;
-    return reader.read(html, method);
+    return { ...outcome, text: mainText, response: this.storedResponse(result, outcome) };
   }
 
   /**
@@ -849,13 +841,18 @@ export class CrawlRunner {
     const rendering = this.rendering!;
     const read = await rendering.read(result, hold, this.halt.signal);
     const html = read.html ?? result.text ?? '';
-    const mainText = this.readMainText(html);
-    const parsed = this.readHtml(html, read.finalUrl, page);
     result.text = null;
+    const parsed = await this.readHtmlPage(html, read.finalUrl, page);
     const body = read.html !== null ? encodeText(read.html, result.charset) : result.body;
     const stored = this.settings.storeHtml ? body : null;
-    const outcome = htmlOutcome(result, reading, parsed, stored, this.settings.relevance?.threshold ?? 1);
-    outcome.text = await mainText;
+    const outcome = htmlOutcome(
+      result,
+      reading,
+      parsed.read,
+      stored,
+      this.settings.relevance?.threshold ?? 1,
+    );
+    outcome.text = parsed.mainText;
     outcome.finalUrl = read.finalUrl;
     outcome.loadMs = read.record.fetchMs + (read.record.renderMs ?? 0);
     if (read.problem !== null)
@@ -864,19 +861,42 @@ export class CrawlRunner {
     return { ...outcome, response: this.storedResponse(result, outcome) };
   }
 
-  /** An HTML page's title, score, links to queue and images (its first PARSE_MAX_BYTES, decoded). */
-  private readHtml(
+  /**
+   * An HTML page's reading (its first PARSE_MAX_BYTES, decoded) and its main text by the crawl's method. A crawl
+   * that reads main text has the page reader walk the page once for both, off this thread; the page is parsed
+   * here when the crawl reads none, or when the reader could not read it (its main text is then left to the
+   * text job, which reads the stored body).
+   */
+  private async readHtmlPage(
     html: string,
     finalUrl: string,
     page: Pick<ClaimedPage, 'depth' | 'priority'>,
-  ): HtmlPageReading {
-    const parsed = parseHtml(html, finalUrl, {
-      normalizeUrl: (absolute) => canonicalizeUrl(absolute),
-      linkForms: this.linkForms,
+  ): Promise<{ read: HtmlPageReading; mainText: string | null }> {
+    const method = this.settings.mainText;
+    const reader = this.options.pageReader;
+    const options = {
       robotsToken: productToken(this.settings.userAgent),
       // words are for scoring pages and weighing links by them; a plain crawl is spared their memory
       words: this.relevance !== null || this.settings.strategy === 'topic',
+    };
+    if (method !== null && reader && html.length > 0) {
+      const read = await reader.read(html, finalUrl, { ...options, method });
+      if (read) return { read: this.readParsed(read.parsed, finalUrl, page), mainText: read.mainText };
+    }
+    const parsed = parseHtml(html, finalUrl, {
+      ...options,
+      normalizeUrl: (absolute) => canonicalizeUrl(absolute),
+      linkForms: this.linkForms,
     });
+    return { read: this.readParsed(parsed, finalUrl, page), mainText: null };
+  }
+
+  /** An HTML page's title, score, links to queue and images, from its parse. */
+  private readParsed(
+    parsed: ParsedPage,
+    finalUrl: string,
+    page: Pick<ClaimedPage, 'depth' | 'priority'>,
+  ): HtmlPageReading {
     const score = this.relevance ? this.relevance.score(parsed) : null;
     const { links, images, queuedImages, skipped } = selectLinks(
       parsed,

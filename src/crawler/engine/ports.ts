@@ -2,6 +2,7 @@
 // implements them on PostgreSQL; nothing here knows SQL, HTTP frameworks or queues.
 
 import type { ExtractionMethod } from '../extract/index.js';
+import type { PageReading } from '../extract/page-reading.js';
 import type { TextSettings } from '../text/word-model.js';
 import type {
   ChangeClass,
@@ -373,12 +374,17 @@ export interface DocumentTextReader {
 }
 
 /**
- * Reads an HTML page's main text (docs/reference.md#content-extraction-by-text-density) where the crawl's event loop is not held:
- * the crawl hands it each stored page's decoded text. Null when it could not be read here (a page too costly,
- * a pool shutting down): the text job reads it from the stored body later.
+ * Reads a stored HTML page where the crawl's event loop is not held, in one walk over its decoded text: what
+ * parseHtml gives (links, title, words) and its main text by `method` (docs/reference.md#content-extraction-by-text-density).
+ * Null when it could not be read there (a page too costly for the reader's deadline, a reader shutting down):
+ * the crawl parses the page itself, and the text job reads its main text from the stored body later.
  */
-export interface MainTextReader {
-  read(html: string, method: ExtractionMethod): Promise<string | null>;
+export interface HtmlPageReader {
+  read(
+    html: string,
+    pageUrl: string,
+    options: { method: ExtractionMethod; robotsToken: string; words: boolean },
+  ): Promise<PageReading | null>;
 }
 
 /** What the engine tells the outside world as it goes (metrics, live progress, webhooks); all optional. */

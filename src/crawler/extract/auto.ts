@@ -15,6 +15,7 @@
 // in auto-tags.ts; this file holds the algorithm that reads them.
 import type { ChildNode, Document, Element } from 'domhandler';
 import { tokenize } from '../text/tokenize.js';
+import { collapseWhitespace } from '../text/whitespace.js';
 import {
   classAndId,
   INSIDE_AUTHOR_BOX,
@@ -57,7 +58,7 @@ import {
   WRAPPER_TAGS,
 } from './auto-tags.js';
 import { buildDensityTree, type DensityNode, type DensityTree } from './density.js';
-import { collapsedText, collapseWhitespace, isElement } from './parse.js';
+import { collapsedText, isElement } from './parse.js';
 import { isHiddenFromReaders, isNotRendered } from './visibility.js';
 
 /** The signals of `auto`, each of which can be turned off (bench/extract.ts --ablation measures what each adds). */
@@ -132,7 +133,7 @@ function scanHints(document: Document): PageHints {
       titleSeen = true;
       hints.title = collapsedText(node);
     } else if (name === 'meta' && (attribs.property === 'og:title' || attribs.name === 'og:title')) {
-      hints.ogTitle = (attribs.content ?? '').replace(/\s+/g, ' ').trim();
+      hints.ogTitle = collapseWhitespace(attribs.content ?? '').trim();
     } else if (name === 'script' && attribs.type?.toLowerCase().includes('ld+json')) {
       const source = collapsedText(node);
       if (source.includes('articleBody')) {

@@ -5,6 +5,7 @@
 import type { Element } from 'domhandler';
 import { InputError } from '../../errors.js';
 import { tokenize } from '../text/tokenize.js';
+import { collapseWhitespace } from '../text/whitespace.js';
 import { AUTO_SIGNALS, type AutoSignal, extractAuto } from './auto.js';
 import {
   buildDensityTree,
@@ -16,9 +17,9 @@ import {
 } from './density.js';
 import {
   collapsedText,
-  collapseWhitespace,
   DEFAULT_MAX_NODES,
   findFirstElement,
+  type ParsedHtml,
   parseHtmlCapped,
   removeElements,
 } from './parse.js';
@@ -129,8 +130,13 @@ function validate(options: ExtractOptions): {
 
 /** The marked density tree of a page: what both readings below render. */
 function extractTree(html: string, options: ExtractOptions) {
+  return treeOf((maxNodes) => parseHtmlCapped(html, maxNodes), options);
+}
+
+/** The marked density tree of the page `parse` gives, parsed with the node cap it is handed. */
+function treeOf(parse: (maxNodes: number) => ParsedHtml, options: ExtractOptions) {
   const { method, maxNodes, baseUrl } = validate(options);
-  const { document, truncated } = parseHtmlCapped(html, maxNodes);
+  const { document, truncated } = parse(maxNodes);
   removeElements(document, isPermalink);
   const titleElement = findFirstElement(document, 'title', new Set(['svg', 'body']));
   const titleText = titleElement ? collapsedText(titleElement) : '';
@@ -180,6 +186,17 @@ export function extractMainContent(html: string, options: ExtractOptions = {}): 
  */
 export function extractMainText(html: string, options: ExtractOptions = {}): string {
   return renderText(extractTree(html, options).tree.root);
+}
+
+/**
+ * The main text of a page whose tree another walk built (CappedDomBuilder), as extractMainText gives it: `build`
+ * is handed the node cap, walks the page and returns the builder's tree.
+ */
+export function extractMainTextOf(
+  build: (maxNodes: number) => ParsedHtml,
+  options: ExtractOptions = {},
+): string {
+  return renderText(treeOf(build, options).tree.root);
 }
 
 /** The main text of a text/plain page: all of it, whitespace collapsed (HTML extraction would read `<` as tags). */

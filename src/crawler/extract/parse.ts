@@ -4,6 +4,7 @@
 // MAX_DEPTH: htmlparser2 keeps its open-element stack with unshift, so nesting costs time quadratic in depth.
 import { type ChildNode, type Document, DomHandler, type Element, isTag } from 'domhandler';
 import { Parser } from 'htmlparser2';
+import { collapseWhitespace } from '../text/whitespace.js';
 
 /** Default node cap: far above a normal article page (the largest of readability's 130 fixtures has ~40k). */
 export const DEFAULT_MAX_NODES = 200_000;
@@ -48,6 +49,42 @@ export function parseHtmlCapped(html: string, maxNodes: number): ParsedHtml {
   return { document: handler.root, truncated };
 }
 
+/**
+ * The tree parseHtmlCapped builds, from the events of another walk over the page (parse/html-events.ts
+ * walkHtml, which mirrors htmlparser2's Parser): so one pass over a page feeds the crawl's link reading and the
+ * extraction. It stops taking events at the same caps, checked at every event rather than every chunk; the
+ * walk has no comments, doctype or processing instructions, which no extraction reads.
+ */
+export class CappedDomBuilder {
+  private readonly handler = new CountingHandler();
+  private stopped = false;
+
+  constructor(private readonly maxNodes: number) {}
+
+  onopentag(name: string, attribs: Record<string, string>): void {
+    if (!this.full()) this.handler.onopentag(name, attribs);
+  }
+
+  ontext(data: string): void {
+    if (!this.full()) this.handler.ontext(data);
+  }
+
+  onclosetag(): void {
+    if (!this.stopped) this.handler.onclosetag();
+  }
+
+  /** The tree of what the walk gave before a cap, once the walk is over. */
+  finish(): ParsedHtml {
+    this.handler.onend();
+    return { document: this.handler.root, truncated: this.stopped };
+  }
+
+  private full(): boolean {
+    if (!this.stopped && (this.handler.nodes >= this.maxNodes || this.handler.tooDeep)) this.stopped = true;
+    return this.stopped;
+  }
+}
+
 /** An element (domhandler gives processing instructions nodeType 1 too, so nodeType alone is not enough). */
 export function isElement(node: ChildNode): node is Element {
   return isTag(node);
@@ -69,16 +106,6 @@ export function findFirstElement(
   }
   return undefined;
 }
-
-/**
- * `text` with each run of white space (`\s`) as one space, as `text.replace(/\s+/g, ' ')` gives it, matching
- * only what changes: a lone space is left where it is, and an article has one between every two words.
- */
-export function collapseWhitespace(text: string): string {
-  return text.replace(COLLAPSIBLE_WHITESPACE, ' ');
-}
-
-const COLLAPSIBLE_WHITESPACE = /\s{2,}|[^\S ]/g;
 
 /** Text content of an element with whitespace collapsed. */
 export function collapsedText(element: Element): string {

@@ -1,8 +1,8 @@
 // Turns the kept part of a marked density tree into plain text (block elements become paragraph breaks, as a
 // reader would see them) and into cleaned HTML (tags kept, attributes reduced to href/src/alt, URLs absolute).
 import type { Element } from 'domhandler';
+import { collapseWhitespace } from '../text/whitespace.js';
 import type { DensityNode } from './density.js';
-import { collapseWhitespace } from './parse.js';
 
 /** Elements that start a new paragraph in the plain text (HTML's block-level and list/table structure). */
 const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([

@@ -13,6 +13,7 @@
 //    script, so it sees them) though their text is not visible text.
 import type { LruMap } from '../lru-map.js';
 import { isStopWord, referenceTokens, tokenize } from '../text/tokenize.js';
+import { collapseWhitespace } from '../text/whitespace.js';
 import { type HtmlEventHandler, type WalkOptions, walkHtml } from './html-events.js';
 
 export interface ParsedLink {
@@ -107,6 +108,9 @@ export interface ParseHtmlOptions {
   linkForms?: LruMap<string, string | null>;
 }
 
+/** Link forms (an href in its base's directory → canonical URL) a crawler remembers: a site's menus and footers. */
+export const LINK_FORMS_REMEMBERED = 20_000;
+
 /** The attributes the handler below reads: a page's other attributes (class, style, data-…) are not copied. */
 const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'rel', 'alt', 'src', 'name', 'content']);
 
@@ -153,8 +157,9 @@ const INLINE_ELEMENTS: ReadonlySet<string> = new Set([
 
 const WHITESPACE_RUN = /\s+/g;
 
-function collapseWhitespace(text: string): string {
-  return text.replace(WHITESPACE_RUN, ' ').trim();
+/** `text` as a reader sees it: white space collapsed, none at its ends. */
+function visibleText(text: string): string {
+  return collapseWhitespace(text).trim();
 }
 
 function defaultNormalizeUrl(absoluteUrl: string): string {
@@ -269,7 +274,7 @@ export function parseHtmlEvents(
     if (openLink === null) return;
     flushText();
     openLink.anchorWordCount = textWords.length - openLink.wordPosition;
-    openLink.anchorText = collapseWhitespace(anchorBuffer);
+    openLink.anchorText = visibleText(anchorBuffer);
     openLink = null;
     anchorBuffer = '';
   };
@@ -303,12 +308,12 @@ export function parseHtmlEvents(
           };
           rawLinks.push(link);
           if (name === 'a') openLink = link;
-          else link.anchorText = collapseWhitespace(attribs.alt ?? '');
+          else link.anchorText = visibleText(attribs.alt ?? '');
           return;
         }
         case 'img': {
           if (templateDepth > 0) break;
-          const alt = collapseWhitespace(attribs.alt ?? '');
+          const alt = visibleText(attribs.alt ?? '');
           if (attribs.src !== undefined) rawImages.push({ src: attribs.src, alt });
           if (openLink !== null && alt) openLink.imageAlts.push(alt);
           break;
@@ -380,20 +385,20 @@ export function parseHtmlEvents(
           svgDepth--;
           break;
         case 'title':
-          if (inPageTitle) title = collapseWhitespace(titleBuffer);
+          if (inPageTitle) title = visibleText(titleBuffer);
           inTitle = false;
           inPageTitle = false;
           return;
         case 'h1':
           if (--h1Depth === 0) {
-            const heading = collapseWhitespace(h1Buffer);
+            const heading = visibleText(h1Buffer);
             if (heading) h1.push(heading);
             h1Buffer = '';
           }
           break;
         case 'h2':
           if (--h2Depth === 0) {
-            const heading = collapseWhitespace(h2Buffer);
+            const heading = visibleText(h2Buffer);
             if (heading) h2.push(heading);
             h2Buffer = '';
           }
@@ -404,7 +409,7 @@ export function parseHtmlEvents(
   });
   closeLink();
   flushText();
-  if (inPageTitle) title = collapseWhitespace(titleBuffer); // unterminated <title>
+  if (inPageTitle) title = visibleText(titleBuffer); // unterminated <title>
 
   // Resolution waits until the end: a <base href> applies to the whole document, even to earlier links.
   const baseUrl = (baseHref !== null && resolveHttpUrl(baseHref, pageUrl)) || pageUrl;
@@ -460,7 +465,7 @@ export function parseHtmlEvents(
   // The whole text is collapsed only when read: a plain crawl (no words) reads links and never the text.
   let text: string | null = null;
   const wholeText = (): string => {
-    text ??= collapseWhitespace(textParts.join(''));
+    text ??= visibleText(textParts.join(''));
     return text;
   };
   const tokens = collectWords ? referenceTokens(`${title ?? ''} ${wholeText()}`) : [];

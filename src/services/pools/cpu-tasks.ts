@@ -12,7 +12,10 @@ import {
   pageMarkdown,
   plainMainText,
 } from '../../crawler/extract/index.js';
-import type { ParsedPage } from '../../crawler/parse/parse-html.js';
+import { type PageReading, readPage } from '../../crawler/extract/page-reading.js';
+import { canonicalizeUrl } from '../../crawler/frontier/canonicalize.js';
+import { LruMap } from '../../crawler/lru-map.js';
+import { LINK_FORMS_REMEMBERED, type ParsedPage } from '../../crawler/parse/parse-html.js';
 import { textPage } from '../../crawler/parse/text-page.js';
 import type { Graph } from '../../crawler/rank/graph.js';
 import {
@@ -97,10 +100,28 @@ export interface MarkdownTask {
   method: ExtractionMethod;
 }
 
-/** A crawled page's decoded HTML (its first PARSE_MAX_BYTES) and the crawl's extraction method. */
-export interface MainTextTask {
+/** A crawled page's decoded HTML (its first PARSE_MAX_BYTES), its URL and how the crawl reads it. */
+export interface ReadPageTask {
   html: string;
+  url: string;
   method: ExtractionMethod;
+  robotsToken: string;
+  words: boolean;
+}
+
+/**
+ * The link forms this thread has resolved, for every crawl's pages: the crawler's canonicalizer is the same for
+ * all of them, and a site's menus and footers repeat the same hrefs on each of its pages.
+ */
+const linkForms = new LruMap<string, string | null>(LINK_FORMS_REMEMBERED);
+
+function readCrawledPage({ html, url, method, robotsToken, words }: ReadPageTask): PageReading {
+  return readPage(
+    html,
+    url,
+    { normalizeUrl: (absolute) => canonicalizeUrl(absolute), linkForms, robotsToken, words },
+    method,
+  );
 }
 
 /**
@@ -219,8 +240,8 @@ export interface CpuTasks {
   pageRank: (task: PageRankTask) => PageRankResult;
   graphStructure: (task: GraphStructureTask) => { figures: GraphStructure; perVertex: VertexStructure };
   storedText: (task: StoredTextTask) => StoredTextResult;
-  /** A page's main text as the crawl reads it from the page's decoded HTML. */
-  mainText: (task: MainTextTask) => string;
+  /** A crawled page's links, title and words (parseHtml) and its main text, from one walk over its HTML. */
+  readPage: (task: ReadPageTask) => PageReading;
   /** A text's words counted (WordCounter.toJSON()): a document's text read as it was fetched. */
   wordCounts: (task: { text: string }) => WordCounterJson;
   exportBody: (task: ExportBodyTask) => ExportBodyResult;
@@ -368,7 +389,7 @@ export const cpuTasks: CpuTasks = {
   pageRank: rankGraph,
   graphStructure: ({ graph, options }: GraphStructureTask) => graphStructure(graph, options),
   storedText,
-  mainText: ({ html, method }: MainTextTask) => extractMainText(html, { method }),
+  readPage: readCrawledPage,
   wordCounts,
   exportBody,
 };
@@ -399,8 +420,8 @@ export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuT
     const size = graph.vertexCount + graph.edgeCount;
     return size + Math.min(options.workBudget ?? DEFAULT_WORK_BUDGET, graph.vertexCount * size);
   }
-  if (name === 'extract' || name === 'markdown' || name === 'mainText') {
-    return (input as ExtractTask | MarkdownTask | MainTextTask).html.length;
+  if (name === 'extract' || name === 'markdown' || name === 'readPage') {
+    return (input as ExtractTask | MarkdownTask | ReadPageTask).html.length;
   }
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   if (name === 'wordCounts') return (input as { text: string }).text.length;

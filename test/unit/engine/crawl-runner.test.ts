@@ -6,8 +6,10 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_DOCUMENT_TYPES } from '../../../src/crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../../../src/crawler/engine/crawl-runner.js';
-import type { CrawlSettings, DocumentTextReader, MainTextReader } from '../../../src/crawler/engine/ports.js';
+import type { CrawlSettings, DocumentTextReader, HtmlPageReader } from '../../../src/crawler/engine/ports.js';
 import { extractMainText } from '../../../src/crawler/extract/index.js';
+import { readPage } from '../../../src/crawler/extract/page-reading.js';
+import { canonicalizeUrl } from '../../../src/crawler/frontier/canonicalize.js';
 import { testCrawlSettings } from '../../support/crawl-settings.js';
 import { FakeFetcher, type FakeResponse } from '../../support/fake-fetcher.js';
 import { MemoryCrawlStore } from '../../support/memory-crawl-store.js';
@@ -30,7 +32,7 @@ async function crawl(
   overrides: Partial<CrawlSettings> = {},
   store = new MemoryCrawlStore(),
   documentText?: DocumentTextReader,
-  mainText?: MainTextReader,
+  pageReader?: HtmlPageReader,
 ) {
   const settings = settingsFor(overrides);
   await store.createCrawl({
@@ -42,7 +44,7 @@ async function crawl(
   return {
     settings,
     store,
-    ...runnerOn(settings, store, new FakeFetcher(routes), 'w1', documentText, mainText),
+    ...runnerOn(settings, store, new FakeFetcher(routes), 'w1', documentText, pageReader),
   };
 }
 
@@ -52,7 +54,7 @@ function runnerOn(
   fetcher: FakeFetcher,
   workerId = 'w1',
   documentText?: DocumentTextReader,
-  mainText?: MainTextReader,
+  pageReader?: HtmlPageReader,
 ) {
   const controller = new AbortController();
   const runner = new CrawlRunner(settings, {
@@ -64,7 +66,7 @@ function runnerOn(
     concurrency: settings.concurrency,
     signal: controller.signal,
     ...(documentText ? { documentText } : {}),
-    ...(mainText ? { mainText } : {}),
+    ...(pageReader ? { pageReader } : {}),
   });
   return { fetcher, controller, run: () => bounded(runner.run(), controller) };
 }
@@ -424,20 +426,22 @@ test('documents: downloaded and hashed (a copy is a DUPLICATE), read and scored;
   assert.equal(fetcher.requested(u('/photo.png')), 1);
 });
 
-test("main text: each stored HTML page is read as fetched, by the crawl's method; a text page whole", async () => {
+test("main text: each stored HTML page is read once for links and main text, by the crawl's method", async () => {
   const asked: string[] = [];
-  const reader: MainTextReader = {
-    read: async (page, method) => {
+  const reader: HtmlPageReader = {
+    read: async (page, pageUrl, { method, robotsToken, words }) => {
       asked.push(method);
-      // a page the reader could not read: the text job reads its stored body later
-      return page.includes('costly') ? null : extractMainText(page, { method });
+      // a page the reader could not read: the crawl parses it, the text job reads its stored body later
+      if (page.includes('costly')) return null;
+      return readPage(page, pageUrl, { normalizeUrl: canonicalizeUrl, robotsToken, words }, method);
     },
   };
   const article = `<p>${'Tennis rackets are strung by hand in the workshop. '.repeat(8)}</p>`;
   const homePage = `<html><body><nav><a href="/heavy">menu</a> <a href="/notes.txt">notes</a></nav>${article}</body></html>`;
   const routes = {
     [u('/')]: { body: homePage },
-    [u('/heavy')]: html([], 'costly'),
+    [u('/heavy')]: html(['/deeper'], 'costly'),
+    [u('/deeper')]: html([], 'deeper'),
     [u('/notes.txt')]: { contentType: 'text/plain', body: '  plain\n\n words  ' },
   };
   const stored = await crawl(
@@ -453,8 +457,9 @@ test("main text: each stored HTML page is read as fetched, by the crawl's method
   assert.equal(home?.text, extractMainText(homePage, { method: 'auto' }));
   assert.match(home?.text ?? '', /^Tennis rackets/, 'the menu is not main text');
   assert.equal(pages.get(u('/heavy'))?.outcome?.text, null);
+  assert.equal(pages.get(u('/deeper'))?.type, 'HTML', 'the links of a page the reader could not read');
   assert.equal(pages.get(u('/notes.txt'))?.outcome?.text, 'plain words');
-  assert.deepEqual(asked, ['auto', 'auto'], 'a text page is not sent to the reader');
+  assert.deepEqual(asked, ['auto', 'auto', 'auto'], 'a text page is not sent to the reader');
 
   // a crawl that reads no main text (extract disabled, or no bodies kept) never asks
   asked.length = 0;

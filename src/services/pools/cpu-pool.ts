@@ -75,9 +75,9 @@ export class CpuPool {
    * were thrown there. Past the deadline: a 422 on `field` when the task was running (its input costs too
    * much to process), a 503 when it was still waiting for a thread (the pool is busy). The deadline is the
    * pool's (CPU_TASK_TIMEOUT_MS) unless `timeoutMs` gives a task its own (a job's, not a request's).
-   * `throughput` sends even a small task to a thread, uncounted by the queue's bound: for a caller that
-   * bounds its own tasks in flight (a crawl's pages) and wants its event loop free for other work more
-   * than it wants each task's answer soon.
+   * A `throughput` task is not counted by the queue's bound, for a caller that bounds its own tasks in flight (a
+   * crawl's pages) and would rather wait for a thread than be refused; `inlineMaxChars` is the most it runs
+   * inline, when the pool's own INLINE_MAX_CHARS does not fit the caller's trade of latency for throughput.
    */
   async run<N extends CpuTaskName>(
     name: N,
@@ -86,10 +86,11 @@ export class CpuPool {
     {
       timeoutMs = this.options.timeoutMs,
       throughput = false,
-    }: { timeoutMs?: number; throughput?: boolean } = {},
+      inlineMaxChars = this.inlineMaxChars,
+    }: { timeoutMs?: number; throughput?: boolean; inlineMaxChars?: number } = {},
   ): Promise<ReturnType<CpuTasks[N]>> {
     const outcome =
-      this.options.threads === 0 || (!throughput && taskChars(name, input) <= this.inlineMaxChars)
+      this.options.threads === 0 || taskChars(name, input) <= inlineMaxChars
         ? runTask({ name, input })
         : await this.onThread(name, input, field, timeoutMs, throughput);
     if ('fault' in outcome) {

@@ -342,16 +342,15 @@ export class CrawlStatsService {
   }
 
   /**
-   * Main text of one page: as stored by the text job, or extracted now (and not stored, so the job still counts
-   * it once) when the job has not reached it. Null when the page has no stored body.
+   * Main text of one page: as stored (by the crawl as it fetched the page, or by the text job), or extracted now
+   * (and not stored, so the job still counts it once) when neither has. Null when the page has no stored body.
    */
   async pageText(crawl: CrawlRow, pageId: number): Promise<string | null> {
     const row = await this.options.repository.pageText(crawl.id, pageId, TEXT_STORED_MAX_BYTES);
     if (!row) throw new TrawlError('not_found', `crawl ${crawl.id} has no page ${pageId}`);
     if (row.text_extracted_at) return row.main_text ?? '';
-    // read as the page was fetched, waiting to be counted
-    if (row.type === 'HTML' && row.main_text !== null) return row.main_text;
-    // a document's text, read as it was fetched, waiting to be counted (null: a page with no stored body)
+    // A text read as the page was fetched (a document's, an HTML page's), waiting to be counted: the statement
+    // reads no body beside it. Null: a page with no stored body.
     const body = storedBody(row.html, row.html_gzip);
     if (body === null || row.type === 'BINARY') return row.main_text;
     // as the job would store it

@@ -8,36 +8,11 @@ import { residentMemory } from '../src/crawler/render/process-memory.js';
 import { stopProcess } from '../test/support/processes.js';
 import { numberArg } from './args.js';
 import { dropBenchSchemas } from './peers/measure.js';
+import { latencySummary, PROBE_EVERY_MS, probe } from './peers/probe.js';
 import { insertFinishedCrawl, insertLinkedPages, openBenchSchema } from './peers/synthetic-crawl.js';
 import { startApiProcess } from './peers/worker-processes.js';
 
 const FORMATS = ['edges', 'json', 'gexf'] as const;
-const PROBE_EVERY_MS = 20;
-
-/** Polls /healthz every PROBE_EVERY_MS until `stop` resolves; answers each round trip's milliseconds. */
-async function probeHealth(base: string, stop: Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  let done = false;
-  void stop.finally(() => {
-    done = true;
-  });
-  while (!done) {
-    const started = performance.now();
-    await fetch(`${base}/healthz`).then((response) => response.arrayBuffer());
-    times.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-  }
-  return times;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-const latencies = (times: number[]) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return `p50 ${percentile(sorted, 50).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  worst ${(sorted.at(-1) ?? 0).toFixed(0)} ms`;
-};
 
 const peakRssMiB = (pid: number) => (residentMemory(pid)?.peakBytes ?? 0) / 2 ** 20;
 
@@ -72,16 +47,19 @@ export async function run(args: string[]): Promise<void> {
             return bytes;
           },
         );
-        const during = await probeHealth(base, exported);
+        const during = await probe(`${base}/healthz`, exported);
         const bytes = await exported;
         const seconds = (performance.now() - started) / 1000;
         const peak = peakRssMiB(child.pid!);
         // the peer: the same API doing nothing else for as long
-        const idle = await probeHealth(base, new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
+        const idle = await probe(
+          `${base}/healthz`,
+          new Promise((resolve) => setTimeout(resolve, seconds * 1000)),
+        );
         process.stdout.write(
           `  ${format.padEnd(5)} ${(bytes / 1e6).toFixed(1).padStart(6)} MB  ${seconds.toFixed(1).padStart(5)} s  ` +
             `${(bytes / 1e6 / seconds).toFixed(1).padStart(5)} MB/s  API peak RSS ${peak.toFixed(0).padStart(4)} MiB\n` +
-            `        /healthz during: ${latencies(during)}   idle: ${latencies(idle)}\n`,
+            `        /healthz during: ${latencySummary(during)}   idle: ${latencySummary(idle)}\n`,
         );
       } finally {
         await stopProcess(child);

@@ -15,10 +15,10 @@ import { stopProcess } from '../test/support/processes.js';
 import { BENCHMARK_FEATURES, scopeOf, startTestWeb } from '../test/support/testweb/index.js';
 import { numberArg } from './args.js';
 import { benchSchemaMiB, dropBenchSchemas } from './peers/measure.js';
+import { latencySummary, percentile, probe } from './peers/probe.js';
 import { insertFinishedCrawl, openBenchSchema } from './peers/synthetic-crawl.js';
 import { benchWorkerEnv, startApiProcess, startWorkers, stopWorkers } from './peers/worker-processes.js';
 
-const PROBE_EVERY_MS = 20;
 const PURGE_TIMEOUT_MS = 60 * 60_000;
 
 /**
@@ -66,33 +66,6 @@ async function synthesize(db: pg.Client, pages: number, links: number, bodyBytes
   );
   await db.query('ANALYZE');
   return crawl.id;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-const latencies = (times: number[]) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return `p50 ${percentile(sorted, 50).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  worst ${(sorted.at(-1) ?? 0).toFixed(0)} ms`;
-};
-
-/** Round trips of GET `url`, PROBE_EVERY_MS apart, until `stop` resolves; each one's ms and last JSON body. */
-async function probe<T>(url: string, stop: Promise<unknown>, onBody?: (body: T) => void): Promise<number[]> {
-  const times: number[] = [];
-  let done = false;
-  void stop.finally(() => {
-    done = true;
-  });
-  while (!done) {
-    const started = performance.now();
-    const response = await fetch(url);
-    const body = await response.text();
-    times.push(performance.now() - started);
-    if (onBody && response.ok) onBody(JSON.parse(body) as T);
-    await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-  }
-  return times;
 }
 
 /** A window of the running crawl: its pages/s and the polls' latency while `until` is pending. */
@@ -209,8 +182,8 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(
       `purge of ${pages.toLocaleString('en-US')} pages: ${purgeSeconds.toFixed(1)} s (${(pages / purgeSeconds).toFixed(0)} pages/s)\n` +
         `  running crawl: ${during.pagesPerSecond.toFixed(0)} pages/s during, ${before.pagesPerSecond.toFixed(0)} before (${(ratio * 100).toFixed(0)} %, target ≥ 80 %: ${ratio >= 0.8 ? 'met' : 'NOT met'}), ${after.pagesPerSecond.toFixed(0)} after (${((during.pagesPerSecond / after.pagesPerSecond) * 100).toFixed(0)} %)\n` +
-        `  /healthz during: ${latencies(during.health)}   before: ${latencies(before.health)}  (p99 target < 50 ms: ${p99 < 50 ? 'met' : 'NOT met'})\n` +
-        `  its status during: ${latencies(during.status)}   before: ${latencies(before.status)}\n`,
+        `  /healthz during: ${latencySummary(during.health)}   before: ${latencySummary(before.health)}  (p99 target < 50 ms: ${p99 < 50 ? 'met' : 'NOT met'})\n` +
+        `  its status during: ${latencySummary(during.status)}   before: ${latencySummary(before.status)}\n`,
     );
     // the running crawl stopped (kept), VACUUM; then it purged too, VACUUM again
     await fetch(`${base}/v1/crawls/${runningId}`, { method: 'DELETE' });

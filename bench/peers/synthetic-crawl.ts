@@ -62,7 +62,7 @@ export async function insertLinkedPages(
   );
   await db.query(
     `INSERT INTO page_links (page_id, to_pages, anchors)
-     SELECT p.id, array_agg(p.id - k ORDER BY p.id - k), array_agg('' ORDER BY p.id - k)
+     SELECT p.id, array_agg(p.id - k ORDER BY p.id - k), array_agg(''::text ORDER BY p.id - k)
      FROM pages p, generate_series(1, $2::int) k
      WHERE p.crawl_id = $1 AND p.id - k >= (SELECT min(id) FROM pages WHERE crawl_id = $1)
      GROUP BY p.id`,

@@ -14,25 +14,47 @@ export function simhash(text: string): string | null {
 
 function simhashOfWords(words: readonly string[]): string | null {
   if (words.length === 0) return null;
-  const votes = new Int32Array(64);
   const shingleWords = Math.min(SHINGLE_WORDS, words.length);
   const shingles = words.length - shingleWords + 1;
+  // two independent 32-bit halves: the low and the high word of each feature's 64-bit hash
+  const low = new BitCounts();
+  const high = new BitCounts();
   for (let start = 0; start < shingles; start++) {
-    // two independent 32-bit halves: the low and the high word of the feature's 64-bit hash
-    vote(votes, 0, shingleHash(words, start, shingleWords, 0x811c9dc5));
-    vote(votes, 32, shingleHash(words, start, shingleWords, 0x01000193 ^ 0x9e3779b9));
+    low.add(shingleHash(words, start, shingleWords, 0x811c9dc5));
+    high.add(shingleHash(words, start, shingleWords, 0x01000193 ^ 0x9e3779b9));
   }
-  let low = 0;
-  let high = 0;
-  for (let bit = 0; bit < 32; bit++) {
-    if (votes[bit]! > 0) low |= 1 << bit;
-    if (votes[32 + bit]! > 0) high |= 1 << bit;
-  }
-  return (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
+  // a bit is set when more features have it set than not: its ±1 votes sum above zero
+  const hex = (counts: BitCounts) => (counts.majority(shingles) >>> 0).toString(16).padStart(8, '0');
+  return hex(high) + hex(low);
 }
 
-function vote(votes: Int32Array, offset: number, hash: number): void {
-  for (let bit = 0; bit < 32; bit++) votes[offset + bit]! += (((hash >>> bit) & 1) << 1) - 1;
+/**
+ * How many of the 32-bit words added had each bit set, kept bit-sliced: plane i holds bit i of all 32 counts,
+ * and adding a word is a binary increment of the 32 counts at once, whose carry stops after two planes on
+ * average, where counting each bit apart takes 32 steps a word.
+ */
+class BitCounts {
+  private readonly planes = new Int32Array(32);
+
+  add(word: number): void {
+    let carry = word | 0;
+    for (let plane = 0; carry !== 0; plane++) {
+      const next = this.planes[plane]! & carry;
+      this.planes[plane]! ^= carry;
+      carry = next;
+    }
+  }
+
+  /** The word whose bit is set where more than half of `added` words had it set. */
+  majority(added: number): number {
+    let word = 0;
+    for (let bit = 0; bit < 32; bit++) {
+      let count = 0;
+      for (let plane = 31; plane >= 0; plane--) count = count * 2 + ((this.planes[plane]! >>> bit) & 1);
+      if (2 * count > added) word |= 1 << bit;
+    }
+    return word;
+  }
 }
 
 const SPACE = 0x20;

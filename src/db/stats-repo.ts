@@ -243,7 +243,7 @@ export class StatsRepository {
 
 /**
  * A recrawl's changed pages among `pageIds`, whose main text was just stored, compared with the earlier texts
- * (textChanged, similarity: docs/reference.md#change-classes). A page whose earlier text is not extracted yet
+ * (textChanged, similarity: docs/reference.md#change-classes). A page whose earlier text is not stored yet
  * keeps nulls until compareLeftChangedTexts finds it; the diff endpoint compares the two texts when asked.
  */
 async function compareChangedTexts(client: pg.PoolClient, pageIds: number[]): Promise<void> {

@@ -1,7 +1,7 @@
 -- Records the change classes of several recrawl pages of crawl $1 in one statement, as page_record_change.sql
 -- records one: $2 page ids, $3 their change classes, $4 whether each was a 304 Not Modified (which stores no
--- body: body_of points at the page holding the earlier body, and the page takes the earlier main text, once
--- extracted, still to be counted in this crawl's statistics).
+-- body: body_of points at the page holding the earlier body, and the page takes the earlier main text, when
+-- it is stored, still to be counted in this crawl's statistics).
 WITH input AS (
   SELECT i.id, i.change, i.not_modified
   FROM unnest($2::bigint[], $3::text[], $4::boolean[]) AS i(id, change, not_modified)
@@ -24,5 +24,5 @@ SELECT recorded.id, c.main_text, NULL::timestamptz
 FROM recorded
 JOIN earlier ON earlier.id = recorded.id
 JOIN page_contents c ON c.page_id = earlier.body_page
-WHERE c.main_text IS NOT NULL AND c.text_extracted_at IS NOT NULL
+WHERE c.main_text IS NOT NULL
 ON CONFLICT (page_id) DO NOTHING

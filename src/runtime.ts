@@ -34,6 +34,7 @@ import { outageLog } from './outage.js';
 import { StoredPageContent } from './services/content/page-content.js';
 import { CpuPool } from './services/pools/cpu-pool.js';
 import { CrawlPageReader } from './services/pools/crawl-page-reader.js';
+import { CrawlTextComparer } from './services/pools/crawl-text-comparer.js';
 import { DocumentPool } from './services/pools/document-pool.js';
 import { CorpusService } from './services/use-cases/corpora.js';
 import { CrawlExportService } from './services/use-cases/crawl-export.js';
@@ -370,6 +371,7 @@ export async function openRuntime(
         corpora: corporaRepository,
         documentPool,
         pageReader: new CrawlPageReader(cpu),
+        textComparer: new CrawlTextComparer(cpu),
         webhooksRepository,
         workersRepository,
       });

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { SeedPage, SeedReport } from '../crawler/engine/crawl-outcome.js';
 import { linksToQueue } from '../crawler/engine/link-selection.js';
 import type {
+  ChangeRecord,
   ClaimedPage,
   ClaimResult,
   CrawlEndNotes,
@@ -189,11 +190,13 @@ function responseHeadersJson(outcome: PageOutcome): string | null {
 }
 
 /** What a store keeps per crawl (a Map or an LruMap of them): `crawlId`'s, made by `make` when first asked for. */
-/** A recrawl page's change class as recordChange hands it to the group writer. */
+/** A recrawl page's change as recordChange hands it to the group writer. */
 interface RecordedChange {
   pageId: number;
   change: ChangeClass | null;
   notModified: boolean;
+  textChanged: boolean | null;
+  similarity: number | null;
 }
 
 function ofCrawl<V>(
@@ -427,14 +430,23 @@ export class PgCrawlStore implements CrawlStore {
     };
   }
 
-  async recordChange(
-    crawlId: string,
-    pageId: number,
-    change: { change: ChangeClass | null; notModified: boolean },
-  ): Promise<void> {
+  async earlierMainText(crawlId: string, pageId: number): Promise<string | null> {
+    const { rows } = await this.pool.query<{ main_text: string }>(
+      prepared('page_earlier_main_text', [crawlId, pageId]),
+    );
+    return rows[0]?.main_text ?? null;
+  }
+
+  async recordChange(crawlId: string, pageId: number, record: ChangeRecord): Promise<void> {
     // a page not requested keeps no class, and stored nothing to point at: nothing to record
-    if (change.change === null && !change.notModified) return;
-    await ofCrawl(this.changeWriters, crawlId, () => this.changeWriter(crawlId)).write({ pageId, ...change });
+    if (record.change === null && !record.notModified) return;
+    await ofCrawl(this.changeWriters, crawlId, () => this.changeWriter(crawlId)).write({
+      pageId,
+      change: record.change,
+      notModified: record.notModified,
+      textChanged: record.text?.textChanged ?? null,
+      similarity: record.text?.similarity ?? null,
+    });
   }
 
   /**
@@ -446,7 +458,14 @@ export class PgCrawlStore implements CrawlStore {
       writeOne: async (item) => {
         await retryOnDeadlock(() =>
           this.pool.query(
-            prepared('page_record_change', [crawlId, item.pageId, item.change, item.notModified]),
+            prepared('page_record_change', [
+              crawlId,
+              item.pageId,
+              item.change,
+              item.notModified,
+              item.textChanged,
+              item.similarity,
+            ]),
           ),
         );
       },
@@ -458,6 +477,8 @@ export class PgCrawlStore implements CrawlStore {
               batch.map((item) => item.pageId),
               batch.map((item) => item.change),
               batch.map((item) => item.notModified),
+              batch.map((item) => item.textChanged),
+              batch.map((item) => item.similarity),
             ]),
           ),
         );

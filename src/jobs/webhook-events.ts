@@ -138,7 +138,8 @@ export class WebhookEventSink implements CrawlEventSink {
     state.lastFlushMs = Date.now();
     this.afterPrevious(state, (config) => this.record(crawlId, config, 'page', { pages }));
     for (let start = 0; start < changes.length; start += MAX_CHANGES_PER_EVENT) {
-      // textChanged is not known yet: the text job compares the texts later (GET …/pages?change=changed)
+      // a changed page's texts compared as it was recorded; null when they were not (its earlier text was not
+      // stored yet): the text job compares them later (GET …/pages?change=changed)
       const batch = changes.slice(start, start + MAX_CHANGES_PER_EVENT).map((page) => ({
         id: page.pageId,
         url: page.url,
@@ -146,6 +147,9 @@ export class WebhookEventSink implements CrawlEventSink {
         type: page.type,
         status: page.status,
         fetchedAt: page.fetchedAt.toISOString(),
+        ...(page.change === 'changed'
+          ? { textChanged: page.text?.textChanged ?? null, similarity: page.text?.similarity ?? null }
+          : {}),
       }));
       this.afterPrevious(state, (config) => this.record(crawlId, config, 'page.changed', { pages: batch }));
     }

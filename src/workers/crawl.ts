@@ -5,7 +5,12 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { crawlSettings } from '../crawler/crawl-request.js';
 import { CrawlRunner, type RunnerExit } from '../crawler/engine/crawl-runner.js';
-import type { CrawlEventSink, DocumentTextReader, HtmlPageReader } from '../crawler/engine/ports.js';
+import type {
+  CrawlEventSink,
+  DocumentTextReader,
+  HtmlPageReader,
+  TextComparer,
+} from '../crawler/engine/ports.js';
 import type { CorpusSource } from '../crawler/engine/relevance.js';
 import type { BodyBudget, Fetcher } from '../crawler/fetch/index.js';
 import type { PageRenderer } from '../crawler/render/port.js';
@@ -38,6 +43,8 @@ export interface CrawlProcessorDeps {
   documentText?: DocumentTextReader;
   /** Reads stored HTML pages once for links and main text (the CPU pool); without it the crawl parses them. */
   pageReader?: HtmlPageReader;
+  /** Compares a recrawl's changed pages' main texts (the CPU pool); without it they are compared inline. */
+  textComparer?: TextComparer;
   /** Headless Chromium, when this worker found it at start (crawls that render need it). */
   renderer?: PageRenderer;
 }
@@ -84,6 +91,7 @@ export function crawlProcessor(deps: CrawlProcessorDeps) {
         ...(deps.events ? { events: deps.events } : {}),
         ...(deps.documentText ? { documentText: deps.documentText } : {}),
         ...(deps.pageReader ? { pageReader: deps.pageReader } : {}),
+        ...(deps.textComparer ? { textComparer: deps.textComparer } : {}),
         ...(deps.renderer ? { renderer: deps.renderer } : {}),
       }).run();
     } catch (error) {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { HtmlPageReader } from '../crawler/engine/ports.js';
+import type { HtmlPageReader, TextComparer } from '../crawler/engine/ports.js';
 import { Fetcher, fetcherGuard } from '../crawler/fetch/index.js';
 import { ChromiumRenderer } from '../crawler/render/chromium.js';
 import type { CorporaRepository } from '../db/corpora-repo.js';
@@ -53,6 +53,7 @@ export interface ProcessWorkersDeps {
   documentPool: DocumentPool;
   /** Reads crawled pages for links and main text off the crawl's event loop. */
   pageReader: HtmlPageReader;
+  textComparer: TextComparer;
   webhooksRepository: WebhooksRepository;
   workersRepository: WorkersRepository;
 }
@@ -141,6 +142,7 @@ export class ProcessWorkers {
       events,
       documentPool: deps.documentPool,
       pageReader: deps.pageReader,
+      textComparer: deps.textComparer,
       renderer: this.#renderer,
       rankings: deps.rankings,
       crawlStats: deps.crawlStats,

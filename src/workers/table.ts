@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { CrawlEventSink, HtmlPageReader } from '../crawler/engine/ports.js';
+import type { CrawlEventSink, HtmlPageReader, TextComparer } from '../crawler/engine/ports.js';
 import { BodyBudget, type Fetcher } from '../crawler/fetch/index.js';
 import type { PageRenderer } from '../crawler/render/port.js';
 import type { CorporaRepository } from '../db/corpora-repo.js';
@@ -60,6 +60,7 @@ export interface WorkerDeps {
   documentPool: DocumentPool;
   /** Reads crawled pages for links and main text off the crawl's event loop. */
   pageReader: HtmlPageReader;
+  textComparer: TextComparer;
   renderer: PageRenderer | null;
   rankings: RankingService;
   crawlStats: CrawlStatsService;
@@ -95,6 +96,7 @@ export function workerTable(deps: WorkerDeps): WorkerEntry[] {
           events: deps.events,
           documentText: deps.documentPool,
           pageReader: deps.pageReader,
+          textComparer: deps.textComparer,
           ...(renderer ? { renderer } : {}),
         }),
     },

@@ -110,7 +110,7 @@ const requests: Array<{ path: string; headers: IncomingHttpHeaders; status: numb
 /** Webhook deliveries POSTed to /hook. */
 const delivered: Array<{
   event: string;
-  pages?: Array<{ url: string; change: string }>;
+  pages?: Array<{ url: string; change: string; textChanged?: boolean | null; similarity?: number | null }>;
   crawl: { changes?: Record<string, number> };
 }> = [];
 let server: Server;
@@ -238,6 +238,18 @@ test('a recrawl revisits conditionally and classifies every page', { timeout: 24
     '/moved gone',
     '/removed gone',
   ]);
+  // a changed page's texts are compared as it is recorded, so its event says whether its words changed
+  const toldText = new Map(
+    delivered
+      .filter((event) => event.event === 'page.changed')
+      .flatMap((event) => event.pages ?? [])
+      .filter((page) => page.change === 'changed')
+      .map((page) => [new URL(page.url).pathname, page]),
+  );
+  assert.equal(toldText.get('/edited')?.textChanged, true);
+  assert.ok((toldText.get('/edited')?.similarity ?? 1) < 1);
+  assert.equal(toldText.get('/counter')?.textChanged, false, 'a number alone is no text change');
+  assert.equal(toldText.get('/counter')?.similarity, 1);
   assert.equal(delivered.at(-1)?.event, 'completed', 'completed comes last');
 
   // the requests: conditional where the earlier answer gave a validator, a 304 storing no body

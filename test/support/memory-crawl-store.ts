@@ -6,6 +6,7 @@
 import type { CrawlProblem, SeedReport } from '../../src/crawler/engine/crawl-outcome.js';
 import { linksToQueue } from '../../src/crawler/engine/link-selection.js';
 import type {
+  ChangeRecord,
   ClaimedPage,
   ClaimResult,
   CrawlEndNotes,
@@ -18,7 +19,6 @@ import type {
   StoredRobots,
 } from '../../src/crawler/engine/ports.js';
 import type { PreviousLink, PreviousVisit } from '../../src/crawler/engine/recrawl.js';
-import type { ChangeClass } from '../../src/crawler/vocabulary.js';
 
 interface MemoryCrawl {
   status: string;
@@ -401,7 +401,9 @@ export class MemoryCrawlStore implements CrawlStore {
   /** The links a recrawl's earlier pages recorded, by the id of the page revisiting them (a test sets them). */
   readonly previousLinksOf = new Map<number, PreviousLink[]>();
   /** Change classes recorded, by page id (page_record_change.sql). */
-  readonly changes = new Map<number, { change: ChangeClass | null; notModified: boolean }>();
+  readonly changes = new Map<number, ChangeRecord>();
+  /** The main texts stored for a recrawl's earlier pages, by the id of the page revisiting them (a test sets them). */
+  readonly earlierTexts = new Map<number, string>();
 
   /** page_previous_visit.sql. */
   async previousVisit(_crawlId: string, pageId: number): Promise<PreviousVisit | null> {
@@ -409,12 +411,13 @@ export class MemoryCrawlStore implements CrawlStore {
     return visit ? { ...visit, links: this.previousLinksOf.get(pageId) ?? [] } : null;
   }
 
+  /** page_earlier_main_text.sql. */
+  async earlierMainText(_crawlId: string, pageId: number): Promise<string | null> {
+    return this.earlierTexts.get(pageId) ?? null;
+  }
+
   /** page_record_change.sql. */
-  async recordChange(
-    _crawlId: string,
-    pageId: number,
-    change: { change: ChangeClass | null; notModified: boolean },
-  ): Promise<void> {
+  async recordChange(_crawlId: string, pageId: number, change: ChangeRecord): Promise<void> {
     this.changes.set(pageId, change);
   }
 

@@ -20,6 +20,8 @@ import { LINK_FORMS_REMEMBERED, type ParsedPage, parseHtml } from '../parse/pars
 import { textPage } from '../parse/text-page.js';
 import type { PageRenderer } from '../render/port.js';
 import { productToken } from '../robots/index.js';
+import { pgSafeText } from '../text/pg-safe.js';
+import { compareTexts, type TextComparison } from '../text/simhash.js';
 import { crawlEnding } from './crawl-outcome.js';
 import { type HeldSlot, HostTurns } from './host-turns.js';
 import { type LinkRules, originOf, selectLinks } from './link-selection.js';
@@ -45,6 +47,7 @@ import type {
   HtmlPageReader,
   PageOutcome,
   StoredResponse,
+  TextComparer,
 } from './ports.js';
 import {
   changeOf,
@@ -93,6 +96,8 @@ export interface RunnerOptions {
    * stored body.
    */
   pageReader?: HtmlPageReader;
+  /** Compares a recrawl's changed pages' main texts off the event loop; without it they are compared on it. */
+  textComparer?: TextComparer;
   /** Headless Chromium, for crawls that render (absent: such a crawl fails at its start, saying why). */
   renderer?: PageRenderer;
 }
@@ -519,10 +524,12 @@ export class CrawlRunner {
       await this.siteFiles.discoverPendingSitemaps();
       const disallowed = await store.completePage(crawlId, page, outcome, this.frontierLimits);
       const change = this.settings.recrawlOf ? changeOf(outcome, previous) : null;
+      const text = change === 'changed' ? await this.compareWithEarlier(crawlId, page.id, outcome) : null;
       if (this.settings.recrawlOf) {
         await store.recordChange(crawlId, page.id, {
           change,
           notModified: previous !== null && outcome.status === 304,
+          ...(text ? { text } : {}),
         });
       }
       for (const refused of disallowed) {
@@ -551,6 +558,7 @@ export class CrawlRunner {
         queueWaitMs: Math.max(0, outcome.fetchedAt.getTime() - page.queuedAt.getTime()),
         fetchedAt: outcome.fetchedAt,
         ...(change ? { change } : {}),
+        ...(text ? { text } : {}),
       });
       // remembered only once they are surely in the frontier (a failed write is retried with its links)
       for (const link of [...outcome.links, ...outcome.queuedImages]) {
@@ -859,6 +867,24 @@ export class CrawlRunner {
       outcome.error = outcome.error ? `${outcome.error}; ${read.problem}` : read.problem;
     outcome.render = read.record;
     return { ...outcome, response: this.storedResponse(result, outcome) };
+  }
+
+  /**
+   * A recrawl's changed page's main text against the earlier page's, when the earlier one is stored, as the page
+   * is recorded: so its page.changed event can say whether its words changed. Null otherwise, and when the
+   * comparer cannot: the text job compares the stored texts later (the same texts: both as stored).
+   */
+  private async compareWithEarlier(
+    crawlId: string,
+    pageId: number,
+    outcome: PageOutcome,
+  ): Promise<TextComparison | null> {
+    if (outcome.text === null) return null;
+    const earlier = await this.options.store.earlierMainText(crawlId, pageId);
+    if (earlier === null) return null;
+    const after = pgSafeText(outcome.text);
+    const comparer = this.options.textComparer;
+    return comparer ? comparer.compare(earlier, after) : compareTexts(earlier, after);
   }
 
   /**

@@ -3,6 +3,7 @@
 
 import type { ExtractionMethod } from '../extract/index.js';
 import type { PageReading } from '../extract/page-reading.js';
+import type { TextComparison } from '../text/simhash.js';
 import type { TextSettings } from '../text/word-model.js';
 import type {
   ChangeClass,
@@ -324,14 +325,16 @@ export interface CrawlStore {
   /** A recrawl's page: the earlier crawl's page of its URL, or null when the earlier crawl never fetched it. */
   previousVisit(crawlId: string, pageId: number): Promise<PreviousVisit | null>;
   /**
-   * A recrawl's page was recorded: its change class (null: not reached), and with `notModified` (a 304) the
-   * earlier page whose body it is, since it stores none of its own.
+   * A recrawl's page: the main text stored for the earlier crawl's page of its URL (for an earlier 304, the
+   * page holding its body), or null when none is stored (not read yet, or a page without text).
    */
-  recordChange(
-    crawlId: string,
-    pageId: number,
-    change: { change: ChangeClass | null; notModified: boolean },
-  ): Promise<void>;
+  earlierMainText(crawlId: string, pageId: number): Promise<string | null>;
+  /**
+   * A recrawl's page was recorded: its change class (null: not reached), with `notModified` (a 304) the
+   * earlier page whose body it is, since it stores none of its own, and with `text` how a changed page's main
+   * text compares with the earlier one, when both were at hand as it was recorded.
+   */
+  recordChange(crawlId: string, pageId: number, change: ChangeRecord): Promise<void>;
   /** Gives a leased page back to the frontier untouched (shutdown, cancellation); its slot is freed apart. */
   releasePage(crawlId: string, workerId: string, page: ClaimedPage): Promise<void>;
   /** Gives back every page and politeness slot `workerId` still leases in the crawl (a runner shutting down). */
@@ -387,6 +390,22 @@ export interface HtmlPageReader {
   ): Promise<PageReading | null>;
 }
 
+/** A recrawl page's change as the engine records it (CrawlStore.recordChange). */
+export interface ChangeRecord {
+  change: ChangeClass | null;
+  notModified: boolean;
+  text?: TextComparison | null;
+}
+
+/**
+ * Compares a recrawl's changed page's main text with the earlier one (docs/reference.md#change-classes) where
+ * the crawl's event loop is not held: two long texts take milliseconds to tokenize and hash. Null when it could
+ * not (past its deadline, shutting down): the text job compares the stored texts later.
+ */
+export interface TextComparer {
+  compare(before: string, after: string): Promise<TextComparison | null>;
+}
+
 /** What the engine tells the outside world as it goes (metrics, live progress, webhooks); all optional. */
 export interface CrawlEventSink {
   /** A page's outcome was written. */
@@ -404,6 +423,8 @@ export interface CrawlEventSink {
     fetchedAt: Date;
     /** A recrawl's page: its change class (engine/recrawl.ts); absent otherwise. */
     change?: ChangeClass | null;
+    /** A recrawl's changed page: how its main text compares with the earlier one, when compared as recorded. */
+    text?: TextComparison;
   }): void;
   /** This runner saw the crawl end (it may be one of several runners that see it). */
   crawlEnded(event: {

@@ -97,12 +97,18 @@ export function hammingDistance(a: string, b: string): number {
   return distance;
 }
 
+/** How a recrawl's changed page's main text compares with the earlier one (compareTexts). */
+export interface TextComparison {
+  textChanged: boolean;
+  similarity: number;
+}
+
 /**
  * How a changed page's main text compares with the earlier one: `textChanged` when the kept words differ (so a
  * new date or counter alone is no change), and `similarity`, 1 − (differing simhash bits / 64): 1 for the same
  * kept words, about 0.5 for unrelated texts. Two texts without a kept word are alike (1); one alone is not (0).
  */
-export function compareTexts(before: string, after: string): { textChanged: boolean; similarity: number } {
+export function compareTexts(before: string, after: string): TextComparison {
   const wordsBefore = contentWords(before);
   const wordsAfter = contentWords(after);
   const textChanged = wordsBefore.join(' ') !== wordsAfter.join(' ');

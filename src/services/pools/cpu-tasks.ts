@@ -38,7 +38,7 @@ import {
   type RelevanceScorer,
 } from '../../crawler/score/index.js';
 import { WordCounter, type WordCounterJson } from '../../crawler/stats/index.js';
-import { simhash } from '../../crawler/text/simhash.js';
+import { compareTexts, simhash, type TextComparison } from '../../crawler/text/simhash.js';
 import { tokenize } from '../../crawler/text/tokenize.js';
 import { type TextSettings, WordModel } from '../../crawler/text/word-model.js';
 import { isPlainTextBody } from '../../crawler/vocabulary.js';
@@ -244,6 +244,8 @@ export interface CpuTasks {
   readPage: (task: ReadPageTask) => PageReading;
   /** A text's words counted (WordCounter.toJSON()): a document's text read as it was fetched. */
   wordCounts: (task: { text: string }) => WordCounterJson;
+  /** How a recrawl's changed page's main text compares with the earlier one. */
+  compareTexts: (task: { before: string; after: string }) => TextComparison;
   exportBody: (task: ExportBodyTask) => ExportBodyResult;
 }
 export type CpuTaskName = keyof CpuTasks;
@@ -391,6 +393,7 @@ export const cpuTasks: CpuTasks = {
   storedText,
   readPage: readCrawledPage,
   wordCounts,
+  compareTexts: ({ before, after }) => compareTexts(before, after),
   exportBody,
 };
 
@@ -425,6 +428,10 @@ export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuT
   }
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
   if (name === 'wordCounts') return (input as { text: string }).text.length;
+  if (name === 'compareTexts') {
+    const { before, after } = input as { before: string; after: string };
+    return before.length + after.length;
+  }
   if (name === 'exportBody') {
     const { body, maxBytes, text } = input as ExportBodyTask;
     return Math.min(maxBytes, bodyChars(body)) + (text?.length ?? 0);

@@ -626,6 +626,77 @@ test('a recrawl asks conditionally, keeps a 304 bodiless, and classifies every p
   assert.deepEqual(sent('/new'), {}, 'a new page is asked plainly');
 });
 
+test("a recrawl compares a changed page's main text with the earlier one as it records it", async () => {
+  const reader: HtmlPageReader = {
+    read: async (page, pageUrl, { method, robotsToken, words }) =>
+      readPage(page, pageUrl, { normalizeUrl: canonicalizeUrl, robotsToken, words }, method),
+  };
+  const routes = {
+    [u('/')]: html(['/edited', '/dated', '/unread'], 'harbour ferry times'),
+    [u('/edited')]: html([], 'the ferry now leaves at noon from the new quay'),
+    [u('/dated')]: html([], 'visitors today 1234 at the maritime museum'),
+    [u('/unread')]: html([], 'a page whose earlier text is not stored'),
+  };
+  const { settings, store, run } = await crawl(
+    routes,
+    { recrawlOf: 'earlier', seeds: [u('/')], storeHtml: true, mainText: 'auto' },
+    new MemoryCrawlStore(),
+    undefined,
+    reader,
+  );
+  const textOf = (path: string) =>
+    extractMainText((routes[u(path)] as { body: string }).body, { method: 'auto' });
+  await store.enqueue(
+    settings.crawlId,
+    null,
+    ['/edited', '/dated', '/unread'].map((path) => ({
+      url: u(path),
+      origin: ORIGIN,
+      depth: 1,
+      priority: 2,
+      anchor: '',
+    })),
+    { slots: 1, maxDiscovered: null },
+  );
+  const ids = byUrl(store, settings.crawlId);
+  for (const path of ['/', '/edited', '/dated', '/unread']) {
+    const id = ids.get(u(path))!.id;
+    store.previousVisits.set(id, {
+      pageId: 1000 + id,
+      type: 'HTML',
+      url: u(path),
+      finalUrl: u(path),
+      sha256: 'an earlier body',
+      contentType: 'text/html',
+      title: path,
+      etag: null,
+      lastModified: null,
+    });
+  }
+  store.earlierTexts.set(ids.get(u('/'))!.id, textOf('/'));
+  store.earlierTexts.set(ids.get(u('/edited'))!.id, 'the ferry leaves at nine from the old quay');
+  const datedBefore = textOf('/dated').replace('1234', '1187');
+  assert.notEqual(datedBefore, textOf('/dated'));
+  store.earlierTexts.set(ids.get(u('/dated'))!.id, datedBefore);
+  assert.equal(await run(), 'finished');
+  const changeOf = (path: string) => store.changes.get(ids.get(u(path))!.id);
+  // the same words under another body (its links changed): changed, with no text change
+  assert.deepEqual(changeOf('/'), {
+    change: 'changed',
+    notModified: false,
+    text: { textChanged: false, similarity: 1 },
+  });
+  const edited = changeOf('/edited')!;
+  assert.equal(edited.text?.textChanged, true);
+  assert.ok(edited.text.similarity < 1 && edited.text.similarity > 0, JSON.stringify(edited));
+  assert.deepEqual(changeOf('/dated')?.text, { textChanged: false, similarity: 1 }, 'digits alone');
+  assert.deepEqual(
+    changeOf('/unread'),
+    { change: 'changed', notModified: false },
+    'no earlier text: left to the text job',
+  );
+});
+
 test('a crawl that recrawls nothing asks plainly and records no change', async () => {
   const { store, fetcher, run } = await crawl({
     [u('/')]: { ...html(['/a']), etag: '"v1"' },

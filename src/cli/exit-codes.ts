@@ -20,6 +20,10 @@ const FIELD_FLAGS: Record<string, string> = {
   'politeness.delayMs': '--delay-ms',
   concurrency: '--concurrency',
   'recrawl.of': '<id>',
+  every: '--every',
+  cron: '--cron',
+  timezone: '--timezone',
+  name: '--name',
 };
 
 /** What the user sees when a command fails, and the exit code it ends with. */
@@ -33,7 +37,8 @@ export function explain(error: unknown): { message: string; code: number } {
   if (error instanceof ApiProblem) {
     const field = error.problem.field;
     if (!field) return { message: `trawl: ${error.message} [HTTP ${error.status}]`, code: EXIT.usage };
-    const flag = FIELD_FLAGS[field];
+    // a schedule's crawl request is its `crawl` field, set by the same flags as a crawl's
+    const flag = FIELD_FLAGS[field] ?? FIELD_FLAGS[field.replace(/^crawl\./, '')];
     // the API's detail usually opens with the field already: say it once, with the flag that set it
     const detail = error.message.startsWith(`${field}: `)
       ? error.message.slice(field.length + 2)

@@ -3,6 +3,7 @@
 import { CHANGE_CLASSES, PAGE_TYPES } from '../crawler/vocabulary.js';
 import type { CrawlStatus, PageSummary } from '../schemas/crawls.js';
 import type { GraphFigures } from '../schemas/rankings.js';
+import type { Schedule } from '../schemas/schedules.js';
 
 export function formatCrawlStatus(status: CrawlStatus): string {
   const lines: string[] = [];
@@ -112,6 +113,13 @@ export function formatTable(header: string[], rows: string[][], columns: number 
 export function formatScore(score: number | null | undefined): string {
   return score == null ? '' : score.toFixed(3);
 }
+
+/** A time as a person reads it in a table or a line: to the minute, in UTC, which the reader is told. */
+export const minuteUtc = (iso: string | null): string => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
+
+/** When a schedule runs: its cron expression in its time zone, or its interval. */
+export const scheduleWhen = (schedule: Pick<Schedule, 'cron' | 'timezone' | 'every'>): string =>
+  schedule.cron ? `${schedule.cron} (${schedule.timezone})` : `every ${schedule.every}`;
 
 /** Text cut to `length` characters, an ellipsis marking the cut. */
 export function clip(text: string, length: number): string {

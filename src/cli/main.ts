@@ -13,6 +13,7 @@ import { addKeysCommands } from './commands/keys.js';
 import { addPagesCommand } from './commands/pages.js';
 import { addRankCommand } from './commands/rank.js';
 import { addRecrawlCommand } from './commands/recrawl.js';
+import { addScheduleCommands } from './commands/schedule.js';
 import { addSchedulesCommand } from './commands/schedules.js';
 import { addScoreCommand } from './commands/score.js';
 import { addStatusCommand } from './commands/status.js';
@@ -52,6 +53,7 @@ export function buildProgram(io: CliIo, setExitCode: SetExitCode): Command {
   addRecrawlCommand(program, io, setExitCode);
   addChangesCommand(program, io);
   addSchedulesCommand(program, io);
+  addScheduleCommands(program, io);
   addCancelCommand(program, io);
   addExportCommand(program, io);
   addRankCommand(program, io);

@@ -6,7 +6,8 @@ import { context, type SetExitCode } from '../context.js';
 import type { CliIo } from '../io.js';
 import { waitForCrawl } from './watch.js';
 
-interface CrawlOptions {
+/** The crawl request's flags (addCrawlRequestOptions), as `crawl` and `schedule` take them. */
+export interface CrawlRequestOptions {
   maxPages?: number;
   maxDepth?: number;
   strategy?: string;
@@ -18,14 +19,15 @@ interface CrawlOptions {
   delayMs?: number;
   concurrency?: number;
   request?: string;
+}
+
+interface CrawlOptions extends CrawlRequestOptions {
   wait?: boolean;
 }
 
-export function addCrawlCommand(program: Command, io: CliIo, setExitCode: SetExitCode): void {
-  program
-    .command('crawl')
-    .description('start a crawl; prints its id (with --wait, follows it to the end)')
-    .argument('<seeds...>', 'seed URLs (http or https)')
+/** The flags that build a crawl request over an optional --request JSON file (crawlRequest reads them). */
+export function addCrawlRequestOptions(command: Command): Command {
+  return command
     .option('--max-pages <n>', 'pages requested at most', integer('--max-pages'))
     .option('--max-depth <n>', 'link distance from a seed', integer('--max-depth'))
     .addOption(new Option('--strategy <name>', 'crawl order').choices(['bfs', 'best-first', 'topic']))
@@ -36,7 +38,15 @@ export function addCrawlCommand(program: Command, io: CliIo, setExitCode: SetExi
     .option('--topics <words...>', 'topic words and phrases (strategy topic)')
     .option('--delay-ms <n>', 'minimum delay between two requests to one host', integer('--delay-ms'))
     .option('--concurrency <n>', 'requests in flight for the crawl', integer('--concurrency'))
-    .option('--request <file>', 'a JSON crawl request (any field of POST /v1/crawls); flags override it')
+    .option('--request <file>', 'a JSON crawl request (any field of POST /v1/crawls); flags override it');
+}
+
+export function addCrawlCommand(program: Command, io: CliIo, setExitCode: SetExitCode): void {
+  const crawl = program
+    .command('crawl')
+    .description('start a crawl; prints its id (with --wait, follows it to the end)')
+    .argument('<seeds...>', 'seed URLs (http or https)');
+  addCrawlRequestOptions(crawl)
     .option('--wait', 'follow the crawl with a live progress bar until it ends')
     .action(async (seeds: string[], options: CrawlOptions, command: Command) => {
       const ctx = context(command, io);
@@ -53,9 +63,9 @@ export function addCrawlCommand(program: Command, io: CliIo, setExitCode: SetExi
 }
 
 /** The crawl request: --request's JSON, then the flags over it (only those given). */
-async function crawlRequest(
+export async function crawlRequest(
   seeds: string[],
-  options: CrawlOptions,
+  options: CrawlRequestOptions,
   stdin: CliIo['stdin'],
 ): Promise<Record<string, unknown>> {
   let base: Record<string, unknown> = {};

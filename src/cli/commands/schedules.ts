@@ -5,16 +5,13 @@ import type { Schedule } from '../../schemas/schedules.js';
 import { pathOf } from '../api-client.js';
 import { integer } from '../arguments.js';
 import { context } from '../context.js';
-import { clip, formatTable } from '../format.js';
+import { clip, formatTable, minuteUtc, scheduleWhen } from '../format.js';
 import type { CliIo } from '../io.js';
 
 interface SchedulesOptions {
   limit: number;
   all?: boolean;
 }
-
-/** A time as a person reads it in a table: to the minute, in UTC, which the column's title says. */
-const minute = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
 
 export function addSchedulesCommand(program: Command, io: CliIo): void {
   program
@@ -46,8 +43,8 @@ export function addSchedulesCommand(program: Command, io: CliIo): void {
             rows.map((s) => [
               s.id,
               clip(s.name ?? '', 24),
-              s.cron ? `${s.cron} (${s.timezone})` : `every ${s.every}`,
-              minute(s.nextRunAt),
+              scheduleWhen(s),
+              minuteUtc(s.nextRunAt),
               String(s.runs),
               String(s.skippedRuns),
               s.lastCrawlId ?? '',

@@ -119,14 +119,14 @@ async function receiver(t: { after(fn: () => unknown): void }) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, events };
 }
 
-const gone = async (app: FastifyInstance, url: string) =>
+const gone = async (app: FastifyInstance, url: string, timeoutMs = 60_000) =>
   eventually(
     async () => {
       const response = await app.inject({ method: 'GET', url });
       if (response.statusCode !== 404) throw new Error(`${url}: ${response.statusCode}`);
       return true;
     },
-    { message: `${url} to be 404`, timeoutMs: 60_000, intervalMs: 100 },
+    { message: `${url} to be 404`, timeoutMs, intervalMs: 100 },
   );
 
 /** A finished crawl with rows in as many tables as a crawl can fill. */
@@ -175,6 +175,41 @@ async function fullCrawl(app: FastifyInstance, runtime: Runtime, hookUrl: string
     { message: 'word statistics and the ranking', timeoutMs: 60_000 },
   );
   return id;
+}
+
+/**
+ * A purge of crawl `id` whose process is killed after two batches of three pages: the crawl is left purging, its
+ * rows half removed, and no purge job is queued.
+ */
+async function cutPurge(runtime: Runtime, id: string) {
+  const pool = runtime.db.pool;
+  const repository = new PurgeRepository(pool);
+  await repository.markCrawl(id);
+  runtime.crawls.forgetStatus(id);
+  const killed = new AbortController();
+  let batches = 0;
+  const dying = new (class extends PurgeRepository {
+    override async pages(crawlId: string, afterId: number, limit: number) {
+      const batch = await super.pages(crawlId, afterId, limit);
+      if (++batches === 2) killed.abort();
+      return batch;
+    }
+  })(pool);
+  const crawls = new CrawlsRepository(pool);
+  const purges = new PurgeService({
+    repository: dying,
+    jobs: runtime.jobs,
+    webhooks: new WebhooksRepository(pool),
+    crawls: {
+      get: (crawlId, scope) => crawls.get(crawlId, scope),
+      status: (crawlId, scope) => runtime.crawls.status(crawlId, scope),
+      forgetStatus: (crawlId) => runtime.crawls.forgetStatus(crawlId),
+    },
+    rankings: new RankingsRepository(pool),
+    corpora: new CorporaRepository(pool),
+    batchRows: 3,
+  });
+  return purges.run({ kind: 'crawl', id }, killed.signal);
 }
 
 const nonEmpty = (counts: Record<string, number>) =>
@@ -253,34 +288,7 @@ test('a purge cut midway leaves the crawl purging and 404 to its readers; purged
   const id = await fullCrawl(app, runtime, hook.url, 'purge-c');
   const owned = await ownedIds(pool, id);
 
-  // a purge job that dies after two batches of three pages (the process is killed): no job is queued here
-  const repository = new PurgeRepository(pool);
-  await repository.markCrawl(id);
-  runtime.crawls.forgetStatus(id);
-  const killed = new AbortController();
-  let batches = 0;
-  const dying = new (class extends PurgeRepository {
-    override async pages(crawlId: string, afterId: number, limit: number) {
-      const batch = await super.pages(crawlId, afterId, limit);
-      if (++batches === 2) killed.abort();
-      return batch;
-    }
-  })(pool);
-  const crawls = new CrawlsRepository(pool);
-  const purges = new PurgeService({
-    repository: dying,
-    jobs: runtime.jobs,
-    webhooks: new WebhooksRepository(pool),
-    crawls: {
-      get: (crawlId, scope) => crawls.get(crawlId, scope),
-      status: (crawlId, scope) => runtime.crawls.status(crawlId, scope),
-      forgetStatus: (crawlId) => runtime.crawls.forgetStatus(crawlId),
-    },
-    rankings: new RankingsRepository(pool),
-    corpora: new CorporaRepository(pool),
-    batchRows: 3,
-  });
-  const cut = await purges.run({ kind: 'crawl', id }, killed.signal);
+  const cut = await cutPurge(runtime, id);
   assert.equal(cut.done, false);
   assert.equal(cut.pages, 6);
   const midway = await ownedRows(pool, owned);
@@ -296,6 +304,23 @@ test('a purge cut midway leaves the crawl purging and 404 to its readers; purged
   assert.equal(again.statusCode, 202, again.body);
   assert.equal(again.json().status, 'purging');
   await gone(app, `/v1/crawls/${id}`);
+  const after = await ownedRows(pool, owned);
+  assert.deepEqual(nonEmpty(after), [], JSON.stringify(after));
+});
+
+test("a purge whose job was lost is taken up by a worker's orphan sweeper", {
+  timeout: 240_000,
+}, async (t) => {
+  const { app, runtime } = await build(t);
+  const pool = runtime.db.pool;
+  const hook = await receiver(t);
+  const id = await fullCrawl(app, runtime, hook.url, 'purge-s');
+  const owned = await ownedIds(pool, id);
+  assert.equal((await cutPurge(runtime, id)).done, false);
+  // nothing will ask for it again, and its job has not reported for an hour: the sweeper queues a new one
+  await pool.query("UPDATE crawls SET heartbeat_at = now() - interval '1 hour' WHERE id = $1", [id]);
+  // the sweeper looks every 15 s
+  await gone(app, `/v1/crawls/${id}`, 150_000);
   const after = await ownedRows(pool, owned);
   assert.deepEqual(nonEmpty(after), [], JSON.stringify(after));
 });

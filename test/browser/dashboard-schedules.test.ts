@@ -1,6 +1,7 @@
 // Schedules in the dashboard, in a real browser: the form shows the API's problem beside the field it names,
-// makes a schedule with a yearly cron, the list shows it (when it runs, its next run, no runs yet), and Delete
-// removes it from the list and from the API; axe-core finds no serious or critical violation there.
+// makes a schedule with a yearly cron, the list shows it (when it runs, its next run, no runs yet), Change
+// turns the form to its name and timing and saves them, and Delete removes it from the list and from the API;
+// axe-core finds no serious or critical violation there.
 // Screenshots go to test-artifacts/ (ignored).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { test } from 'node:test';
 import { build, eventually } from '../helper.js';
 import { assertAccessible, launchChromium, skipWithoutChromium } from '../support/browser.js';
 
-test('the dashboard: make a schedule with a yearly cron, see it listed, delete it', {
+test('the dashboard: make a schedule with a yearly cron, see it listed, change it, delete it', {
   skip: skipWithoutChromium(),
   timeout: 120_000,
 }, async (t) => {
@@ -58,8 +59,33 @@ test('the dashboard: make a schedule with a yearly cron, see it listed, delete i
   await page.screenshot({ path: 'test-artifacts/dashboard-schedules.png', fullPage: true });
   await assertAccessible(page, 'the schedules view');
 
-  await row.locator('button', { hasText: 'Delete' }).click();
-  await eventually(async () => ((await row.count()) === 0 ? true : undefined), {
+  // Change: the same form, for its name and when it runs; its crawl request stays
+  await row.locator('button', { hasText: 'Change' }).click();
+  assert.equal(await page.textContent('form.schedule-form h2'), 'Change new year');
+  assert.equal(await page.isVisible('[name="crawl.seeds"]'), false, 'the crawl request is not edited here');
+  assert.equal(await page.inputValue('[name="cron"]'), '0 0 1 1 *');
+  await page.selectOption('#schedule-timing', 'every');
+  await page.fill('[name="every"]', 'soon');
+  await page.click('form.schedule-form button[type=submit]');
+  await page.locator('[data-field="every"]:not(:empty)').waitFor();
+  await page.selectOption('#schedule-timing', 'cron');
+  await page.fill('[name="name"]', 'summer');
+  await page.fill('[name="cron"]', '30 6 1 7 *');
+  await page.screenshot({ path: 'test-artifacts/dashboard-schedule-change.png', fullPage: true });
+  await page.click('form.schedule-form button[type=submit]');
+  const changedRow = page.locator('table.schedules tbody tr', { hasText: 'summer' });
+  await changedRow.waitFor();
+  assert.equal((await changedRow.locator('td').allTextContents())[1], '30 6 1 7 * (Europe/Paris)');
+  assert.equal(await page.textContent('form.schedule-form h2'), 'Make a schedule', 'back to making one');
+  const changed = (await app.inject({ method: 'GET', url: `/v1/schedules/${schedule.id}` })).json();
+  assert.equal(changed.name, 'summer');
+  assert.equal(changed.cron, '30 6 1 7 *');
+  assert.match(changed.nextRunAt, /-07-01T04:30:00/);
+  assert.deepEqual(changed.crawl, schedule.crawl, 'its crawl request as it was');
+  await assertAccessible(page, 'the schedules view after a change');
+
+  await changedRow.locator('button', { hasText: 'Delete' }).click();
+  await eventually(async () => ((await changedRow.count()) === 0 ? true : undefined), {
     message: 'the row removed',
     timeoutMs: 30_000,
     intervalMs: 100,

@@ -1,13 +1,25 @@
 // #/schedules (docs/guide.md#schedules): the schedules, newest first, each with its last crawl and why its last
-// run started none; the form that makes one, and delete. The list stays on this view after either, read again.
+// run started none; the form that makes one, or changes one (its name and when it runs), and delete. The list
+// stays on this view after each, read again.
 import type { Schedule, ScheduleList } from '../../../src/schemas/schedules.js';
 import { getJson, postJson, request } from '../api.js';
 import { createOnSubmit, field, h, moreButton, number, problemBanner, show, when } from '../dom.js';
 
 type Timing = 'every' | 'cron';
 
-/** The form: a name, the crawl (seeds, max pages) and when it runs, the fields named as the API names them. */
-function scheduleForm(created: () => Promise<void>): HTMLElement {
+interface ScheduleForm {
+  form: HTMLElement;
+  /** Turns the form to changing `schedule`: its name and when it runs filled in. */
+  change(schedule: Schedule): void;
+}
+
+/**
+ * The form: a name, the crawl (seeds, max pages) and when it runs, the fields named as the API names them. To
+ * change a schedule it keeps the name and the timing and leaves the crawl request as it is (PATCH replaces a
+ * crawl request whole, and the form holds only two of its fields).
+ */
+function scheduleForm(saved: () => Promise<void>): ScheduleForm {
+  let changing: Schedule | null = null;
   const name = h('input', { type: 'text', maxlength: 200, placeholder: 'news front pages' });
   const seeds = h('textarea', { rows: 2, required: true, placeholder: 'https://example.org/' });
   const maxPages = h('input', { type: 'number', min: 1, value: 100 });
@@ -20,11 +32,8 @@ function scheduleForm(created: () => Promise<void>): HTMLElement {
   const every = h('input', { type: 'text', value: '1d', placeholder: '6h' });
   const cron = h('input', { type: 'text', placeholder: '0 6 * * 1-5', spellcheck: false });
   // the person's own zone first: the one a cron they write is most likely meant in
-  const timezone = h('input', {
-    type: 'text',
-    value: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    placeholder: 'Europe/Paris',
-  });
+  const ownZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const timezone = h('input', { type: 'text', value: ownZone, placeholder: 'Europe/Paris' });
   const fields: Record<Timing, HTMLElement[]> = {
     every: [field('Every', 'every', every, 'a whole number and s, m, h, d or w: 30m, 6h, 1d')],
     cron: [
@@ -38,46 +47,93 @@ function scheduleForm(created: () => Promise<void>): HTMLElement {
   };
   timing.addEventListener('change', choose);
   choose();
+  const crawlFields = [
+    field('Seeds', 'crawl.seeds', seeds, 'http(s) URLs, one per line'),
+    field('Max pages', 'crawl.maxPages', maxPages),
+  ];
+  const title = h('h2', {}, 'Make a schedule');
+  const explanation = h(
+    'p',
+    { class: 'muted' },
+    'Runs a crawl on time; every run after the first recrawls the last one that completed.',
+  );
+  const submit = h('button', { type: 'submit' }, 'Make');
   const banner = h('div', { class: 'form-problem', role: 'alert' });
+  const timingBody = (): Record<string, string> =>
+    timing.value === 'cron'
+      ? { cron: cron.value.trim(), timezone: timezone.value.trim() }
+      : { every: every.value.trim() };
+  const making = () => {
+    changing = null;
+    title.textContent = 'Make a schedule';
+    explanation.textContent =
+      'Runs a crawl on time; every run after the first recrawls the last one that completed.';
+    submit.textContent = 'Make';
+    cancel.hidden = true;
+    for (const element of crawlFields) element.hidden = false;
+    seeds.required = true;
+    name.value = '';
+  };
+  const cancel = h('button', { type: 'button', class: 'link', hidden: true, onclick: making }, 'Cancel');
   const form = h(
     'form',
     {
       class: 'schedule-form',
-      'aria-label': 'Make a schedule',
+      'aria-label': 'Make or change a schedule',
       onsubmit: createOnSubmit(banner, async () => {
-        const body: Record<string, unknown> = {
-          crawl: { seeds: seeds.value.split(/\s+/).filter(Boolean), maxPages: Number(maxPages.value) },
-        };
-        if (name.value.trim()) body.name = name.value.trim();
-        if (timing.value === 'cron') {
-          body.cron = cron.value.trim();
-          body.timezone = timezone.value.trim();
+        if (changing) {
+          const patch = { name: name.value.trim() || null, ...timingBody() };
+          await request(`/v1/schedules/${changing.id}`, {
+            method: 'PATCH',
+            body: JSON.stringify(patch),
+            headers: { 'content-type': 'application/json' },
+          });
+          making();
         } else {
-          body.every = every.value.trim();
+          const body: Record<string, unknown> = {
+            crawl: { seeds: seeds.value.split(/\s+/).filter(Boolean), maxPages: Number(maxPages.value) },
+            ...timingBody(),
+          };
+          if (name.value.trim()) body.name = name.value.trim();
+          await postJson<Schedule>('/v1/schedules', body);
+          name.value = '';
         }
-        await postJson<Schedule>('/v1/schedules', body);
-        name.value = '';
-        await created();
+        await saved();
         // the list is on this view: nothing to open
         return location.hash;
       }),
     },
-    h('h2', {}, 'Make a schedule'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Runs a crawl on time; every run after the first recrawls the last one that completed.',
-    ),
+    title,
+    explanation,
     field('Name', 'name', name),
-    field('Seeds', 'crawl.seeds', seeds, 'http(s) URLs, one per line'),
-    field('Max pages', 'crawl.maxPages', maxPages),
+    ...crawlFields,
     h('div', { class: 'field' }, h('label', { for: 'schedule-timing' }, 'Runs'), timing),
     ...fields.every,
     ...fields.cron,
-    h('button', { type: 'submit' }, 'Make'),
+    h('div', { class: 'actions' }, submit, cancel),
     banner,
   );
-  return form;
+  const change = (schedule: Schedule) => {
+    changing = schedule;
+    title.textContent = `Change ${schedule.name ?? 'a schedule'}`;
+    explanation.textContent =
+      'Its name and when it runs; the next run is computed again. Its crawl request stays as it is.';
+    submit.textContent = 'Save';
+    cancel.hidden = false;
+    for (const element of crawlFields) element.hidden = true;
+    seeds.required = false;
+    name.value = schedule.name ?? '';
+    timing.value = schedule.cron ? 'cron' : 'every';
+    if (schedule.cron) {
+      cron.value = schedule.cron;
+      timezone.value = schedule.timezone ?? ownZone;
+    } else {
+      every.value = schedule.every ?? '1d';
+    }
+    choose();
+    name.focus();
+  };
+  return { form, change };
 }
 
 /** When it runs, as a person reads it: "every 6h" or the cron and its zone. */
@@ -88,6 +144,7 @@ function timingText(schedule: Schedule): string {
 export async function schedulesView(signal: AbortSignal): Promise<void> {
   const body = h('tbody');
   const state = h('div', { role: 'status', class: 'muted' });
+  const editor = scheduleForm(() => load(first, false));
   const row = (s: Schedule): HTMLElement => {
     const tr = h(
       'tr',
@@ -101,7 +158,17 @@ export async function schedulesView(signal: AbortSignal): Promise<void> {
       h('td', { class: 'schedule-error' }, s.lastError ?? ''),
       h(
         'td',
-        {},
+        { class: 'row-actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'link',
+            'aria-label': `Change schedule ${s.name ?? s.id}`,
+            onclick: () => editor.change(s),
+          },
+          'Change',
+        ),
         h(
           'button',
           {
@@ -143,11 +210,7 @@ export async function schedulesView(signal: AbortSignal): Promise<void> {
     h(
       'div',
       { class: 'columns' },
-      h(
-        'section',
-        {},
-        scheduleForm(() => load(first, false)),
-      ),
+      h('section', {}, editor.form),
       h(
         'section',
         {},

@@ -19,10 +19,7 @@ function simhashOfWords(words: readonly string[]): string | null {
   // two independent 32-bit halves: the low and the high word of each feature's 64-bit hash
   const low = new BitCounts();
   const high = new BitCounts();
-  for (let start = 0; start < shingles; start++) {
-    low.add(shingleHash(words, start, shingleWords, 0x811c9dc5));
-    high.add(shingleHash(words, start, shingleWords, 0x01000193 ^ 0x9e3779b9));
-  }
+  for (let start = 0; start < shingles; start++) addShingle(words, start, shingleWords, low, high);
   // a bit is set when more features have it set than not: its ±1 votes sum above zero
   const hex = (counts: BitCounts) => (counts.majority(shingles) >>> 0).toString(16).padStart(8, '0');
   return hex(high) + hex(low);
@@ -58,21 +55,42 @@ class BitCounts {
 }
 
 const SPACE = 0x20;
+const FNV_PRIME = 0x01000193;
+const LOW_SEED = 0x811c9dc5;
+const HIGH_SEED = (0x01000193 ^ 0x9e3779b9) >>> 0;
 
 /**
- * FNV-1a from `seed` over the UTF-16 code units of the shingle `words[start … start + count)` joined by single
- * spaces, hashed where the words lie: a text's shingles are as many as its words, too many to join each.
+ * Adds the shingle `words[start … start + count)` to `low` and `high`: FNV-1a from each half's seed over the
+ * UTF-16 code units of its words joined by single spaces, both halves in one pass, hashed where the words lie
+ * (a text's shingles are as many as its words, too many to join each).
  */
-function shingleHash(words: readonly string[], start: number, count: number, seed: number): number {
-  let hash = seed >>> 0;
+function addShingle(
+  words: readonly string[],
+  start: number,
+  count: number,
+  low: BitCounts,
+  high: BitCounts,
+): void {
+  let a = LOW_SEED;
+  let b = HIGH_SEED;
   for (let w = start; w < start + count; w++) {
-    if (w > start) hash = Math.imul(hash ^ SPACE, 0x01000193) >>> 0;
+    if (w > start) {
+      a = Math.imul(a ^ SPACE, FNV_PRIME) >>> 0;
+      b = Math.imul(b ^ SPACE, FNV_PRIME) >>> 0;
+    }
     const word = words[w]!;
     for (let index = 0; index < word.length; index++) {
-      hash = Math.imul(hash ^ word.charCodeAt(index), 0x01000193) >>> 0;
+      const unit = word.charCodeAt(index);
+      a = Math.imul(a ^ unit, FNV_PRIME) >>> 0;
+      b = Math.imul(b ^ unit, FNV_PRIME) >>> 0;
     }
   }
-  // a final avalanche, so that shingles differing in their last characters differ in the high bits too
+  low.add(avalanche(a));
+  high.add(avalanche(b));
+}
+
+/** A final avalanche, so that shingles differing in their last characters differ in the high bits too. */
+function avalanche(hash: number): number {
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b) >>> 0;
   hash ^= hash >>> 13;

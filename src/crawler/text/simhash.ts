@@ -9,10 +9,11 @@ export const SHINGLE_WORDS = 3;
 
 /** The simhash of `text`'s kept-word shingles, as 16 hex digits; null when it has no kept word. */
 export function simhash(text: string): string | null {
-  return simhashOfWords(contentWords(text));
+  return simhashOfContentWords(contentWords(text));
 }
 
-function simhashOfWords(words: readonly string[]): string | null {
+/** The simhash of a text whose contentWords are `words`. */
+export function simhashOfContentWords(words: readonly string[]): string | null {
   if (words.length === 0) return null;
   const shingleWords = Math.min(SHINGLE_WORDS, words.length);
   const shingles = words.length - shingleWords + 1;
@@ -130,8 +131,8 @@ export function compareTexts(before: string, after: string): TextComparison {
   const wordsBefore = contentWords(before);
   const wordsAfter = contentWords(after);
   const textChanged = wordsBefore.join(' ') !== wordsAfter.join(' ');
-  const a = simhashOfWords(wordsBefore);
-  const b = simhashOfWords(wordsAfter);
+  const a = simhashOfContentWords(wordsBefore);
+  const b = simhashOfContentWords(wordsAfter);
   if (a === null || b === null) return { textChanged, similarity: a === b ? 1 : 0 };
   return { textChanged, similarity: textChanged ? 1 - hammingDistance(a, b) / 64 : 1 };
 }

@@ -130,5 +130,73 @@ export function isStopWord(word: string): boolean {
 
 /** The document model's default `words` of a text: reference tokens without the English stop words. */
 export function contentWords(text: string): string[] {
-  return referenceTokens(text).filter((word) => !englishStopWords.has(word));
+  return withoutStopWords(referenceTokens(text));
+}
+
+/** Reference tokens without the English stop words: contentWords of the text they came from. */
+export function withoutStopWords(tokens: readonly string[]): string[] {
+  return tokens.filter((word) => !englishStopWords.has(word));
+}
+
+/** Where wordsAndReferenceTokens is in the whitespace token it reads. */
+enum Reference {
+  /** Between tokens (white space, or the text's start). */
+  Between = 0,
+  /** In the punctuation and symbols that open a token. */
+  Leading = 1,
+  /** In its letters and marks. */
+  Body = 2,
+  /** In the punctuation and symbols that close it. */
+  Trailing = 3,
+  /** Not alphabetic: it is skipped to its end. */
+  Dropped = 4,
+}
+
+/**
+ * tokenize(text) and referenceTokens(text) from one pass over the text, for a reader that needs both (a page's
+ * word counts and its simhash's kept words): the text is lower-cased and each code point classified once.
+ */
+export function wordsAndReferenceTokens(text: string): { words: string[]; referenceTokens: string[] } {
+  const lower = text.toLowerCase();
+  const words: string[] = [];
+  const references: string[] = [];
+  // tokenize's state: where the current alphabetic run starts, or -1
+  let wordStart = -1;
+  // referenceTokens' state for the whitespace token being read: its kept part [first, last) and how far it is
+  let state = Reference.Between;
+  let first = 0;
+  let last = 0;
+  for (let index = 0; index < lower.length; ) {
+    const codePoint = codePointAt(lower, index);
+    const kind = classOf(codePoint);
+    const next = index + (codePoint > 0xffff ? 2 : 1);
+    if (wordStart === -1) {
+      if (kind === CharClass.Letter) wordStart = index;
+    } else if (kind !== CharClass.Letter && kind !== CharClass.Mark) {
+      words.push(lower.slice(wordStart, index));
+      wordStart = -1;
+    }
+    if (kind === CharClass.Space) {
+      if (state === Reference.Body || state === Reference.Trailing) references.push(lower.slice(first, last));
+      state = Reference.Between;
+    } else if (state === Reference.Between || state === Reference.Leading) {
+      // punctuation and symbols at its start are stripped; what is left must open with a letter
+      if (kind === CharClass.PunctuationOrSymbol) state = Reference.Leading;
+      else if (kind === CharClass.Letter) {
+        state = Reference.Body;
+        first = index;
+        last = next;
+      } else state = Reference.Dropped;
+    } else if (state === Reference.Body) {
+      if (kind === CharClass.Letter || kind === CharClass.Mark) last = next;
+      else state = kind === CharClass.PunctuationOrSymbol ? Reference.Trailing : Reference.Dropped;
+    } else if (state === Reference.Trailing && kind !== CharClass.PunctuationOrSymbol) {
+      // punctuation inside the token ("e-mail") makes it non-alphabetic
+      state = Reference.Dropped;
+    }
+    index = next;
+  }
+  if (wordStart !== -1) words.push(lower.slice(wordStart));
+  if (state === Reference.Body || state === Reference.Trailing) references.push(lower.slice(first, last));
+  return { words, referenceTokens: references };
 }

@@ -38,8 +38,13 @@ import {
   type RelevanceScorer,
 } from '../../crawler/score/index.js';
 import { WordCounter, type WordCounterJson } from '../../crawler/stats/index.js';
-import { compareTexts, simhash, type TextComparison } from '../../crawler/text/simhash.js';
-import { tokenize } from '../../crawler/text/tokenize.js';
+import {
+  compareTexts,
+  simhash,
+  simhashOfContentWords,
+  type TextComparison,
+} from '../../crawler/text/simhash.js';
+import { tokenize, withoutStopWords, wordsAndReferenceTokens } from '../../crawler/text/tokenize.js';
 import { type TextSettings, WordModel } from '../../crawler/text/word-model.js';
 import { isPlainTextBody } from '../../crawler/vocabulary.js';
 import { TrawlError, type TrawlErrorCode } from '../../errors.js';
@@ -137,6 +142,12 @@ export interface StoredTextTask {
   maxBytes: number;
   /** Also the text's words, counted, for the crawl's word counter. */
   countWords: boolean;
+}
+
+/** What the crawl-text job keeps of a page's main text (textFigures). */
+export interface TextFigures {
+  words: WordCounterJson;
+  simhash: string | null;
 }
 
 export interface StoredTextResult {
@@ -242,8 +253,11 @@ export interface CpuTasks {
   storedText: (task: StoredTextTask) => StoredTextResult;
   /** A crawled page's links, title and words (parseHtml) and its main text, from one walk over its HTML. */
   readPage: (task: ReadPageTask) => PageReading;
-  /** A text's words counted (WordCounter.toJSON()): a document's text read as it was fetched. */
-  wordCounts: (task: { text: string }) => WordCounterJson;
+  /**
+   * A stored main text's words counted (WordCounter.toJSON()) and, with `simhash`, its simhash (an HTML page's:
+   * a document has none): a text read as its page was fetched, for the crawl-text job.
+   */
+  textFigures: (task: { text: string; simhash: boolean }) => TextFigures;
   /** How a recrawl's changed page's main text compares with the earlier one. */
   compareTexts: (task: { before: string; after: string }) => TextComparison;
   exportBody: (task: ExportBodyTask) => ExportBodyResult;
@@ -346,11 +360,8 @@ function storedText(task: StoredTextTask): StoredTextResult {
   const text = isPlainTextBody(task.contentType)
     ? plainMainText(body)
     : extractMainText(body, { method: task.method });
-  return {
-    text,
-    words: task.countWords ? wordCounts({ text }) : null,
-    simhash: simhash(text),
-  };
+  if (!task.countWords) return { text, words: null, simhash: simhash(text) };
+  return { text, ...textFigures({ text, simhash: true }) };
 }
 
 function exportBody(task: ExportBodyTask): ExportBodyResult {
@@ -374,10 +385,16 @@ function exportBody(task: ExportBodyTask): ExportBodyResult {
   };
 }
 
-function wordCounts({ text }: { text: string }): WordCounterJson {
+function textFigures({ text, simhash: hashed }: { text: string; simhash: boolean }): TextFigures {
   const counter = new WordCounter();
-  counter.add(tokenize(text));
-  return counter.toJSON();
+  if (!hashed) {
+    counter.add(tokenize(text));
+    return { words: counter.toJSON(), simhash: null };
+  }
+  // the counts' words and the simhash's kept words, from one pass over the text
+  const { words, referenceTokens } = wordsAndReferenceTokens(text);
+  counter.add(words);
+  return { words: counter.toJSON(), simhash: simhashOfContentWords(withoutStopWords(referenceTokens)) };
 }
 
 const rankGraph = ({ graph, options }: PageRankTask): PageRankResult =>
@@ -392,7 +409,7 @@ export const cpuTasks: CpuTasks = {
   graphStructure: ({ graph, options }: GraphStructureTask) => graphStructure(graph, options),
   storedText,
   readPage: readCrawledPage,
-  wordCounts,
+  textFigures,
   compareTexts: ({ before, after }) => compareTexts(before, after),
   exportBody,
 };
@@ -427,7 +444,7 @@ export function taskChars<N extends CpuTaskName>(name: N, input: Parameters<CpuT
     return (input as ExtractTask | MarkdownTask | ReadPageTask).html.length;
   }
   if (name === 'parseJsonBody') return (input as JsonBodyTask).bytes.length;
-  if (name === 'wordCounts') return (input as { text: string }).text.length;
+  if (name === 'textFigures') return (input as { text: string }).text.length;
   if (name === 'compareTexts') {
     const { before, after } = input as { before: string; after: string };
     return before.length + after.length;

@@ -7,7 +7,6 @@ import { PARSE_MAX_BYTES } from '../../crawler/engine/crawl-runner.js';
 import type { ExtractionMethod } from '../../crawler/extract/index.js';
 import { distributionPlotSvg, WordCounter, zipfPlotSvg } from '../../crawler/stats/index.js';
 import { pgSafeText } from '../../crawler/text/pg-safe.js';
-import { simhash } from '../../crawler/text/simhash.js';
 import { isFinished } from '../../crawler/vocabulary.js';
 import type { CrawlRow, CrawlsRepository } from '../../db/crawls-repo.js';
 import type { PageText, StatsRepository, WordStatsVersion } from '../../db/stats-repo.js';
@@ -167,10 +166,12 @@ export class CrawlStatsService {
           if (body === null) {
             const stored = row.main_text ?? '';
             text = null;
-            counts = await this.options.cpu.run('wordCounts', { text: stored }, 'text', {
-              timeoutMs: TEXT_TASK_TIMEOUT_MS,
-            });
-            if (row.type === 'HTML') hash = simhash(stored);
+            ({ words: counts, simhash: hash } = await this.options.cpu.run(
+              'textFigures',
+              { text: stored, simhash: row.type === 'HTML' },
+              'text',
+              { timeoutMs: TEXT_TASK_TIMEOUT_MS },
+            ));
           } else {
             ({
               text,

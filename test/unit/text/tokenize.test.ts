@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { contentWords, isStopWord, referenceTokens, tokenize } from '../../../src/crawler/text/tokenize.js';
+import {
+  contentWords,
+  isStopWord,
+  referenceTokens,
+  tokenize,
+  wordsAndReferenceTokens,
+} from '../../../src/crawler/text/tokenize.js';
 
 test('tokenize keeps only alphabetic runs, lower-cased', () => {
   assert.deepEqual(tokenize("Don't panic: 42 Zürich-bound CATS!"), [
@@ -113,6 +119,11 @@ test('the scanners agree with the regular expressions that define them, on any t
     fc.property(text, (input) => {
       assert.deepEqual(tokenize(input), specTokenize(input));
       assert.deepEqual(referenceTokens(input), specReferenceTokens(input));
+      // the one-pass reading of both gives what each gives alone
+      assert.deepEqual(wordsAndReferenceTokens(input), {
+        words: specTokenize(input),
+        referenceTokens: specReferenceTokens(input),
+      });
     }),
     { numRuns: 3000 },
   );

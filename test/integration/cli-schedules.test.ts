@@ -2,17 +2,23 @@
 // terminal (when each runs, its next run in UTC, its runs), --limit following the cursor; `trawl schedule`,
 // `reschedule` and `unschedule` make, change and delete one, a refused field named with its flag.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { build } from '../helper.js';
 import { trawlInProcess as trawl } from '../support/trawl-in-process.js';
 
-test('trawl schedules: JSON lines when piped, a table at a terminal', async (t) => {
+/** The app listening on a loopback port, and the environment that points the CLI at it. */
+async function listening(t: TestContext) {
   const { app } = await build(t);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const env = {
     TRAWL_API: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
     TRAWL_KEY: '',
   };
+  return { app, env };
+}
+
+test('trawl schedules: JSON lines when piped, a table at a terminal', async (t) => {
+  const { app, env } = await listening(t);
 
   const none = await trawl(['schedules'], env);
   assert.equal(none.code, 0, none.stderr);
@@ -62,12 +68,7 @@ test('trawl schedules: JSON lines when piped, a table at a terminal', async (t) 
 });
 
 test('trawl schedule, reschedule and unschedule: made from the crawl flags, changed, deleted', async (t) => {
-  const { app } = await build(t);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const env = {
-    TRAWL_API: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
-    TRAWL_KEY: '',
-  };
+  const { app, env } = await listening(t);
   const stored = async (id: string) =>
     (await app.inject({ method: 'GET', url: `/v1/schedules/${id}` })).json() as {
       name: string | null;

@@ -51,30 +51,31 @@ function scheduleForm(saved: () => Promise<void>): ScheduleForm {
     field('Seeds', 'crawl.seeds', seeds, 'http(s) URLs, one per line'),
     field('Max pages', 'crawl.maxPages', maxPages),
   ];
-  const title = h('h2', {}, 'Make a schedule');
-  const explanation = h(
-    'p',
-    { class: 'muted' },
-    'Runs a crawl on time; every run after the first recrawls the last one that completed.',
-  );
-  const submit = h('button', { type: 'submit' }, 'Make');
+  const title = h('h2');
+  const explanation = h('p', { class: 'muted' });
+  const submit = h('button', { type: 'submit' });
   const banner = h('div', { class: 'form-problem', role: 'alert' });
   const timingBody = (): Record<string, string> =>
     timing.value === 'cron'
       ? { cron: cron.value.trim(), timezone: timezone.value.trim() }
       : { every: every.value.trim() };
-  const making = () => {
-    changing = null;
-    title.textContent = 'Make a schedule';
-    explanation.textContent =
-      'Runs a crawl on time; every run after the first recrawls the last one that completed.';
-    submit.textContent = 'Make';
-    cancel.hidden = true;
-    for (const element of crawlFields) element.hidden = false;
-    seeds.required = true;
-    name.value = '';
+  const cancel = h('button', { type: 'button', class: 'link' }, 'Cancel');
+  /** Making a schedule (null) or changing `schedule`: the title, the words, the buttons and the crawl fields. */
+  const changeTo = (schedule: Schedule | null) => {
+    changing = schedule;
+    title.textContent = schedule ? `Change ${schedule.name ?? 'a schedule'}` : 'Make a schedule';
+    explanation.textContent = schedule
+      ? 'Its name and when it runs; the next run is computed again. Its crawl request stays as it is.'
+      : 'Runs a crawl on time; every run after the first recrawls the last one that completed.';
+    submit.textContent = schedule ? 'Save' : 'Make';
+    cancel.hidden = !schedule;
+    for (const element of crawlFields) element.hidden = Boolean(schedule);
+    seeds.required = !schedule;
+    name.value = schedule?.name ?? '';
   };
-  const cancel = h('button', { type: 'button', class: 'link', hidden: true, onclick: making }, 'Cancel');
+  const making = () => changeTo(null);
+  cancel.addEventListener('click', making);
+  making();
   const form = h(
     'form',
     {
@@ -88,7 +89,6 @@ function scheduleForm(saved: () => Promise<void>): ScheduleForm {
             body: JSON.stringify(patch),
             headers: { 'content-type': 'application/json' },
           });
-          making();
         } else {
           const body: Record<string, unknown> = {
             crawl: { seeds: seeds.value.split(/\s+/).filter(Boolean), maxPages: Number(maxPages.value) },
@@ -96,8 +96,8 @@ function scheduleForm(saved: () => Promise<void>): ScheduleForm {
           };
           if (name.value.trim()) body.name = name.value.trim();
           await postJson<Schedule>('/v1/schedules', body);
-          name.value = '';
         }
+        making();
         await saved();
         // the list is on this view: nothing to open
         return location.hash;
@@ -114,15 +114,7 @@ function scheduleForm(saved: () => Promise<void>): ScheduleForm {
     banner,
   );
   const change = (schedule: Schedule) => {
-    changing = schedule;
-    title.textContent = `Change ${schedule.name ?? 'a schedule'}`;
-    explanation.textContent =
-      'Its name and when it runs; the next run is computed again. Its crawl request stays as it is.';
-    submit.textContent = 'Save';
-    cancel.hidden = false;
-    for (const element of crawlFields) element.hidden = true;
-    seeds.required = false;
-    name.value = schedule.name ?? '';
+    changeTo(schedule);
     timing.value = schedule.cron ? 'cron' : 'every';
     if (schedule.cron) {
       cron.value = schedule.cron;

@@ -121,6 +121,13 @@ export const minuteUtc = (iso: string | null): string => (iso ? iso.slice(0, 16)
 export const scheduleWhen = (schedule: Pick<Schedule, 'cron' | 'timezone' | 'every'>): string =>
   schedule.cron ? `${schedule.cron} (${schedule.timezone})` : `every ${schedule.every}`;
 
+/** A schedule in one line, after `verb` was done to it: its id, name, when it runs and its next run in UTC. */
+export function formatScheduleLine(schedule: Schedule, verb: string): string {
+  const name = schedule.name ? ` "${schedule.name}"` : '';
+  const next = schedule.nextRunAt ? `, next run ${minuteUtc(schedule.nextRunAt)} UTC` : '';
+  return `schedule ${schedule.id}${name} ${verb}: ${scheduleWhen(schedule)}${next}`;
+}
+
 /** Text cut to `length` characters, an ellipsis marking the cut. */
 export function clip(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;

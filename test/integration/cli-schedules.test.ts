@@ -143,6 +143,10 @@ test('trawl schedule, reschedule and unschedule: made from the crawl flags, chan
   assert.equal(badDelay.code, 2, badDelay.stdout);
   assert.match(badDelay.stderr, /crawl\.politeness\.delayMs/);
   assert.equal((await stored(id)).name, 'summer');
+  const unnamed = await trawl(['reschedule', id, '--no-name'], env, { terminalColumns: 120 });
+  assert.equal(unnamed.code, 0, unnamed.stderr);
+  assert.match(unnamed.stdout, new RegExp(`^schedule ${id} changed: 30 6 1 7 \\* \\(Europe/Paris\\)`));
+  assert.equal((await stored(id)).name, null);
   const listed = (await app.inject({ method: 'GET', url: '/v1/schedules' })).json() as { items: unknown[] };
   assert.equal(listed.items.length, 1, 'the refused schedule was not made');
 

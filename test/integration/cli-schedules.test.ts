@@ -152,6 +152,6 @@ test('trawl schedule, reschedule and unschedule: made from the crawl flags, chan
 
   const deleted = await trawl(['unschedule', id], env, { terminalColumns: 120 });
   assert.equal(deleted.code, 0, deleted.stderr);
-  assert.equal(deleted.stdout, `schedule ${id} deleted (its 0 crawls stay)\n`);
+  assert.equal(deleted.stdout, `schedule ${id} deleted (it started no crawl)\n`);
   assert.equal((await app.inject({ method: 'GET', url: `/v1/schedules/${id}` })).statusCode, 404);
 });

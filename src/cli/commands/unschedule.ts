@@ -13,7 +13,12 @@ export function addUnscheduleCommand(program: Command, io: CliIo): void {
     .action(async (id: string, _options: unknown, command: Command) => {
       const ctx = context(command, io);
       const deleted = await ctx.client.json<Schedule>('DELETE', `/v1/schedules/${encodeURIComponent(id)}`);
-      const crawls = `its ${deleted.runs} crawl${deleted.runs === 1 ? '' : 's'} stay`;
+      const crawls =
+        deleted.runs === 0
+          ? 'it started no crawl'
+          : deleted.runs === 1
+            ? 'its crawl stays'
+            : `its ${deleted.runs} crawls stay`;
       ctx.out(ctx.json ? JSON.stringify(deleted) : `schedule ${deleted.id} deleted (${crawls})`);
     });
 }

@@ -15,7 +15,7 @@
 // in auto-tags.ts; this file holds the algorithm that reads them.
 import type { ChildNode, Document, Element } from 'domhandler';
 import { tokenize } from '../text/tokenize.js';
-import { collapseWhitespace } from '../text/whitespace.js';
+import { visibleText } from '../text/whitespace.js';
 import {
   classAndId,
   INSIDE_AUTHOR_BOX,
@@ -118,7 +118,7 @@ function collectJsonLd(value: unknown, into: string[]): void {
 }
 
 function normalizeText(text: string): string {
-  return collapseWhitespace(text).trim().toLowerCase();
+  return visibleText(text).toLowerCase();
 }
 
 function scanHints(document: Document): PageHints {
@@ -133,7 +133,7 @@ function scanHints(document: Document): PageHints {
       titleSeen = true;
       hints.title = collapsedText(node);
     } else if (name === 'meta' && (attribs.property === 'og:title' || attribs.name === 'og:title')) {
-      hints.ogTitle = collapseWhitespace(attribs.content ?? '').trim();
+      hints.ogTitle = visibleText(attribs.content ?? '');
     } else if (name === 'script' && attribs.type?.toLowerCase().includes('ld+json')) {
       const source = collapsedText(node);
       if (source.includes('articleBody')) {

@@ -5,7 +5,7 @@
 import type { Element } from 'domhandler';
 import { InputError } from '../../errors.js';
 import { tokenize } from '../text/tokenize.js';
-import { collapseWhitespace } from '../text/whitespace.js';
+import { visibleText } from '../text/whitespace.js';
 import { AUTO_SIGNALS, type AutoSignal, extractAuto } from './auto.js';
 import {
   buildDensityTree,
@@ -201,7 +201,7 @@ export function extractMainTextOf(
 
 /** The main text of a text/plain page: all of it, whitespace collapsed (HTML extraction would read `<` as tags). */
 export function plainMainText(text: string): string {
-  return collapseWhitespace(text).trim();
+  return visibleText(text);
 }
 
 /** All rendered text of an HTML document or fragment (used to score extractions against expected HTML). */

@@ -4,7 +4,7 @@
 // MAX_DEPTH: htmlparser2 keeps its open-element stack with unshift, so nesting costs time quadratic in depth.
 import { type ChildNode, type Document, DomHandler, type Element, isTag } from 'domhandler';
 import { Parser } from 'htmlparser2';
-import { collapseWhitespace } from '../text/whitespace.js';
+import { visibleText } from '../text/whitespace.js';
 
 /** Default node cap: far above a normal article page (the largest of readability's 130 fixtures has ~40k). */
 export const DEFAULT_MAX_NODES = 200_000;
@@ -117,7 +117,7 @@ export function collapsedText(element: Element): string {
     else if (isElement(node))
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
-  return collapseWhitespace(parts.join('')).trim();
+  return visibleText(parts.join(''));
 }
 
 /** Takes every element `drop` picks (and its subtree) out of the tree, keeping sibling links consistent. */

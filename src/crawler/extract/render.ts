@@ -1,7 +1,7 @@
 // Turns the kept part of a marked density tree into plain text (block elements become paragraph breaks, as a
 // reader would see them) and into cleaned HTML (tags kept, attributes reduced to href/src/alt, URLs absolute).
 import type { Element } from 'domhandler';
-import { collapseWhitespace } from '../text/whitespace.js';
+import { collapseWhitespace, visibleText } from '../text/whitespace.js';
 import type { DensityNode } from './density.js';
 
 /** Elements that start a new paragraph in the plain text (HTML's block-level and list/table structure). */
@@ -119,12 +119,12 @@ export function renderText(root: DensityNode): string {
     if (current === '') return;
     // most paragraphs hold no <br>: one line, collapsed without splitting it
     if (!current.includes('\n')) {
-      const line = collapseWhitespace(current).trim();
+      const line = visibleText(current);
       if (line !== '') paragraphs.push(line);
     } else {
       const lines = current
         .split('\n')
-        .map((line) => collapseWhitespace(line).trim())
+        .map((line) => visibleText(line))
         .filter((line) => line !== '');
       if (lines.length > 0) paragraphs.push(lines.join('\n'));
     }

@@ -13,7 +13,7 @@
 //    script, so it sees them) though their text is not visible text.
 import type { LruMap } from '../lru-map.js';
 import { isStopWord, referenceTokens, tokenize } from '../text/tokenize.js';
-import { collapseWhitespace } from '../text/whitespace.js';
+import { visibleText } from '../text/whitespace.js';
 import { type HtmlEventHandler, type WalkOptions, walkHtml } from './html-events.js';
 
 export interface ParsedLink {
@@ -156,11 +156,6 @@ const INLINE_ELEMENTS: ReadonlySet<string> = new Set([
 ]);
 
 const WHITESPACE_RUN = /\s+/g;
-
-/** `text` as a reader sees it: white space collapsed, none at its ends. */
-function visibleText(text: string): string {
-  return collapseWhitespace(text).trim();
-}
 
 function defaultNormalizeUrl(absoluteUrl: string): string {
   const hashAt = absoluteUrl.indexOf('#');

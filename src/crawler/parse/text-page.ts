@@ -1,11 +1,11 @@
 // Plain text as a page, for documents given as text (a similarity set, /v1/score): no title, headings or
 // links, its words tokenized exactly like a page's visible text so the scorers treat both alike.
 import { isStopWord, referenceTokens, tokenize } from '../text/tokenize.js';
-import { collapseWhitespace } from '../text/whitespace.js';
+import { visibleText } from '../text/whitespace.js';
 import type { ParsedPage } from './parse-html.js';
 
 export function textPage(text: string): ParsedPage {
-  const visible = collapseWhitespace(text).trim();
+  const visible = visibleText(text);
   const tokens = referenceTokens(visible);
   return {
     title: '',

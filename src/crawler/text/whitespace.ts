@@ -10,3 +10,8 @@ const COLLAPSIBLE_WHITESPACE = /\s{2,}|[^\S ]/g;
 export function collapseWhitespace(text: string): string {
   return text.replace(COLLAPSIBLE_WHITESPACE, ' ');
 }
+
+/** `text` as a reader sees it: white space collapsed, none at its ends. */
+export function visibleText(text: string): string {
+  return collapseWhitespace(text).trim();
+}
